@@ -1,0 +1,60 @@
+package io.dsched.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a bean method to be run on a schedule by exactly one node of the cluster per fire.
+ *
+ * <p>Exactly one of {@link #cron()}, {@link #fixedRate()} and {@link #fixedDelay()} must be given.
+ * The vocabulary is that of Spring's {@code @Scheduled}: cron expressions use Spring's six-field
+ * syntax and macros such as {@code @hourly}; durations are strings such as {@code "10s"},
+ * {@code "500ms"}, {@code "PT1M"} or a number of milliseconds, and may use {@code ${...}}
+ * placeholders. The method takes no argument or a single {@link io.dsched.execution.JobContext}.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface DistributedScheduled {
+
+    /** The value of {@link #cron()} that disables the job. */
+    String CRON_DISABLED = "-";
+
+    /**
+     * Name of the job, unique in the cluster; defaults to {@code beanName.methodName}.
+     */
+    String name() default "";
+
+    /**
+     * A Spring cron expression (second, minute, hour, day of month, month, day of week) or a
+     * macro; {@code "-"} disables the job.
+     */
+    String cron() default "";
+
+    /** Time zone the cron expression is evaluated in; defaults to the JVM's zone. */
+    String zone() default "";
+
+    /** Interval between the starts of consecutive fires. */
+    String fixedRate() default "";
+
+    /** Interval between the end of one run and the start of the next. */
+    String fixedDelay() default "";
+
+    /** Delay before the first fire of a fixed-rate or fixed-delay job. */
+    String initialDelay() default "";
+
+    /**
+     * Longest time a run holds the job's lock, so that a dead node cannot block the job for
+     * longer; defaults to {@code dsched.lock.at-most-for}.
+     */
+    String lockAtMostFor() default "";
+
+    /**
+     * Shortest time a run holds the job's lock, which keeps very short runs from firing again
+     * on another node whose clock is behind; defaults to {@code dsched.lock.at-least-for}.
+     */
+    String lockAtLeastFor() default "";
+}

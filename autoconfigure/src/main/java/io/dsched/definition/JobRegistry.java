@@ -1,0 +1,49 @@
+package io.dsched.definition;
+
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The jobs this node declares, by name.
+ */
+public final class JobRegistry {
+
+    private final Map<String, JobDefinition> jobs = Collections.synchronizedMap(new LinkedHashMap<>());
+
+    /**
+     * Adds a job.
+     * @param definition the job
+     * @throws InvalidJobDefinitionException if another job has the same name
+     */
+    public void register(JobDefinition definition) {
+        JobDefinition existing = this.jobs.putIfAbsent(definition.name(), definition);
+        if (existing != null) {
+            throw new InvalidJobDefinitionException(
+                    definition.source(),
+                    "job name '" + definition.name() + "' is already used by " + existing.source()
+                            + "; give one of them a distinct name()");
+        }
+    }
+
+    /**
+     * Looks a job up.
+     * @param name the job's name
+     * @return the job, or empty if this node does not declare it
+     */
+    public Optional<JobDefinition> find(String name) {
+        return Optional.ofNullable(this.jobs.get(name));
+    }
+
+    /**
+     * Returns every job this node declares.
+     * @return the jobs in declaration order
+     */
+    public Collection<JobDefinition> all() {
+        synchronized (this.jobs) {
+            return java.util.List.copyOf(this.jobs.values());
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.dsched.definition;
+
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.Objects;
+
+/**
+ * When a job fires: a Spring cron expression in a zone, a fixed rate, or a fixed delay.
+ */
+public sealed interface Schedule permits Schedule.Cron, Schedule.FixedRate, Schedule.FixedDelay {
+
+    /**
+     * A canonical, human-readable form, such as {@code cron(0 0 * * * *, Europe/Berlin)}; two
+     * schedules that fire alike have the same description.
+     */
+    String describe();
+
+    /** Fires at the times of a Spring cron expression evaluated in a time zone. */
+    record Cron(String expression, ZoneId zone) implements Schedule {
+
+        public Cron {
+            Objects.requireNonNull(expression, "expression");
+            Objects.requireNonNull(zone, "zone");
+        }
+
+        @Override
+        public String describe() {
+            return "cron(" + this.expression + ", " + this.zone.getId() + ")";
+        }
+    }
+
+    /** Fires every {@code interval}, measured from start to start. */
+    record FixedRate(Duration interval, Duration initialDelay) implements Schedule {
+
+        @Override
+        public String describe() {
+            return "fixedRate(" + this.interval + ", initialDelay " + this.initialDelay + ")";
+        }
+    }
+
+    /** Fires {@code delay} after the previous run ended. */
+    record FixedDelay(Duration delay, Duration initialDelay) implements Schedule {
+
+        @Override
+        public String describe() {
+            return "fixedDelay(" + this.delay + ", initialDelay " + this.initialDelay + ")";
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package io.dsched.engine;
+
+import java.util.Properties;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.impl.SchedulerRepository;
+import org.quartz.impl.StdSchedulerFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * This node's clustered Quartz scheduler and its life cycle: on start it writes the declared
+ * jobs into the store and starts taking fires; on stop it takes no new fires and, if so
+ * configured, lets running ones finish.
+ */
+public final class DschedEngine implements SmartLifecycle {
+
+    private static final Logger logger = LoggerFactory.getLogger(DschedEngine.class);
+
+    private final Scheduler scheduler;
+
+    private final JobSynchronizer synchronizer;
+
+    private final boolean waitForJobs;
+
+    private volatile boolean running;
+
+    /**
+     * Creates the engine and its (not yet started) scheduler.
+     * @param quartzProperties the node's Quartz properties, see {@link QuartzSettings}
+     * @param dispatcher receives the fires
+     * @param synchronizerFactory creates the synchronizer for the scheduler
+     * @param waitForJobs whether stopping waits for running jobs
+     * @throws SchedulerException if Quartz cannot be set up
+     */
+    public DschedEngine(
+            Properties quartzProperties,
+            FireDispatcher dispatcher,
+            java.util.function.Function<Scheduler, JobSynchronizer> synchronizerFactory,
+            boolean waitForJobs)
+            throws SchedulerException {
+        this.scheduler = createScheduler(quartzProperties);
+        this.scheduler.setJobFactory(dispatcher);
+        this.synchronizer = synchronizerFactory.apply(this.scheduler);
+        this.waitForJobs = waitForJobs;
+    }
+
+    private static Scheduler createScheduler(Properties properties) throws SchedulerException {
+        SchedulerRepository repository = SchedulerRepository.getInstance();
+        synchronized (repository) {
+            Scheduler scheduler = new StdSchedulerFactory(properties).getScheduler();
+            // several nodes of one cluster may live in one JVM (tests, the sample's demo):
+            // Quartz's global repository would otherwise hand them all the same scheduler
+            repository.remove(scheduler.getSchedulerName());
+            return scheduler;
+        }
+    }
+
+    /**
+     * Returns the Quartz scheduler of this node.
+     * @return the scheduler
+     */
+    public Scheduler scheduler() {
+        return this.scheduler;
+    }
+
+    @Override
+    public void start() {
+        try {
+            this.synchronizer.synchronize();
+            this.scheduler.start();
+            this.running = true;
+            logger.info("dsched node {} joined cluster '{}'", this.scheduler.getSchedulerInstanceId(),
+                    this.scheduler.getSchedulerName());
+        } catch (SchedulerException ex) {
+            throw new IllegalStateException("Could not start the dsched scheduler: " + ex.getMessage(), ex);
+        }
+    }
+
+    @Override
+    public void stop() {
+        try {
+            this.scheduler.shutdown(this.waitForJobs);
+        } catch (SchedulerException ex) {
+            logger.warn("Could not stop the dsched scheduler cleanly", ex);
+        } finally {
+            this.running = false;
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return this.running;
+    }
+
+    @Override
+    public int getPhase() {
+        // start after, and stop before, everything the jobs may use
+        return Integer.MAX_VALUE - 1000;
+    }
+}

@@ -1,0 +1,75 @@
+package io.dsched.engine;
+
+import io.dsched.definition.JobDefinition;
+import io.dsched.definition.JobRegistry;
+import io.dsched.definition.Schedule;
+import io.dsched.execution.FireExecutor;
+import java.time.Clock;
+import java.util.Date;
+import org.quartz.JobExecutionContext;
+import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.quartz.spi.JobFactory;
+import org.quartz.spi.TriggerFiredBundle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Receives every fire Quartz hands this node and runs it through the {@link FireExecutor}; it is
+ * also the Quartz {@link JobFactory} that creates the jobs which call it.
+ */
+public final class FireDispatcher implements JobFactory {
+
+    private static final Logger logger = LoggerFactory.getLogger(FireDispatcher.class);
+
+    private final FireExecutor executor;
+
+    private final JobRegistry registry;
+
+    private final Clock clock;
+
+    /**
+     * Creates a dispatcher.
+     * @param executor runs fires
+     * @param registry the jobs this node declares
+     * @param clock the clock
+     */
+    public FireDispatcher(FireExecutor executor, JobRegistry registry, Clock clock) {
+        this.executor = executor;
+        this.registry = registry;
+        this.clock = clock;
+    }
+
+    @Override
+    public DschedQuartzJob newJob(TriggerFiredBundle bundle, org.quartz.Scheduler scheduler) {
+        Class<?> jobClass = bundle.getJobDetail().getJobClass();
+        return (jobClass == NonConcurrentDschedQuartzJob.class)
+                ? new NonConcurrentDschedQuartzJob(this)
+                : new DschedQuartzJob(this);
+    }
+
+    void dispatch(JobExecutionContext context) {
+        String jobName = context.getJobDetail().getKey().getName();
+        try {
+            this.executor.fire(jobName, context.getScheduledFireTime().toInstant());
+        } finally {
+            this.registry
+                    .find(jobName)
+                    .filter((job) -> job.schedule() instanceof Schedule.FixedDelay)
+                    .ifPresent((job) -> scheduleNextAfterDelay(context, job));
+        }
+    }
+
+    private void scheduleNextAfterDelay(JobExecutionContext context, JobDefinition job) {
+        Schedule.FixedDelay schedule = (Schedule.FixedDelay) job.schedule();
+        Date next = new Date(this.clock.millis() + schedule.delay().toMillis());
+        Trigger current = context.getTrigger();
+        Trigger rescheduled = current.getTriggerBuilder().startAt(next).build();
+        try {
+            context.getScheduler().rescheduleJob(current.getKey(), rescheduled);
+        } catch (SchedulerException ex) {
+            logger.warn("Could not time the next run of '{}' from the end of this one; it keeps its fixed rate", job.name(),
+                    ex);
+        }
+    }
+}

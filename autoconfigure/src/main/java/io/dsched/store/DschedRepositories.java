@@ -1,0 +1,53 @@
+package io.dsched.store;
+
+import java.util.List;
+import javax.sql.DataSource;
+import org.springframework.data.jdbc.core.JdbcAggregateTemplate;
+import org.springframework.data.jdbc.core.convert.DataAccessStrategy;
+import org.springframework.data.jdbc.core.convert.DelegatingDataAccessStrategy;
+import org.springframework.data.jdbc.core.convert.JdbcConverter;
+import org.springframework.data.jdbc.core.convert.JdbcCustomConversions;
+import org.springframework.data.jdbc.core.dialect.DialectResolver;
+import org.springframework.data.jdbc.core.dialect.JdbcDialect;
+import org.springframework.data.jdbc.core.mapping.JdbcMappingContext;
+import org.springframework.data.jdbc.repository.config.JdbcConfiguration;
+import org.springframework.data.jdbc.repository.support.JdbcRepositoryFactory;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+
+/**
+ * Builds dsched's Spring Data JDBC repositories on dsched's own DataSource.
+ *
+ * <p>They are created here rather than with {@code @EnableJdbcRepositories}, which would switch
+ * off Spring Boot's auto-configured repositories of the application itself, and so that dsched
+ * may live in a database other than the application's.
+ */
+public final class DschedRepositories {
+
+    private final JdbcRepositoryFactory factory;
+
+    /**
+     * Creates the repository infrastructure over a DataSource.
+     * @param dataSource dsched's DataSource
+     */
+    public DschedRepositories(DataSource dataSource) {
+        NamedParameterJdbcTemplate operations = new NamedParameterJdbcTemplate(dataSource);
+        JdbcDialect dialect = DialectResolver.getDialect(operations.getJdbcOperations());
+        JdbcCustomConversions conversions =
+                JdbcConfiguration.createCustomConversions(dialect, List.copyOf(UtcTimestampConverters.all()));
+        JdbcMappingContext context = JdbcMappingContext.forPlainIdentifiers();
+        context.setSimpleTypeHolder(conversions.getSimpleTypeHolder());
+        DelegatingDataAccessStrategy relations = new DelegatingDataAccessStrategy();
+        JdbcConverter converter = JdbcConfiguration.createConverter(context, operations, relations, conversions, dialect);
+        DataAccessStrategy strategy = JdbcConfiguration.createDataAccessStrategy(operations, converter, null, dialect);
+        relations.setDelegate(strategy);
+        this.factory = new JdbcRepositoryFactory(new JdbcAggregateTemplate(converter, strategy));
+    }
+
+    /**
+     * Returns the repository of {@code dsched_execution}.
+     * @return a new repository instance
+     */
+    public ExecutionRepository executions() {
+        return this.factory.getRepository(ExecutionRepository.class);
+    }
+}

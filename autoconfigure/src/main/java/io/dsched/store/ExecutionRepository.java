@@ -1,0 +1,67 @@
+package io.dsched.store;
+
+import io.dsched.execution.ExecutionStatus;
+import java.time.Instant;
+import java.util.List;
+import org.springframework.data.jdbc.repository.query.Modifying;
+import org.springframework.data.jdbc.repository.query.Query;
+import org.springframework.data.repository.CrudRepository;
+
+/**
+ * Spring Data JDBC repository of {@code dsched_execution}.
+ */
+public interface ExecutionRepository extends CrudRepository<ExecutionRecord, Long> {
+
+    /**
+     * Writes the outcome of an attempt, provided it is still running on the given node: a node
+     * that lost its claim cannot overwrite what another wrote.
+     * @return the number of rows changed, 1 or 0
+     */
+    @Modifying
+    @Query("""
+            UPDATE dsched_execution
+               SET status = :status, started_at = :startedAt, finished_at = :finishedAt,
+                   error_class = :errorClass, error_message = :errorMessage, status_reason = :reason
+             WHERE id = :id AND status = 'RUNNING' AND node_id = :nodeId
+            """)
+    int finish(
+            long id,
+            String nodeId,
+            String status,
+            Instant startedAt,
+            Instant finishedAt,
+            String errorClass,
+            String errorMessage,
+            String reason);
+
+    /**
+     * Finds the attempts of a job, newest fire first.
+     * @param jobName the job
+     * @return its executions
+     */
+    @Query("SELECT * FROM dsched_execution WHERE job_name = :jobName ORDER BY scheduled_at DESC, attempt DESC")
+    List<ExecutionRecord> findByJobName(String jobName);
+
+    /**
+     * Finds the attempts of a job in a window of scheduled times, oldest first.
+     * @param jobName the job
+     * @param from first scheduled time, inclusive
+     * @param to last scheduled time, exclusive
+     * @return its executions
+     */
+    @Query("""
+            SELECT * FROM dsched_execution
+             WHERE job_name = :jobName AND scheduled_at >= :from AND scheduled_at < :to
+             ORDER BY scheduled_at, attempt
+            """)
+    List<ExecutionRecord> findByJobNameBetween(String jobName, Instant from, Instant to);
+
+    /**
+     * Counts the attempts of a job in a state.
+     * @param jobName the job
+     * @param status the state
+     * @return how many
+     */
+    @Query("SELECT COUNT(*) FROM dsched_execution WHERE job_name = :jobName AND status = :status")
+    long countByJobNameAndStatus(String jobName, ExecutionStatus status);
+}

@@ -1,0 +1,117 @@
+package io.dsched.store;
+
+import io.dsched.definition.JobDefinition;
+import java.time.Clock;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import javax.sql.DataSource;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Records, in {@code dsched_job_definition}, which annotation-declared definition of each job is
+ * in force, so that nodes of two versions during a rolling deployment do not flip a job's
+ * schedule back and forth.
+ *
+ * <p>The rule: a node applies its definition of a job when the cluster has never seen that
+ * definition (a new deployment), and keeps the stored one when its own definition was already
+ * replaced by another (an old node restarting during the rollout). A deliberate rollback sets
+ * {@code dsched.jobs.reapply-superseded=true}.
+ */
+public class JobDefinitionStore {
+
+    private static final String CURRENT = "CURRENT";
+
+    private static final String SUPERSEDED = "SUPERSEDED";
+
+    private final JdbcTemplate jdbc;
+
+    private final TransactionTemplate transactions;
+
+    private final Clock clock;
+
+    /**
+     * Creates a store.
+     * @param dataSource dsched's DataSource
+     * @param clock the clock
+     */
+    public JobDefinitionStore(DataSource dataSource, Clock clock) {
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        this.clock = clock;
+    }
+
+    /**
+     * Decides whether this node's definition of a job is to be applied to the shared store, and
+     * records the decision.
+     * @param job this node's definition
+     * @param nodeId this node
+     * @param reapplySuperseded whether a replaced definition may be applied again
+     * @return the decision
+     */
+    public Decision adopt(JobDefinition job, String nodeId, boolean reapplySuperseded) {
+        try {
+            return this.transactions.execute((status) -> decide(job, nodeId, reapplySuperseded));
+        } catch (DuplicateKeyException ex) {
+            // another node inserted the same definition at the same moment: it is now known
+            return this.transactions.execute((status) -> decide(job, nodeId, reapplySuperseded));
+        }
+    }
+
+    private Decision decide(JobDefinition job, String nodeId, boolean reapplySuperseded) {
+        String hash = job.fingerprint();
+        List<String> statuses = this.jdbc.queryForList(
+                "SELECT status FROM dsched_job_definition WHERE job_name = ? AND definition_hash = ?",
+                String.class,
+                job.name(),
+                hash);
+        if (statuses.isEmpty()) {
+            supersedeOthers(job.name(), hash);
+            this.jdbc.update(
+                    "INSERT INTO dsched_job_definition (job_name, definition_hash, schedule, status, node_id, created_at)"
+                            + " VALUES (?, ?, ?, ?, ?, ?)",
+                    job.name(),
+                    hash,
+                    job.schedule().describe(),
+                    CURRENT,
+                    nodeId,
+                    LocalDateTime.ofInstant(this.clock.instant(), ZoneOffset.UTC));
+            return Decision.APPLY;
+        }
+        if (CURRENT.equals(statuses.get(0))) {
+            return Decision.KEEP;
+        }
+        if (!reapplySuperseded) {
+            return Decision.SUPERSEDED;
+        }
+        supersedeOthers(job.name(), hash);
+        this.jdbc.update(
+                "UPDATE dsched_job_definition SET status = ? WHERE job_name = ? AND definition_hash = ?",
+                CURRENT,
+                job.name(),
+                hash);
+        return Decision.APPLY;
+    }
+
+    private void supersedeOthers(String jobName, String hash) {
+        this.jdbc.update(
+                "UPDATE dsched_job_definition SET status = ? WHERE job_name = ? AND definition_hash <> ? AND status = ?",
+                SUPERSEDED,
+                jobName,
+                hash,
+                CURRENT);
+    }
+
+    /** What a node does with its definition of a job. */
+    public enum Decision {
+        /** The definition is new (or a rollback was asked for): write it to the store. */
+        APPLY,
+        /** The definition is the one in force: leave the stored trigger as it is. */
+        KEEP,
+        /** A newer deployment replaced the definition: leave the stored trigger as it is. */
+        SUPERSEDED
+    }
+}

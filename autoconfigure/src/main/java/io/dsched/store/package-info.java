@@ -1,0 +1,2 @@
+/** dsched's own tables: the execution history and the job definitions in force. */
+package io.dsched.store;
