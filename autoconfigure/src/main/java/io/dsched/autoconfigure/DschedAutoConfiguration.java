@@ -26,7 +26,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.util.StringUtils;
 
@@ -43,11 +45,13 @@ public final class DschedAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    JobRegistry dschedJobRegistry() {
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static JobRegistry dschedJobRegistry() {
         return new JobRegistry();
     }
 
     @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static DistributedScheduledBeanPostProcessor distributedScheduledBeanPostProcessor(JobRegistry registry) {
         return new DistributedScheduledBeanPostProcessor(registry);
     }

@@ -42,10 +42,7 @@ public final class FireDispatcher implements JobFactory {
 
     @Override
     public DschedQuartzJob newJob(TriggerFiredBundle bundle, org.quartz.Scheduler scheduler) {
-        Class<?> jobClass = bundle.getJobDetail().getJobClass();
-        return (jobClass == NonConcurrentDschedQuartzJob.class)
-                ? new NonConcurrentDschedQuartzJob(this)
-                : new DschedQuartzJob(this);
+        return new DschedQuartzJob(this);
     }
 
     void dispatch(JobExecutionContext context) {

@@ -94,10 +94,7 @@ public final class JobSynchronizer {
     }
 
     private static JobDetail jobDetail(JobDefinition job) {
-        Class<? extends DschedQuartzJob> type = (job.schedule() instanceof Schedule.FixedDelay)
-                ? NonConcurrentDschedQuartzJob.class
-                : DschedQuartzJob.class;
-        return JobBuilder.newJob(type)
+        return JobBuilder.newJob(DschedQuartzJob.class)
                 .withIdentity(job.name(), GROUP)
                 .withDescription(job.source())
                 .storeDurably()

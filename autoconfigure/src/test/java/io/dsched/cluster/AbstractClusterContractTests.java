@@ -1,0 +1,234 @@
+package io.dsched.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dsched.engine.DschedEngine;
+import io.dsched.engine.JobSynchronizer;
+import io.dsched.engine.SpringCronTrigger;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.execution.FireExecutor;
+import io.dsched.execution.FireExecutor.FireOutcome;
+import io.dsched.store.ExecutionRecord;
+import io.dsched.store.DschedRepositories;
+import io.dsched.store.ExecutionRepository;
+import io.dsched.test.ClusterNode;
+import io.dsched.test.TestDatabase;
+import io.dsched.test.TestDatabases;
+import com.zaxxer.hikari.HikariDataSource;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.quartz.Scheduler;
+import org.quartz.TriggerKey;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cluster contract: what dsched promises about fires across nodes, run against each
+ * database by a small subclass.
+ */
+abstract class AbstractClusterContractTests {
+
+    private static final Logger logger = LoggerFactory.getLogger(AbstractClusterContractTests.class);
+
+    private final List<ClusterNode> nodes = new ArrayList<>();
+
+    private TestDatabase database;
+
+    private HikariDataSource observer;
+
+    private ExecutionRepository executions;
+
+    /**
+     * Returns the database this suite runs on.
+     * @return the kind of database
+     */
+    protected abstract TestDatabases.Kind kind();
+
+    @BeforeEach
+    void createDatabase() {
+        TestJobs.reset();
+        this.database = TestDatabases.create(kind());
+        this.observer = this.database.newDataSource();
+    }
+
+    @AfterEach
+    void stopNodesAndDropDatabase() {
+        this.nodes.forEach(ClusterNode::close);
+        if (this.observer != null) {
+            this.observer.close();
+        }
+        if (this.database != null) {
+            this.database.close();
+        }
+    }
+
+    @Test
+    void everyFireRunsExactlyOnceOnOneOfThreeNodesAndContinuesWhenANodeStops() {
+        Map<String, Object> tickEverySecond = Map.of("test.tick.cron", "* * * * * *");
+        start("node-1", tickEverySecond);
+        start("node-2", tickEverySecond);
+        start("node-3", tickEverySecond);
+        Instant from = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(2);
+        Instant to = from.plusSeconds(22);
+        ExecutionRepository executions = executions();
+
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> executions.findByJobNameBetween("tick", from, to).size() >= 10);
+        ClusterNode busiest = busiest(executions.findByJobNameBetween("tick", from, to));
+        busiest.close();
+        await().atMost(Duration.ofSeconds(45)).until(() -> executions.findByJobNameBetween("tick", from, to).stream()
+                        .filter((run) -> run.status() != ExecutionStatus.RUNNING)
+                        .count()
+                >= 22);
+
+        List<ExecutionRecord> window = executions.findByJobNameBetween("tick", from, to);
+        List<Instant> expected = new ArrayList<>();
+        for (Instant second = from; second.isBefore(to); second = second.plusSeconds(1)) {
+            expected.add(second);
+        }
+        assertThat(window).extracting(ExecutionRecord::scheduledAt).containsExactlyElementsOf(expected);
+        assertThat(window).extracting(ExecutionRecord::status).containsOnly(ExecutionStatus.SUCCEEDED);
+        assertThat(window).extracting(ExecutionRecord::attempt).containsOnly(1);
+        Map<Instant, List<String>> invocations = TestJobs.invocations("tick");
+        for (Instant second : expected) {
+            assertThat(invocations.get(second)).as("invocations of the fire at %s", second).hasSize(1);
+        }
+        Map<String, Long> perNode =
+                window.stream().collect(Collectors.groupingBy(ExecutionRecord::nodeId, Collectors.counting()));
+        logger.info("{}: {} fires in [{}, {}) by node: {}", kind(), window.size(), from, to, perNode);
+        assertThat(perNode).hasSizeGreaterThan(1);
+        assertThat(perNode).containsKey(busiest.id());
+    }
+
+    @Test
+    void aJobSlowerThanItsIntervalNeverOverlapsItselfAcrossNodes() {
+        Map<String, Object> slowEverySecond = Map.of("test.slow.cron", "* * * * * *");
+        start("node-1", slowEverySecond);
+        start("node-2", slowEverySecond);
+        ExecutionRepository executions = executions();
+
+        await().atMost(Duration.ofSeconds(40))
+                .until(() -> executions.countByJobNameAndStatus("slow", ExecutionStatus.SUCCEEDED) >= 4);
+
+        List<ExecutionRecord> runs = executions.findByJobName("slow").stream()
+                .filter((run) -> run.status() == ExecutionStatus.SUCCEEDED)
+                .sorted(Comparator.comparing(ExecutionRecord::startedAt))
+                .toList();
+        for (int i = 1; i < runs.size(); i++) {
+            ExecutionRecord previous = runs.get(i - 1);
+            ExecutionRecord next = runs.get(i);
+            assertThat(next.startedAt())
+                    .as("run of %s started before the run of %s ended", next.scheduledAt(), previous.scheduledAt())
+                    .isAfterOrEqualTo(previous.finishedAt());
+        }
+        assertThat(runs).extracting(ExecutionRecord::scheduledAt).isSorted();
+        Map<Instant, List<String>> invocations = TestJobs.invocations("slow");
+        assertThat(invocations.keySet()).containsAll(runs.stream().map(ExecutionRecord::scheduledAt).toList());
+        assertThat(invocations.values()).allSatisfy((nodes) -> assertThat(nodes).hasSize(1));
+    }
+
+    @Test
+    void theSameFireDeliveredTwiceRunsOnce() throws Exception {
+        Map<String, Object> neverDue = Map.of("test.once.cron", "0 0 0 1 1 *");
+        ClusterNode one = start("node-1", neverDue);
+        ClusterNode two = start("node-2", neverDue);
+        Instant scheduledAt = Instant.parse("2030-01-01T00:00:00Z");
+        CountDownLatch gate = new CountDownLatch(1);
+        Function<ClusterNode, CompletableFuture<FireOutcome>> deliver = (node) -> CompletableFuture.supplyAsync(() -> {
+            awaitGate(gate);
+            return node.bean(FireExecutor.class).fire("once", scheduledAt);
+        });
+        CompletableFuture<FireOutcome> onOne = deliver.apply(one);
+        CompletableFuture<FireOutcome> onTwo = deliver.apply(two);
+        gate.countDown();
+        FireOutcome late = one.bean(FireExecutor.class).fire("once", scheduledAt);
+
+        assertThat(List.of(onOne.get(), onTwo.get(), late))
+                .containsOnlyOnce(FireOutcome.SUCCEEDED)
+                .filteredOn((outcome) -> outcome != FireOutcome.SUCCEEDED)
+                .containsOnly(FireOutcome.ALREADY_CLAIMED);
+        assertThat(TestJobs.invocations("once").get(scheduledAt)).hasSize(1);
+        assertThat(executions().findByJobName("once"))
+                .singleElement()
+                .satisfies((run) -> {
+                    assertThat(run.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+                    assertThat(run.idempotencyKey()).isEqualTo("once@" + scheduledAt.toEpochMilli());
+                });
+    }
+
+    @Test
+    void aNodeOfAnOlderDeploymentDoesNotFlipAChangedScheduleBack() throws Exception {
+        String v1 = "0 0 1 * * *";
+        String v2 = "0 30 2 * * *";
+        try (ClusterNode oldNode = start("old-1", Map.of("test.evolving.cron", v1))) {
+            assertThat(storedCron(oldNode)).isEqualTo(v1);
+        }
+        ClusterNode newNode = start("new-1", Map.of("test.evolving.cron", v2));
+        assertThat(storedCron(newNode)).isEqualTo(v2);
+
+        ClusterNode restartedOldNode = start("old-1", Map.of("test.evolving.cron", v1));
+        assertThat(storedCron(restartedOldNode)).isEqualTo(v2);
+        assertThat(storedCron(newNode)).isEqualTo(v2);
+        restartedOldNode.close();
+
+        ClusterNode rollback =
+                start("old-2", Map.of("test.evolving.cron", v1, "dsched.jobs.reapply-superseded", "true"));
+        assertThat(storedCron(rollback)).isEqualTo(v1);
+    }
+
+    private static String storedCron(ClusterNode node) throws Exception {
+        Scheduler scheduler = node.bean(DschedEngine.class).scheduler();
+        return ((SpringCronTrigger) scheduler.getTrigger(TriggerKey.triggerKey("evolving", JobSynchronizer.GROUP)))
+                .getExpression();
+    }
+
+    private ClusterNode busiest(List<ExecutionRecord> executions) {
+        String nodeId = executions.stream()
+                .collect(Collectors.groupingBy(ExecutionRecord::nodeId, Collectors.counting()))
+                .entrySet()
+                .stream()
+                .max(Map.Entry.comparingByValue())
+                .orElseThrow()
+                .getKey();
+        return this.nodes.stream()
+                .filter((node) -> node.id().equals(nodeId))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** The execution history as read by the test on a connection pool of its own. */
+    private ExecutionRepository executions() {
+        if (this.executions == null) {
+            this.executions = new DschedRepositories(this.observer).executions();
+        }
+        return this.executions;
+    }
+
+    private ClusterNode start(String id, Map<String, Object> properties) {
+        ClusterNode node = ClusterNode.start(this.database, id, TestJobs.class, properties);
+        this.nodes.add(node);
+        return node;
+    }
+
+    private static void awaitGate(CountDownLatch gate) {
+        try {
+            gate.await();
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.dsched.test;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * One node of an in-process test cluster: an application context of its own, with its own
+ * connection pool and Quartz instance id, on a shared database.
+ */
+public final class ClusterNode implements AutoCloseable {
+
+    private final String id;
+
+    private final ConfigurableApplicationContext context;
+
+    private ClusterNode(String id, ConfigurableApplicationContext context) {
+        this.id = id;
+        this.context = context;
+    }
+
+    /**
+     * Starts a node.
+     * @param database the shared database
+     * @param id the node id
+     * @param application the application's configuration class (with auto-configuration enabled)
+     * @param properties further properties, such as the crons of the jobs under test
+     * @return the running node
+     */
+    public static ClusterNode start(
+            TestDatabase database, String id, Class<?> application, Map<String, Object> properties) {
+        Map<String, Object> all = new LinkedHashMap<>(database.springProperties());
+        all.put("dsched.node-id", id);
+        all.put("dsched.cluster.name", "test");
+        all.put("spring.main.banner-mode", "off");
+        all.putAll(properties);
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(application)
+                .web(WebApplicationType.NONE)
+                .properties(all)
+                .run();
+        return new ClusterNode(id, context);
+    }
+
+    /**
+     * Returns the node id.
+     * @return the id
+     */
+    public String id() {
+        return this.id;
+    }
+
+    /**
+     * Returns a bean of the node's context.
+     * @param type the bean type
+     * @param <T> the bean type
+     * @return the bean
+     */
+    public <T> T bean(Class<T> type) {
+        return this.context.getBean(type);
+    }
+
+    /**
+     * Whether the node is still running.
+     * @return {@code true} until closed
+     */
+    public boolean isRunning() {
+        return this.context.isActive();
+    }
+
+    @Override
+    public void close() {
+        if (this.context.isActive()) {
+            this.context.close();
+        }
+    }
+}
