@@ -55,10 +55,9 @@ public class DistributedScheduledBeanPostProcessor implements BeanPostProcessor,
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
         Class<?> targetClass = AopUtils.getTargetClass(bean);
-        Map<Method, DistributedScheduled> annotated = MethodIntrospector.selectMethods(
-                targetClass,
-                (MethodIntrospector.MetadataLookup<DistributedScheduled>) (method) ->
-                        AnnotatedElementUtils.findMergedAnnotation(method, DistributedScheduled.class));
+        Map<Method, DistributedScheduled> annotated =
+                MethodIntrospector.selectMethods(targetClass, (MethodIntrospector.MetadataLookup<DistributedScheduled>)
+                        (method) -> AnnotatedElementUtils.findMergedAnnotation(method, DistributedScheduled.class));
         annotated.forEach((method, annotation) -> {
             JobDefinition definition = define(bean, beanName, targetClass, method, annotation);
             if (definition != null) {
@@ -92,7 +91,8 @@ public class DistributedScheduledBeanPostProcessor implements BeanPostProcessor,
         }
         Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
         ReflectionUtils.makeAccessible(invocable);
-        return new JobDefinition(name, schedule, atMostFor, atLeastFor, source, invoker(bean, invocable, passesContext));
+        return new JobDefinition(
+                name, schedule, atMostFor, atLeastFor, source, invoker(bean, invocable, passesContext));
     }
 
     private static boolean checkParameters(Method method, String source) {
@@ -146,9 +146,11 @@ public class DistributedScheduledBeanPostProcessor implements BeanPostProcessor,
         }
         Duration delay = (initialDelay != null) ? initialDelay : Duration.ZERO;
         if (given.contains("fixedRate")) {
-            return new Schedule.FixedRate(positive(duration(fixedRate, "fixedRate", source), "fixedRate", source), delay);
+            return new Schedule.FixedRate(
+                    positive(duration(fixedRate, "fixedRate", source), "fixedRate", source), delay);
         }
-        return new Schedule.FixedDelay(positive(duration(fixedDelay, "fixedDelay", source), "fixedDelay", source), delay);
+        return new Schedule.FixedDelay(
+                positive(duration(fixedDelay, "fixedDelay", source), "fixedDelay", source), delay);
     }
 
     private static ZoneId zone(String zone, String source) {

@@ -21,12 +21,12 @@ import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import org.quartz.SchedulerException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -119,7 +119,10 @@ public final class DschedAutoConfiguration {
     @ConditionalOnMissingBean
     JobGuard dschedJobGuard(@Qualifier("dschedLockProvider") LockProvider lockProvider, DschedProperties properties) {
         return new JobGuard(
-                lockProvider, properties.getLock().getAtMostFor(), properties.getLock().getAtLeastFor(), CLOCK);
+                lockProvider,
+                properties.getLock().getAtMostFor(),
+                properties.getLock().getAtLeastFor(),
+                CLOCK);
     }
 
     @Bean

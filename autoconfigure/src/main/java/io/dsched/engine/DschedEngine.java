@@ -71,7 +71,9 @@ public final class DschedEngine implements SmartLifecycle {
             this.synchronizer.synchronize();
             this.scheduler.start();
             this.running = true;
-            logger.info("dsched node {} joined cluster '{}'", this.scheduler.getSchedulerInstanceId(),
+            logger.info(
+                    "dsched node {} joined cluster '{}'",
+                    this.scheduler.getSchedulerInstanceId(),
                     this.scheduler.getSchedulerName());
         } catch (SchedulerException ex) {
             throw new IllegalStateException("Could not start the dsched scheduler: " + ex.getMessage(), ex);

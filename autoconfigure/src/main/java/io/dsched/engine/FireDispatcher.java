@@ -65,7 +65,9 @@ public final class FireDispatcher implements JobFactory {
         try {
             context.getScheduler().rescheduleJob(current.getKey(), rescheduled);
         } catch (SchedulerException ex) {
-            logger.warn("Could not time the next run of '{}' from the end of this one; it keeps its fixed rate", job.name(),
+            logger.warn(
+                    "Could not time the next run of '{}' from the end of this one; it keeps its fixed rate",
+                    job.name(),
                     ex);
         }
     }

@@ -84,11 +84,14 @@ public final class JobSynchronizer {
                 this.scheduler.scheduleJob(detail, Set.of(trigger(job, detail.getKey())), true);
                 logger.info("Scheduled job '{}': {}", job.name(), job.schedule().describe());
             } else if (decision == Decision.SUPERSEDED) {
-                logger.info("Keeping the stored schedule of '{}': a newer deployment replaced this node's {}"
-                        + " (set dsched.jobs.reapply-superseded=true to roll back)",
-                        job.name(), job.schedule().describe());
+                logger.info(
+                        "Keeping the stored schedule of '{}': a newer deployment replaced this node's {}"
+                                + " (set dsched.jobs.reapply-superseded=true to roll back)",
+                        job.name(),
+                        job.schedule().describe());
             } else {
-                logger.debug("Job '{}' is unchanged: {}", job.name(), job.schedule().describe());
+                logger.debug(
+                        "Job '{}' is unchanged: {}", job.name(), job.schedule().describe());
             }
         }
     }
@@ -102,9 +105,8 @@ public final class JobSynchronizer {
     }
 
     private Trigger trigger(JobDefinition job, JobKey jobKey) {
-        TriggerBuilder<Trigger> builder = TriggerBuilder.newTrigger()
-                .withIdentity(job.name(), GROUP)
-                .forJob(jobKey);
+        TriggerBuilder<Trigger> builder =
+                TriggerBuilder.newTrigger().withIdentity(job.name(), GROUP).forJob(jobKey);
         if (job.schedule() instanceof Schedule.Cron cron) {
             return builder.withSchedule(SpringCronScheduleBuilder.cron(cron.expression(), cron.zone()))
                     .startNow()

@@ -63,8 +63,8 @@ public final class QuartzSettings {
         properties.setProperty("org.quartz.scheduler.instanceName", clusterName);
         properties.setProperty("org.quartz.scheduler.instanceId", nodeId);
         properties.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
-        properties.setProperty("org.quartz.scheduler.idleWaitTime",
-                String.valueOf(Math.max(1000, idleWait.toMillis())));
+        properties.setProperty(
+                "org.quartz.scheduler.idleWaitTime", String.valueOf(Math.max(1000, idleWait.toMillis())));
         properties.setProperty("org.quartz.scheduler.batchTriggerAcquisitionMaxCount", String.valueOf(threads));
         properties.setProperty("org.quartz.threadPool.class", SimpleThreadPool.class.getName());
         properties.setProperty("org.quartz.threadPool.threadCount", String.valueOf(threads));
@@ -72,12 +72,13 @@ public final class QuartzSettings {
         properties.setProperty("org.quartz.jobStore.class", JobStoreTX.class.getName());
         properties.setProperty("org.quartz.jobStore.dataSource", connectionName);
         properties.setProperty("org.quartz.jobStore.driverDelegateClass", delegate(platform));
-        properties.setProperty("org.quartz.jobStore.driverDelegateInitString",
+        properties.setProperty(
+                "org.quartz.jobStore.driverDelegateInitString",
                 "triggerPersistenceDelegateClasses=" + SpringCronTriggerPersistenceDelegate.class.getName());
         properties.setProperty("org.quartz.jobStore.tablePrefix", TABLE_PREFIX);
         properties.setProperty("org.quartz.jobStore.isClustered", "true");
-        properties.setProperty("org.quartz.jobStore.clusterCheckinInterval",
-                String.valueOf(checkinInterval.toMillis()));
+        properties.setProperty(
+                "org.quartz.jobStore.clusterCheckinInterval", String.valueOf(checkinInterval.toMillis()));
         properties.setProperty("org.quartz.jobStore.misfireThreshold", String.valueOf(misfireThreshold.toMillis()));
         properties.setProperty("org.quartz.jobStore.acquireTriggersWithinLock", "true");
         properties.setProperty("org.quartz.jobStore.useProperties", "true");

@@ -189,7 +189,8 @@ public class SpringCronTrigger extends AbstractTrigger<SpringCronTrigger> {
 
     @Override
     public Date computeFirstFireTime(Calendar calendar) {
-        this.nextFireTime = firstIncluded(getFireTimeAfter(new Date(getStartTime().getTime() - 1)), calendar);
+        this.nextFireTime =
+                firstIncluded(getFireTimeAfter(new Date(getStartTime().getTime() - 1)), calendar);
         return this.nextFireTime;
     }
 

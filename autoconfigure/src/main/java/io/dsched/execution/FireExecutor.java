@@ -62,7 +62,10 @@ public final class FireExecutor {
         ExecutionRecord claim = claimed.get();
         Optional<JobDefinition> job = this.registry.find(jobName);
         if (job.isEmpty()) {
-            logger.warn("Skipping '{}' scheduled at {}: the job is not declared on node {}", jobName, scheduledAt,
+            logger.warn(
+                    "Skipping '{}' scheduled at {}: the job is not declared on node {}",
+                    jobName,
+                    scheduledAt,
                     this.nodeId);
             skip(claim, "job is not declared on node " + this.nodeId);
             return FireOutcome.SKIPPED;
@@ -92,8 +95,12 @@ public final class FireExecutor {
                 job.invoker().invoke(context);
             } catch (Throwable ex) {
                 failure = ex;
-                logger.warn("Job '{}' scheduled at {} failed on attempt {}", job.name(), claim.scheduledAt(),
-                        claim.attempt(), ex);
+                logger.warn(
+                        "Job '{}' scheduled at {} failed on attempt {}",
+                        job.name(),
+                        claim.scheduledAt(),
+                        claim.attempt(),
+                        ex);
             }
         }
         Instant finishedAt = this.clock.instant();

@@ -83,8 +83,8 @@ public enum DatabasePlatform {
             throw new IllegalStateException("dsched runs on PostgreSQL, MySQL, MariaDB or H2, but the DataSource is "
                     + product + "; point dsched at a supported database with a @DschedDataSource bean");
         } catch (SQLException ex) {
-            throw new IllegalStateException("Could not detect the database of dsched's DataSource: " + ex.getMessage(),
-                    ex);
+            throw new IllegalStateException(
+                    "Could not detect the database of dsched's DataSource: " + ex.getMessage(), ex);
         } finally {
             DataSourceUtils.releaseConnection(connection, dataSource);
         }

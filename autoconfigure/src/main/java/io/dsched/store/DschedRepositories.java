@@ -37,7 +37,8 @@ public final class DschedRepositories {
         JdbcMappingContext context = JdbcMappingContext.forPlainIdentifiers();
         context.setSimpleTypeHolder(conversions.getSimpleTypeHolder());
         DelegatingDataAccessStrategy relations = new DelegatingDataAccessStrategy();
-        JdbcConverter converter = JdbcConfiguration.createConverter(context, operations, relations, conversions, dialect);
+        JdbcConverter converter =
+                JdbcConfiguration.createConverter(context, operations, relations, conversions, dialect);
         DataAccessStrategy strategy = JdbcConfiguration.createDataAccessStrategy(operations, converter, null, dialect);
         relations.setDelegate(strategy);
         this.factory = new JdbcRepositoryFactory(new JdbcAggregateTemplate(converter, strategy));

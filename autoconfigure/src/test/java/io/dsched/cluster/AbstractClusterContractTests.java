@@ -3,19 +3,19 @@ package io.dsched.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.dsched.engine.DschedEngine;
 import io.dsched.engine.JobSynchronizer;
 import io.dsched.engine.SpringCronTrigger;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.execution.FireExecutor;
 import io.dsched.execution.FireExecutor.FireOutcome;
-import io.dsched.store.ExecutionRecord;
 import io.dsched.store.DschedRepositories;
+import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionRepository;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;
-import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -89,10 +89,11 @@ abstract class AbstractClusterContractTests {
                 .until(() -> executions.findByJobNameBetween("tick", from, to).size() >= 10);
         ClusterNode busiest = busiest(executions.findByJobNameBetween("tick", from, to));
         busiest.close();
-        await().atMost(Duration.ofSeconds(45)).until(() -> executions.findByJobNameBetween("tick", from, to).stream()
-                        .filter((run) -> run.status() != ExecutionStatus.RUNNING)
-                        .count()
-                >= 22);
+        await().atMost(Duration.ofSeconds(45))
+                .until(() -> executions.findByJobNameBetween("tick", from, to).stream()
+                                .filter((run) -> run.status() != ExecutionStatus.RUNNING)
+                                .count()
+                        >= 22);
 
         List<ExecutionRecord> window = executions.findByJobNameBetween("tick", from, to);
         List<Instant> expected = new ArrayList<>();
@@ -104,7 +105,9 @@ abstract class AbstractClusterContractTests {
         assertThat(window).extracting(ExecutionRecord::attempt).containsOnly(1);
         Map<Instant, List<String>> invocations = TestJobs.invocations("tick");
         for (Instant second : expected) {
-            assertThat(invocations.get(second)).as("invocations of the fire at %s", second).hasSize(1);
+            assertThat(invocations.get(second))
+                    .as("invocations of the fire at %s", second)
+                    .hasSize(1);
         }
         Map<String, Long> perNode =
                 window.stream().collect(Collectors.groupingBy(ExecutionRecord::nodeId, Collectors.counting()));
@@ -136,7 +139,8 @@ abstract class AbstractClusterContractTests {
         }
         assertThat(runs).extracting(ExecutionRecord::scheduledAt).isSorted();
         Map<Instant, List<String>> invocations = TestJobs.invocations("slow");
-        assertThat(invocations.keySet()).containsAll(runs.stream().map(ExecutionRecord::scheduledAt).toList());
+        assertThat(invocations.keySet())
+                .containsAll(runs.stream().map(ExecutionRecord::scheduledAt).toList());
         assertThat(invocations.values()).allSatisfy((nodes) -> assertThat(nodes).hasSize(1));
     }
 
@@ -161,12 +165,10 @@ abstract class AbstractClusterContractTests {
                 .filteredOn((outcome) -> outcome != FireOutcome.SUCCEEDED)
                 .containsOnly(FireOutcome.ALREADY_CLAIMED);
         assertThat(TestJobs.invocations("once").get(scheduledAt)).hasSize(1);
-        assertThat(executions().findByJobName("once"))
-                .singleElement()
-                .satisfies((run) -> {
-                    assertThat(run.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
-                    assertThat(run.idempotencyKey()).isEqualTo("once@" + scheduledAt.toEpochMilli());
-                });
+        assertThat(executions().findByJobName("once")).singleElement().satisfies((run) -> {
+            assertThat(run.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+            assertThat(run.idempotencyKey()).isEqualTo("once@" + scheduledAt.toEpochMilli());
+        });
     }
 
     @Test

@@ -32,7 +32,8 @@ public class TestJobs {
     }
 
     private static void record(JobContext context) {
-        INVOCATIONS.computeIfAbsent(context.jobName(), (name) -> new ConcurrentHashMap<>())
+        INVOCATIONS
+                .computeIfAbsent(context.jobName(), (name) -> new ConcurrentHashMap<>())
                 .computeIfAbsent(context.scheduledAt(), (time) -> new CopyOnWriteArrayList<>())
                 .add(context.nodeId());
     }

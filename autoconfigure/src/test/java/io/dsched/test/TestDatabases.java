@@ -105,7 +105,8 @@ public final class TestDatabases {
             container.start();
             mariadb = new Server(container.getJdbcUrl(), "root", container.getPassword());
         }
-        Assumptions.assumeTrue(mariadb != null,
+        Assumptions.assumeTrue(
+                mariadb != null,
                 "No MariaDB server: set DSCHED_TEST_MARIADB_URL (with _USER and _PASSWORD) or run a Docker engine");
         return mariadb;
     }
