@@ -1,0 +1,131 @@
+package io.dsched.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dsched.engine.DschedEngine;
+import io.dsched.engine.NodeId;
+import io.dsched.execution.JobGuard;
+import io.dsched.store.DatabasePlatform;
+import java.util.Optional;
+import javax.sql.DataSource;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.DataSourceBuilder;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
+
+class DschedAutoConfigurationTests {
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, DschedAutoConfiguration.class));
+
+    private final ApplicationContextRunner withH2 =
+            this.contextRunner.withPropertyValues("spring.datasource.url=jdbc:h2:mem:autoconfig;DB_CLOSE_DELAY=-1");
+
+    @Test
+    void startsAnEngineOnTheApplicationsDataSourceWithAGeneratedNodeId() {
+        this.withH2.run((context) -> {
+            assertThat(context).hasSingleBean(DschedEngine.class);
+            assertThat(context.getBean(DschedJdbc.class).platform()).isEqualTo(DatabasePlatform.H2);
+            assertThat(context.getBean(NodeId.class).value()).matches(".+-[0-9a-f]{6}");
+            assertThat(context.getBean(DschedEngine.class)
+                            .scheduler()
+                            .getMetaData()
+                            .isJobStoreClustered())
+                    .isTrue();
+        });
+    }
+
+    @Test
+    void isOffWhenDisabled() {
+        this.withH2.withPropertyValues("dsched.enabled=false").run((context) -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context).doesNotHaveBean(DschedEngine.class);
+            assertThat(context).doesNotHaveBean(JobGuard.class);
+        });
+    }
+
+    @Test
+    void failsClearlyWithoutADataSource() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DschedAutoConfiguration.class))
+                .run((context) -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure())
+                            .rootCause()
+                            .hasMessageContaining("dsched needs a DataSource")
+                            .hasMessageContaining("dsched.enabled=false");
+                });
+    }
+
+    @Test
+    void usesTheDschedDataSourceOverThePrimaryOne() {
+        this.contextRunner.withUserConfiguration(TwoDataSources.class).run((context) -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(DschedJdbc.class).dataSource()).isSameAs(context.getBean("schedulerDataSource"));
+        });
+    }
+
+    @Test
+    void backsOffWhenTheUserDefinesTheNodeIdAndTheLockProvider() {
+        this.withH2.withUserConfiguration(UserBeans.class).run((context) -> {
+            assertThat(context.getBean(NodeId.class).value()).isEqualTo("user-node");
+            assertThat(context.getBean("dschedLockProvider")).isInstanceOf(RefusingLockProvider.class);
+        });
+    }
+
+    @Test
+    void takesTheNodeIdFromProperties() {
+        this.withH2.withPropertyValues("dsched.node-id=billing-7").run((context) -> assertThat(
+                        context.getBean(NodeId.class).value())
+                .isEqualTo("billing-7"));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class TwoDataSources {
+
+        @Bean
+        @Primary
+        DataSource applicationDataSource() {
+            return DataSourceBuilder.create()
+                    .url("jdbc:h2:mem:application;DB_CLOSE_DELAY=-1")
+                    .build();
+        }
+
+        @Bean
+        @DschedDataSource
+        DataSource schedulerDataSource() {
+            return DataSourceBuilder.create()
+                    .url("jdbc:h2:mem:scheduler;DB_CLOSE_DELAY=-1")
+                    .build();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class UserBeans {
+
+        @Bean
+        NodeId userNodeId() {
+            return new NodeId("user-node");
+        }
+
+        @Bean
+        LockProvider dschedLockProvider() {
+            return new RefusingLockProvider();
+        }
+    }
+
+    static class RefusingLockProvider implements LockProvider {
+
+        @Override
+        public Optional<SimpleLock> lock(LockConfiguration configuration) {
+            return Optional.empty();
+        }
+    }
+}

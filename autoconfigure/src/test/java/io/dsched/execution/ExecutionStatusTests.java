@@ -1,0 +1,40 @@
+package io.dsched.execution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+import org.junit.jupiter.api.Test;
+
+class ExecutionStatusTests {
+
+    @Test
+    void aRunningAttemptEndsInOneOfItsOutcomes() {
+        assertThat(ExecutionStatus.RUNNING.canMoveTo(ExecutionStatus.SUCCEEDED)).isTrue();
+        assertThat(ExecutionStatus.RUNNING.canMoveTo(ExecutionStatus.FAILED)).isTrue();
+        assertThat(ExecutionStatus.RUNNING.canMoveTo(ExecutionStatus.SKIPPED)).isTrue();
+        assertThat(ExecutionStatus.FAILED.canMoveTo(ExecutionStatus.RETRY_SCHEDULED))
+                .isTrue();
+        assertThat(ExecutionStatus.RETRY_SCHEDULED.canMoveTo(ExecutionStatus.RUNNING))
+                .isTrue();
+    }
+
+    @Test
+    void anIllegalTransitionFailsLoudly() {
+        assertThatIllegalStateException()
+                .isThrownBy(() -> ExecutionStatus.SUCCEEDED.checkMoveTo(ExecutionStatus.RUNNING))
+                .withMessage("Illegal execution state transition SUCCEEDED -> RUNNING");
+        assertThatIllegalStateException()
+                .isThrownBy(() -> ExecutionStatus.SCHEDULED.checkMoveTo(ExecutionStatus.SUCCEEDED));
+    }
+
+    @Test
+    void successDeadLettersSkipsAndCancellationsAreFinal() {
+        assertThat(ExecutionStatus.values())
+                .filteredOn(ExecutionStatus::isTerminal)
+                .containsExactlyInAnyOrder(
+                        ExecutionStatus.SUCCEEDED,
+                        ExecutionStatus.DEAD_LETTERED,
+                        ExecutionStatus.SKIPPED,
+                        ExecutionStatus.CANCELLED);
+    }
+}

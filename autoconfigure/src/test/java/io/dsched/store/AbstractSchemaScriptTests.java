@@ -1,0 +1,135 @@
+package io.dsched.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.dsched.autoconfigure.DschedJdbc;
+import io.dsched.autoconfigure.DschedSchemaInitializer;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.test.TestDatabase;
+import io.dsched.test.TestDatabases;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The schema script of each database creates every table, can be applied again at any time, and
+ * never drops a table or a row.
+ */
+abstract class AbstractSchemaScriptTests {
+
+    private TestDatabase database;
+
+    private HikariDataSource dataSource;
+
+    protected abstract TestDatabases.Kind kind();
+
+    @BeforeEach
+    void createDatabase() {
+        this.database = TestDatabases.create(kind());
+        this.dataSource = this.database.newDataSource();
+    }
+
+    @AfterEach
+    void dropDatabase() {
+        if (this.dataSource != null) {
+            this.dataSource.close();
+        }
+        if (this.database != null) {
+            this.database.close();
+        }
+    }
+
+    @Test
+    void applyingTheScriptAgainKeepsEveryTableAndRow() {
+        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
+        assertThat(new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase())
+                .isTrue();
+        ExecutionRepository executions = new DschedRepositories(this.dataSource).executions();
+        Instant scheduledAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        ExecutionRecord saved =
+                executions.save(ExecutionRecord.claim("kept", scheduledAt, 1, "node-1", scheduledAt.plusMillis(5)));
+
+        assertThat(new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase())
+                .isTrue();
+
+        assertThat(executions.findById(saved.id())).hasValueSatisfying((row) -> {
+            assertThat(row.jobName()).isEqualTo("kept");
+            assertThat(row.scheduledAt()).isEqualTo(scheduledAt);
+            assertThat(row.startedAt()).isEqualTo(scheduledAt.plusMillis(5));
+            assertThat(row.status()).isEqualTo(ExecutionStatus.RUNNING);
+        });
+        JdbcTemplate sql = new JdbcTemplate(this.dataSource);
+        for (String table : new String[] {
+            "DSCHED_QRTZ_JOB_DETAILS",
+            "DSCHED_QRTZ_TRIGGERS",
+            "DSCHED_QRTZ_SIMPROP_TRIGGERS",
+            "DSCHED_QRTZ_FIRED_TRIGGERS",
+            "DSCHED_QRTZ_SCHEDULER_STATE",
+            "DSCHED_QRTZ_LOCKS",
+            "dsched_lock",
+            "dsched_execution",
+            "dsched_job_definition"
+        }) {
+            assertThat(sql.queryForObject("SELECT COUNT(*) FROM " + table, Long.class))
+                    .as(table)
+                    .isNotNull();
+        }
+    }
+
+    @Test
+    void aSecondClaimOfTheSameAttemptIsRefusedByTheDatabase() {
+        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
+        new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
+        ExecutionStore store = new ExecutionStore(new DschedRepositories(this.dataSource).executions());
+        Instant scheduledAt = Instant.parse("2026-01-01T00:00:00Z");
+
+        assertThat(store.claim(ExecutionRecord.claim("job", scheduledAt, 1, "node-1", Instant.now())))
+                .isPresent();
+        assertThat(store.claim(ExecutionRecord.claim("job", scheduledAt, 1, "node-2", Instant.now())))
+                .isEmpty();
+        assertThat(store.claim(ExecutionRecord.claim("job", scheduledAt, 2, "node-2", Instant.now())))
+                .isPresent();
+    }
+
+    @Test
+    void anOutcomeIsWrittenOnlyByTheNodeHoldingTheClaimAndOnlyOnce() {
+        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
+        new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
+        ExecutionStore store = new ExecutionStore(new DschedRepositories(this.dataSource).executions());
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        ExecutionRecord claim =
+                store.claim(ExecutionRecord.claim("job", now, 1, "node-1", now)).orElseThrow();
+        ExecutionRecord impostor = new ExecutionRecord(
+                claim.id(),
+                claim.jobName(),
+                claim.scheduledAt(),
+                1,
+                claim.idempotencyKey(),
+                claim.status(),
+                "node-2",
+                now,
+                null,
+                null,
+                null,
+                null);
+
+        org.assertj.core.api.Assertions.assertThatIllegalStateException()
+                .isThrownBy(() -> store.finish(impostor, ExecutionStatus.SUCCEEDED, now, now, null, null))
+                .withMessageContaining("no longer RUNNING on node node-2");
+        store.finish(claim, ExecutionStatus.FAILED, now, now.plusSeconds(1), new IllegalStateException("boom"), null);
+        org.assertj.core.api.Assertions.assertThatIllegalStateException()
+                .isThrownBy(() -> store.finish(claim, ExecutionStatus.SUCCEEDED, now, now, null, null));
+
+        assertThat(store.repository().findById(claim.id())).hasValueSatisfying((row) -> {
+            assertThat(row.status()).isEqualTo(ExecutionStatus.FAILED);
+            assertThat(row.errorClass()).isEqualTo(IllegalStateException.class.getName());
+            assertThat(row.errorMessage()).isEqualTo("boom");
+            assertThat(row.finishedAt()).isEqualTo(now.plusSeconds(1));
+        });
+    }
+}
