@@ -145,6 +145,42 @@ abstract class AbstractClusterContractTests {
     }
 
     @Test
+    void fixedRateFiresAreOneIntervalApartAndFixedDelayRunsStartADelayAfterThePreviousEnded() {
+        ClusterNode node = ClusterNode.start(this.database, "node-1", IntervalJobs.class, Map.of());
+        this.nodes.add(node);
+        this.nodes.add(ClusterNode.start(this.database, "node-2", IntervalJobs.class, Map.of()));
+        ExecutionRepository executions = executions();
+
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> succeeded(executions, "rate").size() >= 5
+                        && succeeded(executions, "delay").size() >= 5);
+
+        List<ExecutionRecord> rate = succeeded(executions, "rate");
+        for (int i = 1; i < rate.size(); i++) {
+            assertThat(Duration.between(
+                            rate.get(i - 1).scheduledAt(), rate.get(i).scheduledAt()))
+                    .isEqualTo(Duration.ofSeconds(1));
+        }
+        List<ExecutionRecord> delay = succeeded(executions, "delay");
+        for (int i = 1; i < delay.size(); i++) {
+            assertThat(Duration.between(
+                            delay.get(i - 1).finishedAt(), delay.get(i).startedAt()))
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(700));
+        }
+        assertThat(TestJobs.invocations("delay").values())
+                .allSatisfy((nodes) -> assertThat(nodes).hasSize(1));
+        assertThat(TestJobs.invocations("rate").values())
+                .allSatisfy((nodes) -> assertThat(nodes).hasSize(1));
+    }
+
+    private static List<ExecutionRecord> succeeded(ExecutionRepository executions, String job) {
+        return executions.findByJobName(job).stream()
+                .filter((run) -> run.status() == ExecutionStatus.SUCCEEDED)
+                .sorted(Comparator.comparing(ExecutionRecord::scheduledAt))
+                .toList();
+    }
+
+    @Test
     void theSameFireDeliveredTwiceRunsOnce() throws Exception {
         Map<String, Object> neverDue = Map.of("test.once.cron", "0 0 0 1 1 *");
         ClusterNode one = start("node-1", neverDue);

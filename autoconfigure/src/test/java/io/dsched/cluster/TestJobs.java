@@ -31,7 +31,7 @@ public class TestJobs {
         return INVOCATIONS.getOrDefault(job, Map.of());
     }
 
-    private static void record(JobContext context) {
+    static void record(JobContext context) {
         INVOCATIONS
                 .computeIfAbsent(context.jobName(), (name) -> new ConcurrentHashMap<>())
                 .computeIfAbsent(context.scheduledAt(), (time) -> new CopyOnWriteArrayList<>())
