@@ -100,7 +100,7 @@ public final class DschedAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ExecutionRepository dschedExecutionRepository(DschedJdbc jdbc) {
-        return new DschedRepositories(jdbc.dataSource()).executions();
+        return new DschedRepositories(jdbc.dataSource(), jdbc.platform()).executions();
     }
 
     @Bean
@@ -112,7 +112,7 @@ public final class DschedAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     JobDefinitionStore dschedJobDefinitionStore(DschedJdbc jdbc) {
-        return new JobDefinitionStore(jdbc.dataSource(), CLOCK);
+        return new JobDefinitionStore(jdbc.dataSource(), jdbc.platform(), CLOCK);
     }
 
     @Bean

@@ -1,7 +1,12 @@
 package io.dsched.store;
 
 import java.sql.Connection;
+import java.sql.JDBCType;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.Locale;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DataSourceUtils;
@@ -38,6 +43,34 @@ public enum DatabasePlatform {
      */
     public String schemaLocation() {
         return "classpath:io/dsched/store/schema-" + this.id + ".sql";
+    }
+
+    /**
+     * Whether dsched's timestamp columns hold instants ({@code TIMESTAMP WITH TIME ZONE}) on this
+     * platform, rather than UTC wall-clock times.
+     * @return {@code true} for PostgreSQL and H2
+     */
+    public boolean storesInstants() {
+        return this != MYSQL;
+    }
+
+    /**
+     * Returns the value to bind for an instant in one of dsched's timestamp columns.
+     * @param instant the instant
+     * @return an {@link OffsetDateTime} in UTC, or a UTC {@link LocalDateTime} on MySQL
+     */
+    public Object bindable(Instant instant) {
+        return storesInstants()
+                ? OffsetDateTime.ofInstant(instant, ZoneOffset.UTC)
+                : LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+
+    /**
+     * Returns the JDBC type of dsched's timestamp columns.
+     * @return the type
+     */
+    public JDBCType timestampType() {
+        return storesInstants() ? JDBCType.TIMESTAMP_WITH_TIMEZONE : JDBCType.TIMESTAMP;
     }
 
     /**

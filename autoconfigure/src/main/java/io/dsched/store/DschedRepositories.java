@@ -1,6 +1,5 @@
 package io.dsched.store;
 
-import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.data.jdbc.core.JdbcAggregateTemplate;
 import org.springframework.data.jdbc.core.convert.DataAccessStrategy;
@@ -28,12 +27,13 @@ public final class DschedRepositories {
     /**
      * Creates the repository infrastructure over a DataSource.
      * @param dataSource dsched's DataSource
+     * @param platform its database
      */
-    public DschedRepositories(DataSource dataSource) {
+    public DschedRepositories(DataSource dataSource, DatabasePlatform platform) {
         NamedParameterJdbcTemplate operations = new NamedParameterJdbcTemplate(dataSource);
         JdbcDialect dialect = DialectResolver.getDialect(operations.getJdbcOperations());
         JdbcCustomConversions conversions =
-                JdbcConfiguration.createCustomConversions(dialect, List.copyOf(UtcTimestampConverters.all()));
+                JdbcConfiguration.createCustomConversions(dialect, InstantConverters.forPlatform(platform));
         JdbcMappingContext context = JdbcMappingContext.forPlainIdentifiers();
         context.setSimpleTypeHolder(conversions.getSimpleTypeHolder());
         DelegatingDataAccessStrategy relations = new DelegatingDataAccessStrategy();

@@ -2,8 +2,6 @@ package io.dsched.store;
 
 import io.dsched.definition.JobDefinition;
 import java.time.Clock;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.dao.DuplicateKeyException;
@@ -31,14 +29,18 @@ public class JobDefinitionStore {
 
     private final TransactionTemplate transactions;
 
+    private final DatabasePlatform platform;
+
     private final Clock clock;
 
     /**
      * Creates a store.
      * @param dataSource dsched's DataSource
+     * @param platform its database
      * @param clock the clock
      */
-    public JobDefinitionStore(DataSource dataSource, Clock clock) {
+    public JobDefinitionStore(DataSource dataSource, DatabasePlatform platform, Clock clock) {
+        this.platform = platform;
         this.jdbc = new JdbcTemplate(dataSource);
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         this.clock = clock;
@@ -78,7 +80,7 @@ public class JobDefinitionStore {
                     job.schedule().describe(),
                     CURRENT,
                     nodeId,
-                    LocalDateTime.ofInstant(this.clock.instant(), ZoneOffset.UTC));
+                    this.platform.bindable(this.clock.instant()));
             return Decision.APPLY;
         }
         if (CURRENT.equals(statuses.get(0))) {

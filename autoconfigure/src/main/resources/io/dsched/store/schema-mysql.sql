@@ -2,7 +2,7 @@
 -- Every statement is idempotent: it creates what is missing and never drops or alters
 -- an existing table or row. Apply it with Flyway or Liquibase if you manage schemas
 -- yourself, and set dsched.jdbc.initialize-schema=never.
--- All dsched timestamps are UTC.
+-- All dsched timestamps are UTC, in DATETIME(3) columns without a zone.
 
 -- Quartz clustered job store, under the table prefix DSCHED_QRTZ_ (scheduler name 'dsched').
 CREATE TABLE IF NOT EXISTS DSCHED_QRTZ_JOB_DETAILS (

@@ -10,6 +10,7 @@ import io.dsched.engine.SpringCronTrigger;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.execution.FireExecutor;
 import io.dsched.execution.FireExecutor.FireOutcome;
+import io.dsched.store.DatabasePlatform;
 import io.dsched.store.DschedRepositories;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionRepository;
@@ -250,7 +251,8 @@ abstract class AbstractClusterContractTests {
     /** The execution history as read by the test on a connection pool of its own. */
     private ExecutionRepository executions() {
         if (this.executions == null) {
-            this.executions = new DschedRepositories(this.observer).executions();
+            this.executions =
+                    new DschedRepositories(this.observer, DatabasePlatform.detect(this.observer)).executions();
         }
         return this.executions;
     }

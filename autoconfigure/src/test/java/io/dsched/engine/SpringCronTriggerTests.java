@@ -8,6 +8,7 @@ import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.TimeZone;
 import org.junit.jupiter.api.Test;
 import org.quartz.TriggerBuilder;
 import org.quartz.impl.calendar.WeeklyCalendar;
@@ -62,6 +63,7 @@ class SpringCronTriggerTests {
     @Test
     void aCalendarExcludesFireTimes() {
         WeeklyCalendar weekdaysOnly = new WeeklyCalendar();
+        weekdaysOnly.setTimeZone(TimeZone.getTimeZone("UTC"));
         OperableTrigger trigger = trigger("0 0 12 * * *", ZoneId.of("UTC"), Instant.parse("2026-11-28T00:00:00Z"));
         Date first = trigger.computeFirstFireTime(weekdaysOnly);
         // 28 and 29 November 2026 are a Saturday and a Sunday

@@ -49,7 +49,7 @@ abstract class AbstractSchemaScriptTests {
         DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
         assertThat(new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase())
                 .isTrue();
-        ExecutionRepository executions = new DschedRepositories(this.dataSource).executions();
+        ExecutionRepository executions = new DschedRepositories(this.dataSource, jdbc.platform()).executions();
         Instant scheduledAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         ExecutionRecord saved =
                 executions.save(ExecutionRecord.claim("kept", scheduledAt, 1, "node-1", scheduledAt.plusMillis(5)));
@@ -85,7 +85,8 @@ abstract class AbstractSchemaScriptTests {
     void aSecondClaimOfTheSameAttemptIsRefusedByTheDatabase() {
         DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
         new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
-        ExecutionStore store = new ExecutionStore(new DschedRepositories(this.dataSource).executions());
+        ExecutionStore store =
+                new ExecutionStore(new DschedRepositories(this.dataSource, jdbc.platform()).executions());
         Instant scheduledAt = Instant.parse("2026-01-01T00:00:00Z");
 
         assertThat(store.claim(ExecutionRecord.claim("job", scheduledAt, 1, "node-1", Instant.now())))
@@ -100,7 +101,8 @@ abstract class AbstractSchemaScriptTests {
     void anOutcomeIsWrittenOnlyByTheNodeHoldingTheClaimAndOnlyOnce() {
         DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
         new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
-        ExecutionStore store = new ExecutionStore(new DschedRepositories(this.dataSource).executions());
+        ExecutionStore store =
+                new ExecutionStore(new DschedRepositories(this.dataSource, jdbc.platform()).executions());
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         ExecutionRecord claim =
                 store.claim(ExecutionRecord.claim("job", now, 1, "node-1", now)).orElseThrow();
