@@ -43,6 +43,18 @@ public interface ExecutionRepository extends CrudRepository<ExecutionRecord, Lon
     List<ExecutionRecord> findByJobName(String jobName);
 
     /**
+     * Finds the newest attempts of a job.
+     * @param jobName the job
+     * @param limit how many at most
+     * @return its latest executions, newest fire first
+     */
+    @Query("""
+            SELECT * FROM dsched_execution WHERE job_name = :jobName
+             ORDER BY scheduled_at DESC, attempt DESC LIMIT :limit
+            """)
+    List<ExecutionRecord> findLatestByJobName(String jobName, int limit);
+
+    /**
      * Finds the attempts of a job in a window of scheduled times, oldest first.
      * @param jobName the job
      * @param from first scheduled time, inclusive

@@ -1,0 +1,64 @@
+package io.dsched.sample.order;
+
+import java.net.URI;
+import java.util.List;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
+
+/**
+ * REST API of the orders: {@code POST /orders} places one, {@code GET /orders} lists the newest.
+ */
+@RestController
+@RequestMapping("/orders")
+public class OrderController {
+
+    private static final int MAX_LIMIT = 500;
+
+    private final OrderService orders;
+
+    /**
+     * Creates the controller.
+     * @param orders the orders
+     */
+    public OrderController(OrderService orders) {
+        this.orders = orders;
+    }
+
+    /**
+     * Places a pending order.
+     * @param request the order's amount
+     * @return the new order, with its location
+     */
+    @PostMapping
+    public ResponseEntity<Order> place(@RequestBody NewOrder request) {
+        Order order = this.orders.place(request.amount());
+        return ResponseEntity.created(URI.create("/orders/" + order.id())).body(order);
+    }
+
+    /**
+     * Lists the newest orders.
+     * @param limit how many at most, 1 to 500
+     * @return the orders, newest first
+     */
+    @GetMapping
+    public List<Order> list(@RequestParam(defaultValue = "100") int limit) {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "limit must be between 1 and " + MAX_LIMIT);
+        }
+        return this.orders.newest(limit);
+    }
+
+    @ExceptionHandler(IllegalArgumentException.class)
+    ProblemDetail badRequest(IllegalArgumentException ex) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, ex.getMessage());
+    }
+}

@@ -1,0 +1,100 @@
+package io.dsched.sample.order;
+
+import io.dsched.annotation.DistributedScheduled;
+import io.dsched.execution.JobContext;
+import java.math.BigDecimal;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * The scheduled work of the shop. Each fire of each job runs on one instance only, whichever instance
+ * Quartz hands it to.
+ */
+@Component
+public class OrderJobs {
+
+    /** Name of the job that settles pending orders. */
+    public static final String SETTLE_PENDING_ORDERS = "settlePendingOrders";
+
+    /** Name of the job that places random orders for the demo. */
+    public static final String CREATE_DEMO_ORDERS = "createDemoOrders";
+
+    /** Name of the job that logs the day's totals. */
+    public static final String NIGHTLY_REPORT = "nightlyReport";
+
+    /** Name of the job that syncs with an unreliable payment partner. */
+    public static final String FLAKY_PARTNER_SYNC = "flakyPartnerSync";
+
+    private static final Logger logger = LoggerFactory.getLogger(OrderJobs.class);
+
+    private final OrderService orders;
+
+    /**
+     * Creates the jobs.
+     * @param orders the orders they work on
+     */
+    public OrderJobs(OrderService orders) {
+        this.orders = orders;
+    }
+
+    /**
+     * Settles the orders placed up to the fire's scheduled time.
+     * @param ctx the fire
+     */
+    @DistributedScheduled(name = SETTLE_PENDING_ORDERS, cron = "*/5 * * * * *", lockAtMostFor = "1m")
+    public void settlePendingOrders(JobContext ctx) {
+        int settled = this.orders.settlePending(ctx.scheduledAt());
+        logger.info(
+                "Settled {} pending orders on node {} (fire {}, attempt {})",
+                settled,
+                ctx.nodeId(),
+                ctx.scheduledAt(),
+                ctx.attempt());
+    }
+
+    /**
+     * Places up to two orders of random amounts, so that the settlement job has work to do.
+     */
+    @DistributedScheduled(name = CREATE_DEMO_ORDERS, fixedRate = "${sample.demo-orders.rate:3s}")
+    public void createDemoOrders() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        int count = random.nextInt(3);
+        for (int i = 0; i < count; i++) {
+            this.orders.place(BigDecimal.valueOf(random.nextLong(100, 100_000), 2));
+        }
+        logger.debug("Placed {} demo orders", count);
+    }
+
+    /**
+     * Logs the count and sum of the orders in each state, at 2 o'clock in Berlin.
+     * @param ctx the fire
+     */
+    @DistributedScheduled(name = NIGHTLY_REPORT, cron = "0 0 2 * * *", zone = "Europe/Berlin")
+    public void nightlyReport(JobContext ctx) {
+        for (OrderTotals totals : this.orders.totals()) {
+            logger.info(
+                    "Nightly report for {} on node {}: {} orders {} totalling {}",
+                    ctx.scheduledAt(),
+                    ctx.nodeId(),
+                    totals.count(),
+                    totals.status(),
+                    totals.amount());
+        }
+    }
+
+    /**
+     * Pretends to sync settlements with a payment partner that fails about one time in three, so that
+     * the execution history shows failures.
+     * @param ctx the fire
+     * @throws PartnerUnavailableException when the partner does not answer
+     */
+    @DistributedScheduled(name = FLAKY_PARTNER_SYNC, fixedRate = "10s")
+    public void flakyPartnerSync(JobContext ctx) {
+        if (ThreadLocalRandom.current().nextInt(3) == 0) {
+            throw new PartnerUnavailableException("Payment partner did not answer sync " + ctx.idempotencyKey());
+        }
+        logger.info("Synced settlements with the payment partner on node {}", ctx.nodeId());
+    }
+}
