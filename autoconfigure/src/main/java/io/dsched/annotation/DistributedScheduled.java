@@ -1,5 +1,7 @@
 package io.dsched.annotation;
 
+import io.dsched.definition.MisfirePolicy;
+import io.dsched.retry.Retry;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -45,6 +47,22 @@ public @interface DistributedScheduled {
 
     /** Delay before the first fire of a fixed-rate or fixed-delay job. */
     String initialDelay() default "";
+
+    /**
+     * How failed attempts are retried; attributes left at their defaults take the values of
+     * {@code dsched.retry.*}. Use {@code @Retry(maxRetries = 0)} to dead-letter at the first
+     * failure.
+     */
+    Retry retry() default @Retry;
+
+    /**
+     * Longest time a run may take, such as {@code "5m"}: the run is then interrupted, recorded
+     * as {@code TIMED_OUT} and retried like a failure. Empty for no limit.
+     */
+    String timeout() default "";
+
+    /** What becomes of fires that no node could start in time, such as while the cluster was down. */
+    MisfirePolicy misfire() default MisfirePolicy.RUN_ONCE;
 
     /**
      * Longest time a run holds the job's lock, so that a dead node cannot block the job for

@@ -6,6 +6,9 @@ import io.dsched.definition.JobInvoker;
 import io.dsched.definition.JobRegistry;
 import io.dsched.definition.Schedule;
 import io.dsched.execution.JobContext;
+import io.dsched.retry.Retry;
+import io.dsched.retry.RetryDefaults;
+import io.dsched.retry.RetryPolicy;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.DateTimeException;
@@ -16,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -37,14 +41,18 @@ public class DistributedScheduledBeanPostProcessor implements BeanPostProcessor,
 
     private final JobRegistry registry;
 
+    private final Supplier<RetryDefaults> retryDefaults;
+
     private StringValueResolver resolver = (value) -> value;
 
     /**
      * Creates a post-processor that registers jobs in the given registry.
      * @param registry where definitions go
+     * @param retryDefaults the values of {@code dsched.retry.*}
      */
-    public DistributedScheduledBeanPostProcessor(JobRegistry registry) {
+    public DistributedScheduledBeanPostProcessor(JobRegistry registry, Supplier<RetryDefaults> retryDefaults) {
         this.registry = registry;
+        this.retryDefaults = retryDefaults;
     }
 
     @Override
@@ -89,10 +97,56 @@ public class DistributedScheduledBeanPostProcessor implements BeanPostProcessor,
             throw new InvalidJobDefinitionException(
                     source, "lockAtLeastFor (" + atLeastFor + ") is longer than lockAtMostFor (" + atMostFor + ")");
         }
+        RetryPolicy retry = retryPolicy(annotation.retry(), source);
+        Duration timeout = duration(annotation.timeout(), "timeout", source);
+        if (timeout != null) {
+            positive(timeout, "timeout", source);
+        }
         Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
         ReflectionUtils.makeAccessible(invocable);
         return new JobDefinition(
-                name, schedule, atMostFor, atLeastFor, source, invoker(bean, invocable, passesContext));
+                name,
+                schedule,
+                annotation.misfire(),
+                retry,
+                timeout,
+                atMostFor,
+                atLeastFor,
+                source,
+                invoker(bean, invocable, passesContext));
+    }
+
+    private RetryPolicy retryPolicy(Retry retry, String source) {
+        RetryDefaults defaults = this.retryDefaults.get();
+        if (retry.maxRetries() >= 0 && retry.maxAttempts() >= 0) {
+            throw new InvalidJobDefinitionException(source, "@Retry takes maxRetries or maxAttempts, not both");
+        }
+        if (retry.maxRetries() < -1 || retry.maxAttempts() == 0 || retry.maxAttempts() < -1) {
+            throw new InvalidJobDefinitionException(
+                    source, "@Retry needs maxRetries of 0 or more, or maxAttempts of 1 or more");
+        }
+        int maxAttempts;
+        if (retry.maxAttempts() > 0) {
+            maxAttempts = retry.maxAttempts();
+        } else if (retry.maxRetries() >= 0) {
+            maxAttempts = retry.maxRetries() + 1;
+        } else {
+            maxAttempts = defaults.maxRetries() + 1;
+        }
+        if (retry.multiplier() != 0 && retry.multiplier() < 1) {
+            throw new InvalidJobDefinitionException(
+                    source, "@Retry multiplier must be 1 or more, was " + retry.multiplier());
+        }
+        Duration delay = orDefault(duration(retry.delay(), "@Retry delay", source), defaults.delay());
+        Duration maxDelay = orDefault(duration(retry.maxDelay(), "@Retry maxDelay", source), defaults.maxDelay());
+        Duration jitter = orDefault(duration(retry.jitter(), "@Retry jitter", source), defaults.jitter());
+        double multiplier = (retry.multiplier() != 0) ? retry.multiplier() : defaults.multiplier();
+        return new RetryPolicy(
+                maxAttempts, delay, multiplier, maxDelay, jitter, List.of(retry.includes()), List.of(retry.excludes()));
+    }
+
+    private static Duration orDefault(Duration value, Duration fallback) {
+        return (value != null) ? value : fallback;
     }
 
     private static boolean checkParameters(Method method, String source) {
@@ -155,7 +209,7 @@ public class DistributedScheduledBeanPostProcessor implements BeanPostProcessor,
 
     private static ZoneId zone(String zone, String source) {
         if (!StringUtils.hasText(zone)) {
-            return ZoneId.systemDefault();
+            return null;
         }
         try {
             return ZoneId.of(zone);

@@ -1,20 +1,32 @@
 package io.dsched.autoconfigure;
 
+import io.dsched.annotation.DistributedScheduled;
 import io.dsched.annotation.DistributedScheduledBeanPostProcessor;
+import io.dsched.cluster.ClusterMembership;
+import io.dsched.cluster.NodeTable;
+import io.dsched.deadletter.DeadLetterRepository;
+import io.dsched.deadletter.DeadLetters;
 import io.dsched.definition.JobRegistry;
 import io.dsched.engine.DschedEngine;
 import io.dsched.engine.FireDispatcher;
 import io.dsched.engine.JobSynchronizer;
 import io.dsched.engine.NodeId;
 import io.dsched.engine.QuartzSettings;
+import io.dsched.execution.AttemptRunner;
+import io.dsched.execution.CompositeJobTargets;
 import io.dsched.execution.FireExecutor;
 import io.dsched.execution.JobGuard;
+import io.dsched.execution.JobTargets;
+import io.dsched.queue.ExecutionQueue;
+import io.dsched.retry.RetryDefaults;
 import io.dsched.store.DatabasePlatform;
 import io.dsched.store.DschedRepositories;
 import io.dsched.store.ExecutionRepository;
 import io.dsched.store.ExecutionStore;
 import io.dsched.store.JobDefinitionStore;
+import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.List;
 import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
@@ -22,13 +34,18 @@ import org.quartz.SchedulerException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.util.StringUtils;
 
@@ -52,8 +69,17 @@ public final class DschedAutoConfiguration {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static DistributedScheduledBeanPostProcessor distributedScheduledBeanPostProcessor(JobRegistry registry) {
-        return new DistributedScheduledBeanPostProcessor(registry);
+    static DistributedScheduledBeanPostProcessor distributedScheduledBeanPostProcessor(
+            JobRegistry registry, Environment environment) {
+        return new DistributedScheduledBeanPostProcessor(registry, () -> retryDefaults(environment));
+    }
+
+    private static RetryDefaults retryDefaults(Environment environment) {
+        DschedProperties.Retry retry = Binder.get(environment)
+                .bind("dsched.retry", DschedProperties.Retry.class)
+                .orElseGet(DschedProperties.Retry::new);
+        return new RetryDefaults(
+                retry.getMaxRetries(), retry.getDelay(), retry.getMultiplier(), retry.getMaxDelay(), retry.getJitter());
     }
 
     @Bean
@@ -87,26 +113,52 @@ public final class DschedAutoConfiguration {
         return new DschedSchemaInitializer(jdbc, properties.getJdbc().getInitializeSchema());
     }
 
-    @Bean
+    // not a default candidate: an application's own ShedLock setup keeps finding its own provider
+    @Bean(defaultCandidate = false)
     @ConditionalOnMissingBean(name = "dschedLockProvider")
-    LockProvider dschedLockProvider(DschedJdbc jdbc) {
+    LockProvider dschedLockProvider(DschedJdbc jdbc, NodeId nodeId) {
         return new JdbcTemplateLockProvider(JdbcTemplateLockProvider.Configuration.builder()
                 .withJdbcTemplate(new JdbcTemplate(jdbc.dataSource()))
                 .withTableName("dsched_lock")
+                .withLockedByValue(nodeId.value())
                 .usingDbTime()
                 .build());
     }
 
     @Bean
-    @ConditionalOnMissingBean
-    ExecutionRepository dschedExecutionRepository(DschedJdbc jdbc) {
-        return new DschedRepositories(jdbc.dataSource(), jdbc.platform()).executions();
+    static LazyInitializationExcludeFilter dschedLazyInitializationExcludeFilter() {
+        return (beanName, definition, beanType) -> hasDistributedScheduledMethods(beanType);
+    }
+
+    private static boolean hasDistributedScheduledMethods(Class<?> type) {
+        return !MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<DistributedScheduled>)
+                        (method) -> AnnotatedElementUtils.findMergedAnnotation(method, DistributedScheduled.class))
+                .isEmpty();
     }
 
     @Bean
     @ConditionalOnMissingBean
-    ExecutionStore dschedExecutionStore(ExecutionRepository repository) {
-        return new ExecutionStore(repository);
+    DschedRepositories dschedRepositories(DschedJdbc jdbc) {
+        return new DschedRepositories(jdbc.dataSource(), jdbc.platform());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ExecutionRepository dschedExecutionRepository(DschedRepositories repositories) {
+        return repositories.executions();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DeadLetterRepository dschedDeadLetterRepository(DschedRepositories repositories) {
+        return repositories.deadLetters();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ExecutionStore dschedExecutionStore(
+            ExecutionRepository executions, DeadLetterRepository deadLetters, DschedJdbc jdbc) {
+        return new ExecutionStore(executions, deadLetters, jdbc.transactions());
     }
 
     @Bean
@@ -127,8 +179,82 @@ public final class DschedAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    FireExecutor dschedFireExecutor(JobRegistry registry, ExecutionStore store, JobGuard guard, NodeId nodeId) {
-        return new FireExecutor(registry, store, guard, nodeId.value(), CLOCK);
+    JobTargets dschedJobTargets(JobRegistry registry) {
+        return new CompositeJobTargets(List.of(registry));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AttemptRunner dschedAttemptRunner(JobTargets targets, ExecutionStore store, JobGuard guard, NodeId nodeId) {
+        return new AttemptRunner(targets, store, guard, nodeId.value(), CLOCK, new SecureRandom());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    FireExecutor dschedFireExecutor(
+            ExecutionStore store, AttemptRunner runner, JobTargets targets, ExecutionQueue queue) {
+        return new FireExecutor(store, runner, targets, queue::wakeUp, CLOCK);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ExecutionQueue dschedExecutionQueue(
+            ExecutionStore store,
+            AttemptRunner runner,
+            JobTargets targets,
+            DschedProperties properties,
+            DschedSchemaInitializer schemaInitializer) {
+        return new ExecutionQueue(
+                store,
+                runner,
+                targets,
+                CLOCK,
+                properties.getQueue().getPollInterval(),
+                properties.getThreads(),
+                properties.getShutdown().isWaitForJobs());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ClusterMembership dschedClusterMembership(
+            DschedJdbc jdbc,
+            ExecutionStore store,
+            JobTargets targets,
+            ExecutionQueue queue,
+            AttemptRunner runner,
+            NodeId nodeId,
+            DschedProperties properties,
+            DschedSchemaInitializer schemaInitializer) {
+        DschedProperties.Recovery recovery = properties.getRecovery();
+        return new ClusterMembership(
+                new NodeTable(jdbc.dataSource(), jdbc.platform()),
+                store,
+                targets,
+                queue,
+                runner::inFlight,
+                nodeId.value(),
+                recovery.getHeartbeatInterval(),
+                recovery.getNodeTimeout(),
+                CLOCK);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DeadLetters dschedDeadLetters(
+            DschedRepositories repositories,
+            DeadLetterRepository deadLetters,
+            ExecutionRepository executions,
+            DschedJdbc jdbc,
+            NodeId nodeId,
+            ExecutionQueue queue) {
+        return new DeadLetters(
+                repositories.aggregates(),
+                deadLetters,
+                executions,
+                jdbc.transactions(),
+                nodeId.value(),
+                CLOCK,
+                queue::wakeUp);
     }
 
     @Bean

@@ -32,6 +32,12 @@ public class DschedProperties {
 
     private final Shutdown shutdown = new Shutdown();
 
+    private final Retry retry = new Retry();
+
+    private final Recovery recovery = new Recovery();
+
+    private final Queue queue = new Queue();
+
     public boolean isEnabled() {
         return this.enabled;
     }
@@ -74,6 +80,18 @@ public class DschedProperties {
 
     public Shutdown getShutdown() {
         return this.shutdown;
+    }
+
+    public Retry getRetry() {
+        return this.retry;
+    }
+
+    public Recovery getRecovery() {
+        return this.recovery;
+    }
+
+    public Queue getQueue() {
+        return this.queue;
     }
 
     /** Cluster membership and trigger acquisition. */
@@ -217,6 +235,109 @@ public class DschedProperties {
 
         public void setWaitForJobs(boolean waitForJobs) {
             this.waitForJobs = waitForJobs;
+        }
+    }
+
+    /** Defaults of {@code @Retry} for jobs that do not set an attribute. */
+    public static class Retry {
+
+        /** How many times to retry a failed attempt before the fire is dead-lettered. */
+        private int maxRetries = 3;
+
+        /** Wait before the first retry. */
+        private Duration delay = Duration.ofSeconds(1);
+
+        /** Factor the wait grows by from one retry to the next. */
+        private double multiplier = 2;
+
+        /** Longest wait between two attempts. */
+        private Duration maxDelay = Duration.ofMinutes(5);
+
+        /** Largest random amount added to or taken from each wait. */
+        private Duration jitter = Duration.ofMillis(100);
+
+        public int getMaxRetries() {
+            return this.maxRetries;
+        }
+
+        public void setMaxRetries(int maxRetries) {
+            this.maxRetries = maxRetries;
+        }
+
+        public Duration getDelay() {
+            return this.delay;
+        }
+
+        public void setDelay(Duration delay) {
+            this.delay = delay;
+        }
+
+        public double getMultiplier() {
+            return this.multiplier;
+        }
+
+        public void setMultiplier(double multiplier) {
+            this.multiplier = multiplier;
+        }
+
+        public Duration getMaxDelay() {
+            return this.maxDelay;
+        }
+
+        public void setMaxDelay(Duration maxDelay) {
+            this.maxDelay = maxDelay;
+        }
+
+        public Duration getJitter() {
+            return this.jitter;
+        }
+
+        public void setJitter(Duration jitter) {
+            this.jitter = jitter;
+        }
+    }
+
+    /** Detecting dead nodes and re-running the work they had in flight. */
+    public static class Recovery {
+
+        /** How often a node records, in database time, that it is alive. */
+        private Duration heartbeatInterval = Duration.ofSeconds(2);
+
+        /**
+         * How long a node may go unseen before it is declared dead and its running attempts are run
+         * again elsewhere; a stall shorter than this is not a death.
+         */
+        private Duration nodeTimeout = Duration.ofSeconds(10);
+
+        public Duration getHeartbeatInterval() {
+            return this.heartbeatInterval;
+        }
+
+        public void setHeartbeatInterval(Duration heartbeatInterval) {
+            this.heartbeatInterval = heartbeatInterval;
+        }
+
+        public Duration getNodeTimeout() {
+            return this.nodeTimeout;
+        }
+
+        public void setNodeTimeout(Duration nodeTimeout) {
+            this.nodeTimeout = nodeTimeout;
+        }
+    }
+
+    /** The queue of waiting attempts: retries, recoveries, replays, triggers and one-off jobs. */
+    public static class Queue {
+
+        /** How often a node looks for waiting attempts that have fallen due. */
+        private Duration pollInterval = Duration.ofMillis(500);
+
+        public Duration getPollInterval() {
+            return this.pollInterval;
+        }
+
+        public void setPollInterval(Duration pollInterval) {
+            this.pollInterval = pollInterval;
         }
     }
 }

@@ -1,15 +1,18 @@
 package io.dsched.definition;
 
+import io.dsched.execution.JobTarget;
+import io.dsched.execution.JobTargets;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * The jobs this node declares, by name.
+ * The scheduled jobs this node declares, by name.
  */
-public final class JobRegistry {
+public final class JobRegistry implements JobTargets {
 
     private final Map<String, JobDefinition> jobs = Collections.synchronizedMap(new LinkedHashMap<>());
 
@@ -33,7 +36,7 @@ public final class JobRegistry {
      * @param name the job's name
      * @return the job, or empty if this node does not declare it
      */
-    public Optional<JobDefinition> find(String name) {
+    public Optional<JobDefinition> definition(String name) {
         return Optional.ofNullable(this.jobs.get(name));
     }
 
@@ -45,5 +48,28 @@ public final class JobRegistry {
         synchronized (this.jobs) {
             return java.util.List.copyOf(this.jobs.values());
         }
+    }
+
+    @Override
+    public Optional<JobTarget> find(String name) {
+        return definition(name).map(JobRegistry::target);
+    }
+
+    @Override
+    public Set<String> names() {
+        synchronized (this.jobs) {
+            return Set.copyOf(this.jobs.keySet());
+        }
+    }
+
+    private static JobTarget target(JobDefinition job) {
+        return new JobTarget(
+                job.name(),
+                job.retry(),
+                job.timeout(),
+                true,
+                job.lockAtMostFor(),
+                job.lockAtLeastFor(),
+                (context, payload) -> job.invoker().invoke(context));
     }
 }

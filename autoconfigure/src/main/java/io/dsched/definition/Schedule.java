@@ -15,17 +15,31 @@ public sealed interface Schedule permits Schedule.Cron, Schedule.FixedRate, Sche
      */
     String describe();
 
-    /** Fires at the times of a Spring cron expression evaluated in a time zone. */
+    /**
+     * Fires at the times of a Spring cron expression evaluated in a time zone.
+     *
+     * @param expression the Spring cron expression
+     * @param zone the zone, or {@code null} for the default zone of the node that writes the
+     *     trigger; the description then does not name a zone, so that nodes in different zones
+     *     agree on the definition
+     */
     record Cron(String expression, ZoneId zone) implements Schedule {
 
         public Cron {
             Objects.requireNonNull(expression, "expression");
-            Objects.requireNonNull(zone, "zone");
+        }
+
+        /**
+         * Returns the zone to evaluate the expression in on this node.
+         * @return the zone
+         */
+        public ZoneId effectiveZone() {
+            return (this.zone != null) ? this.zone : ZoneId.systemDefault();
         }
 
         @Override
         public String describe() {
-            return "cron(" + this.expression + ", " + this.zone.getId() + ")";
+            return "cron(" + this.expression + ", " + ((this.zone != null) ? this.zone.getId() : "default zone") + ")";
         }
     }
 

@@ -7,6 +7,7 @@ import org.quartz.impl.SchedulerRepository;
 import org.quartz.impl.StdSchedulerFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -14,7 +15,7 @@ import org.springframework.context.SmartLifecycle;
  * jobs into the store and starts taking fires; on stop it takes no new fires and, if so
  * configured, lets running ones finish.
  */
-public final class DschedEngine implements SmartLifecycle {
+public final class DschedEngine implements SmartLifecycle, DisposableBean {
 
     private static final Logger logger = LoggerFactory.getLogger(DschedEngine.class);
 
@@ -69,6 +70,11 @@ public final class DschedEngine implements SmartLifecycle {
     public void start() {
         try {
             this.synchronizer.synchronize();
+        } catch (SchedulerException | RuntimeException ex) {
+            destroy();
+            throw new IllegalStateException("Could not write dsched's jobs to the store: " + ex.getMessage(), ex);
+        }
+        try {
             this.scheduler.start();
             this.running = true;
             logger.info(
@@ -88,6 +94,18 @@ public final class DschedEngine implements SmartLifecycle {
             logger.warn("Could not stop the dsched scheduler cleanly", ex);
         } finally {
             this.running = false;
+        }
+    }
+
+    /** Shuts the scheduler down if it was never started or stopped, such as after a failed start-up. */
+    @Override
+    public void destroy() {
+        try {
+            if (!this.scheduler.isShutdown()) {
+                this.scheduler.shutdown(false);
+            }
+        } catch (SchedulerException ex) {
+            logger.warn("Could not shut the dsched scheduler down", ex);
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.Date;
 import org.quartz.JobExecutionContext;
 import org.quartz.SchedulerException;
 import org.quartz.Trigger;
+import org.quartz.TriggerKey;
 import org.quartz.spi.JobFactory;
 import org.quartz.spi.TriggerFiredBundle;
 import org.slf4j.Logger;
@@ -51,19 +52,27 @@ public final class FireDispatcher implements JobFactory {
             this.executor.fire(jobName, context.getScheduledFireTime().toInstant());
         } finally {
             this.registry
-                    .find(jobName)
+                    .definition(jobName)
                     .filter((job) -> job.schedule() instanceof Schedule.FixedDelay)
                     .ifPresent((job) -> scheduleNextAfterDelay(context, job));
         }
     }
 
     private void scheduleNextAfterDelay(JobExecutionContext context, JobDefinition job) {
+        TriggerKey key = JobSynchronizer.triggerKey(job.name());
+        if (!key.equals(context.getTrigger().getKey())) {
+            return;
+        }
         Schedule.FixedDelay schedule = (Schedule.FixedDelay) job.schedule();
-        Date next = new Date(this.clock.millis() + schedule.delay().toMillis());
-        Trigger current = context.getTrigger();
-        Trigger rescheduled = current.getTriggerBuilder().startAt(next).build();
         try {
-            context.getScheduler().rescheduleJob(current.getKey(), rescheduled);
+            Trigger stored = context.getScheduler().getTrigger(key);
+            // a newer deployment may have changed the job's schedule meanwhile: leave its trigger alone
+            if (stored == null || !job.fingerprint().equals(JobSynchronizer.fingerprint(stored))) {
+                return;
+            }
+            Date next = new Date(this.clock.millis() + schedule.delay().toMillis());
+            context.getScheduler()
+                    .rescheduleJob(key, stored.getTriggerBuilder().startAt(next).build());
         } catch (SchedulerException ex) {
             logger.warn(
                     "Could not time the next run of '{}' from the end of this one; it keeps its fixed rate",

@@ -2,6 +2,7 @@ package io.dsched.engine;
 
 import io.dsched.definition.JobDefinition;
 import io.dsched.definition.JobRegistry;
+import io.dsched.definition.MisfirePolicy;
 import io.dsched.definition.Schedule;
 import io.dsched.store.JobDefinitionStore;
 import io.dsched.store.JobDefinitionStore.Decision;
@@ -31,6 +32,8 @@ public final class JobSynchronizer {
 
     /** The Quartz group of jobs declared with {@code @DistributedScheduled}. */
     public static final String GROUP = "dsched";
+
+    private static final String FINGERPRINT = "dsched.fingerprint";
 
     private static final Logger logger = LoggerFactory.getLogger(JobSynchronizer.class);
 
@@ -77,23 +80,59 @@ public final class JobSynchronizer {
     public void synchronize() throws SchedulerException {
         for (JobDefinition job : this.registry.all()) {
             Decision decision = this.definitions.adopt(job, this.nodeId, this.reapplySuperseded);
-            TriggerKey triggerKey = TriggerKey.triggerKey(job.name(), GROUP);
-            boolean stored = this.scheduler.checkExists(triggerKey);
-            if (decision == Decision.APPLY || !stored) {
-                JobDetail detail = jobDetail(job);
-                this.scheduler.scheduleJob(detail, Set.of(trigger(job, detail.getKey())), true);
-                logger.info("Scheduled job '{}': {}", job.name(), job.schedule().describe());
+            TriggerKey triggerKey = triggerKey(job.name());
+            Trigger stored = this.scheduler.getTrigger(triggerKey);
+            boolean inForce = stored != null && job.fingerprint().equals(fingerprint(stored));
+            if (decision == Decision.APPLY || stored == null || (decision == Decision.KEEP && !inForce)) {
+                // KEEP with another trigger stored: a node died between recording the definition
+                // and writing its trigger, so the trigger is repaired here
+                apply(job, stored != null);
+                logger.info("Scheduled job '{}': {}", job.name(), job.describe());
             } else if (decision == Decision.SUPERSEDED) {
                 logger.info(
                         "Keeping the stored schedule of '{}': a newer deployment replaced this node's {}"
                                 + " (set dsched.jobs.reapply-superseded=true to roll back)",
                         job.name(),
-                        job.schedule().describe());
+                        job.describe());
             } else {
-                logger.debug(
-                        "Job '{}' is unchanged: {}", job.name(), job.schedule().describe());
+                if (this.scheduler.getTriggerState(triggerKey) == Trigger.TriggerState.ERROR) {
+                    logger.warn("Trigger of '{}' was in error; resetting it", job.name());
+                    this.scheduler.resetTriggerFromErrorState(triggerKey);
+                }
+                logger.debug("Job '{}' is unchanged: {}", job.name(), job.describe());
             }
         }
+    }
+
+    private void apply(JobDefinition job, boolean replace) throws SchedulerException {
+        JobDetail detail = jobDetail(job);
+        Trigger trigger = trigger(job, detail.getKey());
+        if (replace) {
+            // rescheduleJob deletes and inserts the trigger: an update in place would leave the
+            // rows of the old trigger type behind when a job changes between cron and interval
+            this.scheduler.addJob(detail, true);
+            this.scheduler.rescheduleJob(trigger.getKey(), trigger);
+        } else {
+            this.scheduler.scheduleJob(detail, Set.of(trigger), true);
+        }
+    }
+
+    /**
+     * Returns the key of a job's trigger.
+     * @param jobName the job
+     * @return the key
+     */
+    public static TriggerKey triggerKey(String jobName) {
+        return TriggerKey.triggerKey(jobName, GROUP);
+    }
+
+    /**
+     * Returns the fingerprint of the definition a stored trigger was made from.
+     * @param trigger a stored trigger
+     * @return the fingerprint, or {@code null}
+     */
+    public static String fingerprint(Trigger trigger) {
+        return trigger.getJobDataMap().getString(FINGERPRINT);
     }
 
     private static JobDetail jobDetail(JobDefinition job) {
@@ -105,10 +144,17 @@ public final class JobSynchronizer {
     }
 
     private Trigger trigger(JobDefinition job, JobKey jobKey) {
-        TriggerBuilder<Trigger> builder =
-                TriggerBuilder.newTrigger().withIdentity(job.name(), GROUP).forJob(jobKey);
+        TriggerBuilder<Trigger> builder = TriggerBuilder.newTrigger()
+                .withIdentity(triggerKey(job.name()))
+                .forJob(jobKey)
+                .usingJobData(FINGERPRINT, job.fingerprint());
         if (job.schedule() instanceof Schedule.Cron cron) {
-            return builder.withSchedule(SpringCronScheduleBuilder.cron(cron.expression(), cron.zone()))
+            SpringCronScheduleBuilder schedule =
+                    SpringCronScheduleBuilder.cron(cron.expression(), cron.effectiveZone());
+            return builder.withSchedule(
+                            (job.misfire() == MisfirePolicy.SKIP)
+                                    ? schedule.withMisfireHandlingInstructionDoNothing()
+                                    : schedule.withMisfireHandlingInstructionFireOnceNow())
                     .startNow()
                     .build();
         }
@@ -122,15 +168,17 @@ public final class JobSynchronizer {
             interval = delay.delay().toMillis();
             initialDelay = delay.initialDelay().toMillis();
         }
-        return builder.withSchedule(repeating(interval))
+        return builder.withSchedule(repeating(interval, job.misfire()))
                 .startAt(new Date(this.clock.millis() + initialDelay))
                 .build();
     }
 
-    private static SimpleScheduleBuilder repeating(long intervalMillis) {
-        return SimpleScheduleBuilder.simpleSchedule()
+    private static SimpleScheduleBuilder repeating(long intervalMillis, MisfirePolicy misfire) {
+        SimpleScheduleBuilder schedule = SimpleScheduleBuilder.simpleSchedule()
                 .withIntervalInMilliseconds(intervalMillis)
-                .repeatForever()
-                .withMisfireHandlingInstructionNowWithExistingCount();
+                .repeatForever();
+        return (misfire == MisfirePolicy.SKIP)
+                ? schedule.withMisfireHandlingInstructionNextWithRemainingCount()
+                : schedule.withMisfireHandlingInstructionNowWithExistingCount();
     }
 }

@@ -3,7 +3,6 @@ package io.dsched.engine;
 import io.dsched.store.DatabasePlatform;
 import java.time.Duration;
 import java.util.Properties;
-import java.util.UUID;
 import javax.sql.DataSource;
 import org.quartz.impl.jdbcjobstore.JobStoreTX;
 import org.quartz.impl.jdbcjobstore.PostgreSQLDelegate;
@@ -56,9 +55,13 @@ public final class QuartzSettings {
             Duration checkinInterval,
             Duration idleWait,
             Duration misfireThreshold) {
-        String connectionName = "dsched-" + UUID.randomUUID();
-        DBConnectionManager.getInstance()
-                .addConnectionProvider(connectionName, new DataSourceConnectionProvider(dataSource));
+        // one name per cluster and node, so that a restarted context replaces its provider
+        // instead of adding one more to Quartz's global registry
+        String connectionName = "dsched." + clusterName + "." + nodeId;
+        DBConnectionManager connections = DBConnectionManager.getInstance();
+        synchronized (connections) {
+            connections.addConnectionProvider(connectionName, new DataSourceConnectionProvider(dataSource));
+        }
         Properties properties = new Properties();
         properties.setProperty("org.quartz.scheduler.instanceName", clusterName);
         properties.setProperty("org.quartz.scheduler.instanceId", nodeId);

@@ -2,6 +2,7 @@ package io.dsched.engine;
 
 import java.time.ZoneId;
 import org.quartz.ScheduleBuilder;
+import org.quartz.Trigger;
 import org.quartz.spi.MutableTrigger;
 
 /**
@@ -45,6 +46,13 @@ public final class SpringCronScheduleBuilder extends ScheduleBuilder<SpringCronT
      */
     public SpringCronScheduleBuilder withMisfireHandlingInstructionFireOnceNow() {
         this.misfireInstruction = SpringCronTrigger.MISFIRE_INSTRUCTION_FIRE_ONCE_NOW;
+        return this;
+    }
+
+    SpringCronScheduleBuilder withMisfireInstruction(int instruction) {
+        this.misfireInstruction = (instruction == Trigger.MISFIRE_INSTRUCTION_SMART_POLICY)
+                ? SpringCronTrigger.MISFIRE_INSTRUCTION_FIRE_ONCE_NOW
+                : instruction;
         return this;
     }
 

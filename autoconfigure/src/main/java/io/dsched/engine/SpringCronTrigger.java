@@ -27,6 +27,8 @@ public class SpringCronTrigger extends AbstractTrigger<SpringCronTrigger> {
 
     private static final long serialVersionUID = 1L;
 
+    private static final int MAX_CALENDAR_SKIPS = 100_000;
+
     private String expression;
 
     private ZoneId zone = ZoneId.systemDefault();
@@ -196,7 +198,13 @@ public class SpringCronTrigger extends AbstractTrigger<SpringCronTrigger> {
 
     private Date firstIncluded(Date candidate, Calendar calendar) {
         Date fireTime = candidate;
-        while (fireTime != null && calendar != null && !calendar.isTimeIncluded(fireTime.getTime())) {
+        // a calendar that excludes every fire time would otherwise make this search endless
+        for (int tries = 0;
+                fireTime != null && calendar != null && !calendar.isTimeIncluded(fireTime.getTime());
+                tries++) {
+            if (tries == MAX_CALENDAR_SKIPS) {
+                return null;
+            }
             fireTime = getFireTimeAfter(fireTime);
         }
         return fireTime;
@@ -204,9 +212,7 @@ public class SpringCronTrigger extends AbstractTrigger<SpringCronTrigger> {
 
     @Override
     public ScheduleBuilder<SpringCronTrigger> getScheduleBuilder() {
-        SpringCronScheduleBuilder builder = SpringCronScheduleBuilder.cron(this.expression, this.zone);
-        return (getMisfireInstruction() == MISFIRE_INSTRUCTION_DO_NOTHING)
-                ? builder.withMisfireHandlingInstructionDoNothing()
-                : builder;
+        return SpringCronScheduleBuilder.cron(this.expression, this.zone)
+                .withMisfireInstruction(getMisfireInstruction());
     }
 }

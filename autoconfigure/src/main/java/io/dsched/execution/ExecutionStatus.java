@@ -9,21 +9,21 @@ import java.util.Set;
  */
 public enum ExecutionStatus {
 
-    /** Known and due, not yet claimed by a node. */
+    /** A first attempt (a one-off job or a manual trigger), waiting until it falls due. */
     SCHEDULED,
     /** Claimed by a node, which runs it. */
     RUNNING,
     /** Ran to completion. */
     SUCCEEDED,
-    /** Threw an exception. */
+    /** Threw an exception; the next attempt is in a row of its own. */
     FAILED,
-    /** Failed, and another attempt is scheduled. */
+    /** A later attempt (a retry, a recovery or a replay), waiting until it falls due. */
     RETRY_SCHEDULED,
-    /** Failed for good; kept for an operator to replay or discard. */
+    /** Failed with no retry left; the fire is in {@code dsched_dead_letter}. */
     DEAD_LETTERED,
     /** Not run, for the reason recorded with it. */
     SKIPPED,
-    /** Ran longer than its timeout and was interrupted. */
+    /** Ran longer than its timeout and was interrupted; retried like a failure. */
     TIMED_OUT,
     /** Stopped by an operator. */
     CANCELLED;
@@ -58,10 +58,11 @@ public enum ExecutionStatus {
 
     private Set<ExecutionStatus> successors() {
         return switch (this) {
-            case SCHEDULED -> EnumSet.of(RUNNING, SKIPPED, CANCELLED);
-            case RUNNING -> EnumSet.of(SUCCEEDED, FAILED, SKIPPED, TIMED_OUT, CANCELLED);
-            case FAILED, TIMED_OUT -> EnumSet.of(RETRY_SCHEDULED, DEAD_LETTERED);
-            case RETRY_SCHEDULED -> EnumSet.of(RUNNING, CANCELLED);
+            case SCHEDULED, RETRY_SCHEDULED -> EnumSet.of(RUNNING, CANCELLED);
+            // a claimed attempt whose job's guard is held goes back to wait (SCHEDULED or RETRY_SCHEDULED)
+            case RUNNING ->
+                EnumSet.of(SUCCEEDED, FAILED, TIMED_OUT, DEAD_LETTERED, SKIPPED, CANCELLED, SCHEDULED, RETRY_SCHEDULED);
+            case FAILED, TIMED_OUT -> EnumSet.of(DEAD_LETTERED);
             case SUCCEEDED, DEAD_LETTERED, SKIPPED, CANCELLED -> EnumSet.noneOf(ExecutionStatus.class);
         };
     }

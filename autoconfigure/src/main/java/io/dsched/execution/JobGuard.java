@@ -1,6 +1,5 @@
 package io.dsched.execution;
 
-import io.dsched.definition.JobDefinition;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -37,11 +36,11 @@ public final class JobGuard {
     }
 
     /**
-     * Tries to take the job's lock.
+     * Tries to take a job's lock.
      * @param job the job
      * @return the lock, or empty if another run holds it
      */
-    public Optional<SimpleLock> tryLock(JobDefinition job) {
+    public Optional<SimpleLock> tryLock(JobTarget job) {
         Duration atMostFor = (job.lockAtMostFor() != null) ? job.lockAtMostFor() : this.defaultAtMostFor;
         Duration atLeastFor = (job.lockAtLeastFor() != null) ? job.lockAtLeastFor() : this.defaultAtLeastFor;
         if (atLeastFor.compareTo(atMostFor) > 0) {

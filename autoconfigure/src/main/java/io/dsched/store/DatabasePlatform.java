@@ -2,6 +2,7 @@ package io.dsched.store;
 
 import java.sql.Connection;
 import java.sql.JDBCType;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -71,6 +72,44 @@ public enum DatabasePlatform {
      */
     public JDBCType timestampType() {
         return storesInstants() ? JDBCType.TIMESTAMP_WITH_TIMEZONE : JDBCType.TIMESTAMP;
+    }
+
+    /**
+     * Returns the SQL expression of the database's current time in the form of dsched's
+     * timestamp columns.
+     * @return the expression
+     */
+    public String currentTimestampSql() {
+        return storesInstants() ? "CURRENT_TIMESTAMP" : "UTC_TIMESTAMP(3)";
+    }
+
+    /**
+     * Returns the SQL expression of the database's current time in the form ShedLock keeps in
+     * {@code dsched_lock} (UTC without a zone, as its JDBC provider writes with database time).
+     * @return the expression
+     */
+    public String lockClockSql() {
+        return switch (this) {
+            case POSTGRESQL -> "timezone('utc', CURRENT_TIMESTAMP)";
+            case MYSQL -> "UTC_TIMESTAMP(3)";
+            case H2 -> "CURRENT_TIMESTAMP(3)";
+        };
+    }
+
+    /**
+     * Reads one of dsched's timestamp columns, or {@link #currentTimestampSql()}, as an instant.
+     * @param resultSet the result set
+     * @param column the column label
+     * @return the instant, or {@code null}
+     * @throws SQLException if the column cannot be read
+     */
+    public Instant readInstant(ResultSet resultSet, String column) throws SQLException {
+        if (storesInstants()) {
+            OffsetDateTime value = resultSet.getObject(column, OffsetDateTime.class);
+            return (value != null) ? value.toInstant() : null;
+        }
+        LocalDateTime value = resultSet.getObject(column, LocalDateTime.class);
+        return (value != null) ? value.toInstant(ZoneOffset.UTC) : null;
     }
 
     /**

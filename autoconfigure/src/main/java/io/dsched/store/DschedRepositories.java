@@ -1,6 +1,8 @@
 package io.dsched.store;
 
+import io.dsched.deadletter.DeadLetterRepository;
 import javax.sql.DataSource;
+import org.springframework.data.jdbc.core.JdbcAggregateOperations;
 import org.springframework.data.jdbc.core.JdbcAggregateTemplate;
 import org.springframework.data.jdbc.core.convert.DataAccessStrategy;
 import org.springframework.data.jdbc.core.convert.DelegatingDataAccessStrategy;
@@ -24,6 +26,8 @@ public final class DschedRepositories {
 
     private final JdbcRepositoryFactory factory;
 
+    private final JdbcAggregateTemplate aggregates;
+
     /**
      * Creates the repository infrastructure over a DataSource.
      * @param dataSource dsched's DataSource
@@ -41,7 +45,8 @@ public final class DschedRepositories {
                 JdbcConfiguration.createConverter(context, operations, relations, conversions, dialect);
         DataAccessStrategy strategy = JdbcConfiguration.createDataAccessStrategy(operations, converter, null, dialect);
         relations.setDelegate(strategy);
-        this.factory = new JdbcRepositoryFactory(new JdbcAggregateTemplate(converter, strategy));
+        this.aggregates = new JdbcAggregateTemplate(converter, strategy);
+        this.factory = new JdbcRepositoryFactory(this.aggregates);
     }
 
     /**
@@ -50,5 +55,21 @@ public final class DschedRepositories {
      */
     public ExecutionRepository executions() {
         return this.factory.getRepository(ExecutionRepository.class);
+    }
+
+    /**
+     * Returns the repository of {@code dsched_dead_letter}.
+     * @return a new repository instance
+     */
+    public DeadLetterRepository deadLetters() {
+        return this.factory.getRepository(DeadLetterRepository.class);
+    }
+
+    /**
+     * Returns Spring Data JDBC's operations on dsched's tables, for queries built at run time.
+     * @return the operations
+     */
+    public JdbcAggregateOperations aggregates() {
+        return this.aggregates;
     }
 }

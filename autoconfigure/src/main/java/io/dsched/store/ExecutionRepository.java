@@ -2,6 +2,7 @@ package io.dsched.store;
 
 import io.dsched.execution.ExecutionStatus;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import org.springframework.data.jdbc.repository.query.Modifying;
 import org.springframework.data.jdbc.repository.query.Query;
@@ -21,7 +22,8 @@ public interface ExecutionRepository extends CrudRepository<ExecutionRecord, Lon
     @Query("""
             UPDATE dsched_execution
                SET status = :status, started_at = :startedAt, finished_at = :finishedAt,
-                   error_class = :errorClass, error_message = :errorMessage, status_reason = :reason
+                   error_class = :errorClass, error_message = :errorMessage,
+                   status_reason = COALESCE(:reason, status_reason)
              WHERE id = :id AND status = 'RUNNING' AND node_id = :nodeId
             """)
     int finish(
@@ -76,4 +78,64 @@ public interface ExecutionRepository extends CrudRepository<ExecutionRecord, Lon
      */
     @Query("SELECT COUNT(*) FROM dsched_execution WHERE job_name = :jobName AND status = :status")
     long countByJobNameAndStatus(String jobName, ExecutionStatus status);
+
+    /**
+     * Finds waiting attempts that have fallen due, oldest first.
+     * @param now the current time
+     * @param limit how many at most
+     * @param names the jobs and handlers to look at
+     * @return the candidates; each still has to be claimed
+     */
+    @Query("""
+            SELECT * FROM dsched_execution
+             WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now AND job_name IN (:names)
+             ORDER BY due_at LIMIT :limit
+            """)
+    List<ExecutionRecord> findDue(Instant now, int limit, Collection<String> names);
+
+    /**
+     * Claims a waiting attempt for a node, provided no other node claimed it first.
+     * @return the number of rows changed, 1 or 0
+     */
+    @Modifying
+    @Query("""
+            UPDATE dsched_execution SET status = 'RUNNING', node_id = :nodeId, started_at = :now
+             WHERE id = :id AND status = :waiting
+            """)
+    int claimWaiting(long id, String waiting, String nodeId, Instant now);
+
+    /**
+     * Puts a claimed attempt back to wait, as when its job's guard is held by another run.
+     * @return the number of rows changed, 1 or 0
+     */
+    @Modifying
+    @Query("""
+            UPDATE dsched_execution SET status = :waiting, due_at = :dueAt, status_reason = :reason
+             WHERE id = :id AND status = 'RUNNING' AND node_id = :nodeId
+            """)
+    int defer(long id, String nodeId, String waiting, Instant dueAt, String reason);
+
+    /**
+     * Finds running attempts whose node is none of the given live ones.
+     * @param liveNodes the nodes known to be alive
+     * @return the orphaned attempts
+     */
+    @Query("SELECT * FROM dsched_execution WHERE status = 'RUNNING' AND node_id NOT IN (:liveNodes)")
+    List<ExecutionRecord> findRunningNotOn(Collection<String> liveNodes);
+
+    /**
+     * Finds running attempts of a node.
+     * @param nodeId the node
+     * @return its running attempts
+     */
+    @Query("SELECT * FROM dsched_execution WHERE status = 'RUNNING' AND node_id = :nodeId")
+    List<ExecutionRecord> findRunningOn(String nodeId);
+
+    /**
+     * Finds every attempt at a fire.
+     * @param idempotencyKey the fire's key
+     * @return its attempts, first first
+     */
+    @Query("SELECT * FROM dsched_execution WHERE idempotency_key = :idempotencyKey ORDER BY attempt")
+    List<ExecutionRecord> findByIdempotencyKey(String idempotencyKey);
 }

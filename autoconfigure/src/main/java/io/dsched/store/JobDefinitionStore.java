@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -55,11 +56,16 @@ public class JobDefinitionStore {
      * @return the decision
      */
     public Decision adopt(JobDefinition job, String nodeId, boolean reapplySuperseded) {
-        try {
-            return this.transactions.execute((status) -> decide(job, nodeId, reapplySuperseded));
-        } catch (DuplicateKeyException ex) {
-            // another node inserted the same definition at the same moment: it is now known
-            return this.transactions.execute((status) -> decide(job, nodeId, reapplySuperseded));
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return this.transactions.execute((status) -> decide(job, nodeId, reapplySuperseded));
+            } catch (DuplicateKeyException | PessimisticLockingFailureException ex) {
+                // another node starting at the same moment inserted the same definition, or
+                // deadlocked with this one on MySQL's gap locks: try again, it is known by now
+                if (attempt == 5) {
+                    throw ex;
+                }
+            }
         }
     }
 
@@ -77,7 +83,7 @@ public class JobDefinitionStore {
                             + " VALUES (?, ?, ?, ?, ?, ?)",
                     job.name(),
                     hash,
-                    job.schedule().describe(),
+                    job.describe(),
                     CURRENT,
                     nodeId,
                     this.platform.bindable(this.clock.instant()));

@@ -176,9 +176,13 @@ CREATE TABLE IF NOT EXISTS dsched_execution (
     error_class     VARCHAR(500),
     error_message   VARCHAR(2000),
     status_reason   VARCHAR(500),
+    origin          VARCHAR(20)   NOT NULL,
+    due_at          DATETIME(3),
+    payload         MEDIUMTEXT,
     CONSTRAINT uk_dsched_execution_fire UNIQUE (idempotency_key, attempt),
     INDEX idx_dsched_execution_job (job_name, scheduled_at),
-    INDEX idx_dsched_execution_status (status, started_at)
+    INDEX idx_dsched_execution_status (status, started_at),
+    INDEX idx_dsched_execution_due (status, due_at)
 ) ENGINE = InnoDB;
 
 -- Which annotation-declared definition of each job is in force (see "Rolling deployments").
@@ -190,4 +194,35 @@ CREATE TABLE IF NOT EXISTS dsched_job_definition (
     node_id         VARCHAR(200) NOT NULL,
     created_at      DATETIME(3)    NOT NULL,
     PRIMARY KEY (job_name, definition_hash)
+) ENGINE = InnoDB;
+
+-- Fires that failed for good, kept for an operator to replay or discard. A public table.
+CREATE TABLE IF NOT EXISTS dsched_dead_letter (
+    id              BIGINT AUTO_INCREMENT PRIMARY KEY,
+    job_name        VARCHAR(200)  NOT NULL,
+    scheduled_at    DATETIME(3) NOT NULL,
+    idempotency_key VARCHAR(255)  NOT NULL,
+    attempts        INTEGER       NOT NULL,
+    execution_id    BIGINT        NOT NULL,
+    error_class     VARCHAR(500),
+    error_message   VARCHAR(2000),
+    stack_trace     MEDIUMTEXT,
+    payload         MEDIUMTEXT,
+    first_failed_at DATETIME(3) NOT NULL,
+    last_failed_at  DATETIME(3) NOT NULL,
+    node_id         VARCHAR(200)  NOT NULL,
+    status          VARCHAR(20)   NOT NULL,
+    acted_by        VARCHAR(200),
+    acted_reason    VARCHAR(1000),
+    acted_at        DATETIME(3),
+    CONSTRAINT uk_dsched_dead_letter_fire UNIQUE (idempotency_key, attempts),
+    INDEX idx_dsched_dead_letter_open (status, job_name, last_failed_at)
+) ENGINE = InnoDB;
+
+-- The nodes of the cluster and when each was last seen alive, in database time.
+CREATE TABLE IF NOT EXISTS dsched_node (
+    node_id    VARCHAR(200) NOT NULL,
+    started_at DATETIME(3) NOT NULL,
+    last_seen  DATETIME(3) NOT NULL,
+    PRIMARY KEY (node_id)
 ) ENGINE = InnoDB;

@@ -75,11 +75,11 @@ class InvalidDeclarationTests {
                 .run((context) -> {
                     assertThat(context).hasNotFailed();
                     var registry = context.getBean(io.dsched.definition.JobRegistry.class);
-                    assertThat(registry.find("disabled")).isEmpty();
-                    assertThat(registry.find("placeholder")).hasValueSatisfying((job) -> assertThat(
+                    assertThat(registry.definition("disabled")).isEmpty();
+                    assertThat(registry.definition("placeholder")).hasValueSatisfying((job) -> assertThat(
                                     job.schedule().describe())
                             .isEqualTo("fixedRate(PT2S, initialDelay PT0S)"));
-                    assertThat(registry.find("placeholders.defaultName")).isPresent();
+                    assertThat(registry.definition("placeholders.defaultName")).isPresent();
                 });
     }
 

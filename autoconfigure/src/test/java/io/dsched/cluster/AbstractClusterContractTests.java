@@ -7,9 +7,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.dsched.engine.DschedEngine;
 import io.dsched.engine.JobSynchronizer;
 import io.dsched.engine.SpringCronTrigger;
+import io.dsched.execution.AttemptRunner.Outcome;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.execution.FireExecutor;
-import io.dsched.execution.FireExecutor.FireOutcome;
 import io.dsched.store.DatabasePlatform;
 import io.dsched.store.DschedRepositories;
 import io.dsched.store.ExecutionRecord;
@@ -188,19 +188,19 @@ abstract class AbstractClusterContractTests {
         ClusterNode two = start("node-2", neverDue);
         Instant scheduledAt = Instant.parse("2030-01-01T00:00:00Z");
         CountDownLatch gate = new CountDownLatch(1);
-        Function<ClusterNode, CompletableFuture<FireOutcome>> deliver = (node) -> CompletableFuture.supplyAsync(() -> {
+        Function<ClusterNode, CompletableFuture<Outcome>> deliver = (node) -> CompletableFuture.supplyAsync(() -> {
             awaitGate(gate);
             return node.bean(FireExecutor.class).fire("once", scheduledAt);
         });
-        CompletableFuture<FireOutcome> onOne = deliver.apply(one);
-        CompletableFuture<FireOutcome> onTwo = deliver.apply(two);
+        CompletableFuture<Outcome> onOne = deliver.apply(one);
+        CompletableFuture<Outcome> onTwo = deliver.apply(two);
         gate.countDown();
-        FireOutcome late = one.bean(FireExecutor.class).fire("once", scheduledAt);
+        Outcome late = one.bean(FireExecutor.class).fire("once", scheduledAt);
 
         assertThat(List.of(onOne.get(), onTwo.get(), late))
-                .containsOnlyOnce(FireOutcome.SUCCEEDED)
-                .filteredOn((outcome) -> outcome != FireOutcome.SUCCEEDED)
-                .containsOnly(FireOutcome.ALREADY_CLAIMED);
+                .containsOnlyOnce(Outcome.SUCCEEDED)
+                .filteredOn((outcome) -> outcome != Outcome.SUCCEEDED)
+                .containsOnly(Outcome.ALREADY_CLAIMED);
         assertThat(TestJobs.invocations("once").get(scheduledAt)).hasSize(1);
         assertThat(executions().findByJobName("once")).singleElement().satisfies((run) -> {
             assertThat(run.status()).isEqualTo(ExecutionStatus.SUCCEEDED);

@@ -19,12 +19,21 @@ class ExecutionStatusTests {
     }
 
     @Test
+    void aClaimedAttemptWhoseGuardIsHeldGoesBackToWait() {
+        assertThat(ExecutionStatus.RUNNING.canMoveTo(ExecutionStatus.SCHEDULED)).isTrue();
+        assertThat(ExecutionStatus.RUNNING.canMoveTo(ExecutionStatus.RETRY_SCHEDULED))
+                .isTrue();
+    }
+
+    @Test
     void anIllegalTransitionFailsLoudly() {
         assertThatIllegalStateException()
                 .isThrownBy(() -> ExecutionStatus.SUCCEEDED.checkMoveTo(ExecutionStatus.RUNNING))
                 .withMessage("Illegal execution state transition SUCCEEDED -> RUNNING");
         assertThatIllegalStateException()
                 .isThrownBy(() -> ExecutionStatus.SCHEDULED.checkMoveTo(ExecutionStatus.SUCCEEDED));
+        assertThatIllegalStateException()
+                .isThrownBy(() -> ExecutionStatus.DEAD_LETTERED.checkMoveTo(ExecutionStatus.RETRY_SCHEDULED));
     }
 
     @Test

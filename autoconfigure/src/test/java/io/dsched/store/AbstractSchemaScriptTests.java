@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariDataSource;
 import io.dsched.autoconfigure.DschedJdbc;
 import io.dsched.autoconfigure.DschedSchemaInitializer;
+import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;
@@ -52,7 +53,7 @@ abstract class AbstractSchemaScriptTests {
         ExecutionRepository executions = new DschedRepositories(this.dataSource, jdbc.platform()).executions();
         Instant scheduledAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         ExecutionRecord saved =
-                executions.save(ExecutionRecord.claim("kept", scheduledAt, 1, "node-1", scheduledAt.plusMillis(5)));
+                executions.save(ExecutionRecord.claim("kept", scheduledAt, "node-1", scheduledAt.plusMillis(5)));
 
         assertThat(new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase())
                 .isTrue();
@@ -81,19 +82,24 @@ abstract class AbstractSchemaScriptTests {
         }
     }
 
+    private static ExecutionStore store(DschedJdbc jdbc) {
+        DschedRepositories repositories = new DschedRepositories(jdbc.dataSource(), jdbc.platform());
+        return new ExecutionStore(repositories.executions(), repositories.deadLetters(), jdbc.transactions());
+    }
+
     @Test
     void aSecondClaimOfTheSameAttemptIsRefusedByTheDatabase() {
         DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
         new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
-        ExecutionStore store =
-                new ExecutionStore(new DschedRepositories(this.dataSource, jdbc.platform()).executions());
+        ExecutionStore store = store(jdbc);
         Instant scheduledAt = Instant.parse("2026-01-01T00:00:00Z");
 
-        assertThat(store.claim(ExecutionRecord.claim("job", scheduledAt, 1, "node-1", Instant.now())))
+        assertThat(store.claim(ExecutionRecord.claim("job", scheduledAt, "node-1", Instant.now())))
                 .isPresent();
-        assertThat(store.claim(ExecutionRecord.claim("job", scheduledAt, 1, "node-2", Instant.now())))
+        assertThat(store.claim(ExecutionRecord.claim("job", scheduledAt, "node-2", Instant.now())))
                 .isEmpty();
-        assertThat(store.claim(ExecutionRecord.claim("job", scheduledAt, 2, "node-2", Instant.now())))
+        assertThat(store.claim(ExecutionRecord.claim("job", scheduledAt, "node-2", Instant.now())
+                        .next(ExecutionOrigin.RETRY, "node-2", Instant.now(), Instant.now(), null)))
                 .isPresent();
     }
 
@@ -101,24 +107,11 @@ abstract class AbstractSchemaScriptTests {
     void anOutcomeIsWrittenOnlyByTheNodeHoldingTheClaimAndOnlyOnce() {
         DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
         new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
-        ExecutionStore store =
-                new ExecutionStore(new DschedRepositories(this.dataSource, jdbc.platform()).executions());
+        ExecutionStore store = store(jdbc);
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         ExecutionRecord claim =
-                store.claim(ExecutionRecord.claim("job", now, 1, "node-1", now)).orElseThrow();
-        ExecutionRecord impostor = new ExecutionRecord(
-                claim.id(),
-                claim.jobName(),
-                claim.scheduledAt(),
-                1,
-                claim.idempotencyKey(),
-                claim.status(),
-                "node-2",
-                now,
-                null,
-                null,
-                null,
-                null);
+                store.claim(ExecutionRecord.claim("job", now, "node-1", now)).orElseThrow();
+        ExecutionRecord impostor = claim.claimedBy("node-2", now);
 
         org.assertj.core.api.Assertions.assertThatIllegalStateException()
                 .isThrownBy(() -> store.finish(impostor, ExecutionStatus.SUCCEEDED, now, now, null, null))

@@ -1,0 +1,113 @@
+package io.dsched.cluster;
+
+import io.dsched.store.DatabasePlatform;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+
+/**
+ * {@code dsched_node}: which nodes there are and when each was last seen, in database time, so
+ * that nodes whose clocks differ still agree on who is alive.
+ */
+public class NodeTable {
+
+    private final JdbcTemplate jdbc;
+
+    private final DatabasePlatform platform;
+
+    /**
+     * Creates the table's accessor.
+     * @param dataSource dsched's DataSource
+     * @param platform its database
+     */
+    public NodeTable(DataSource dataSource, DatabasePlatform platform) {
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.platform = platform;
+    }
+
+    /**
+     * Records that a node is alive now.
+     * @param nodeId the node
+     */
+    public void heartbeat(String nodeId) {
+        String now = this.platform.currentTimestampSql();
+        int updated = this.jdbc.update("UPDATE dsched_node SET last_seen = " + now + " WHERE node_id = ?", nodeId);
+        if (updated == 0) {
+            this.jdbc.update(
+                    "INSERT INTO dsched_node (node_id, started_at, last_seen) VALUES (?, " + now + ", " + now + ")",
+                    nodeId);
+        }
+    }
+
+    /**
+     * Returns every node with the time it was last seen, and the database's time now.
+     * @return the nodes
+     */
+    public List<NodeSighting> sightings() {
+        return this.jdbc.query(
+                "SELECT node_id, started_at, last_seen, " + this.platform.currentTimestampSql()
+                        + " AS db_now FROM dsched_node",
+                (rs, row) -> new NodeSighting(
+                        rs.getString("node_id"),
+                        this.platform.readInstant(rs, "started_at"),
+                        this.platform.readInstant(rs, "last_seen"),
+                        this.platform.readInstant(rs, "db_now")));
+    }
+
+    /**
+     * Forgets a node, provided it was not seen again since.
+     * @param sighting the node as last read
+     */
+    public void forget(NodeSighting sighting) {
+        this.jdbc.update(
+                "DELETE FROM dsched_node WHERE node_id = ? AND last_seen <= ?",
+                sighting.nodeId(),
+                this.platform.bindable(sighting.lastSeen()));
+    }
+
+    /**
+     * Releases the job locks held by nodes that are not alive, so that their jobs need not wait
+     * for {@code lockAtMostFor} to pass.
+     * @param liveNodes the nodes known to be alive
+     * @return how many locks were released
+     */
+    public int releaseLocksNotHeldBy(Collection<String> liveNodes) {
+        String now = this.platform.lockClockSql();
+        return new NamedParameterJdbcTemplate(this.jdbc)
+                .update(
+                        "UPDATE dsched_lock SET lock_until = " + now + " WHERE lock_until > " + now
+                                + " AND locked_by NOT IN (:live)",
+                        Map.of("live", liveNodes));
+    }
+
+    /**
+     * Forgets a node that leaves the cluster.
+     * @param nodeId the node
+     */
+    public void remove(String nodeId) {
+        this.jdbc.update("DELETE FROM dsched_node WHERE node_id = ?", nodeId);
+    }
+
+    /**
+     * A node as last seen.
+     *
+     * @param nodeId the node
+     * @param startedAt when it joined
+     * @param lastSeen when it last recorded that it is alive
+     * @param now the database's time when this was read
+     */
+    public record NodeSighting(String nodeId, Instant startedAt, Instant lastSeen, Instant now) {
+
+        /**
+         * How long the node has not been seen.
+         * @return the silence
+         */
+        public java.time.Duration silence() {
+            return java.time.Duration.between(this.lastSeen, this.now);
+        }
+    }
+}

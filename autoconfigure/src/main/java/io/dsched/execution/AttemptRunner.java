@@ -1,0 +1,355 @@
+package io.dsched.execution;
+
+import io.dsched.deadletter.DeadLetter;
+import io.dsched.deadletter.DeadLetterStatus;
+import io.dsched.store.ExecutionRecord;
+import io.dsched.store.ExecutionStore;
+import io.dsched.store.ExecutionStore.LostClaimException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.random.RandomGenerator;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Runs one claimed attempt on this node: takes the job's guard, invokes it within its timeout,
+ * and records the outcome together with what follows from it (a retry or a dead letter).
+ */
+public final class AttemptRunner implements AutoCloseable {
+
+    /** Longest stack trace kept in a dead letter, in characters. */
+    static final int MAX_STACK_TRACE = 16_000;
+
+    private static final Duration GUARD_RETRY = Duration.ofSeconds(1);
+
+    private static final Logger logger = LoggerFactory.getLogger(AttemptRunner.class);
+
+    private final JobTargets targets;
+
+    private final ExecutionStore store;
+
+    private final JobGuard guard;
+
+    private final String nodeId;
+
+    private final Clock clock;
+
+    private final RandomGenerator random;
+
+    private final ScheduledExecutorService watchdog;
+
+    private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Creates a runner.
+     * @param targets the jobs and handlers this node can run
+     * @param store the execution history
+     * @param guard the overlap guard
+     * @param nodeId this node
+     * @param clock the clock
+     * @param random the source of retry jitter
+     */
+    public AttemptRunner(
+            JobTargets targets,
+            ExecutionStore store,
+            JobGuard guard,
+            String nodeId,
+            Clock clock,
+            RandomGenerator random) {
+        this.targets = targets;
+        this.store = store;
+        this.guard = guard;
+        this.nodeId = nodeId;
+        this.clock = clock;
+        this.random = random;
+        this.watchdog = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+            Thread thread = new Thread(runnable, "dsched-timeouts");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /**
+     * Returns this node's id.
+     * @return the node id
+     */
+    public String nodeId() {
+        return this.nodeId;
+    }
+
+    /**
+     * Returns the attempts this node is running right now.
+     * @return their execution ids
+     */
+    public Set<Long> inFlight() {
+        return Set.copyOf(this.inFlight);
+    }
+
+    /**
+     * Runs a claimed attempt to its recorded outcome.
+     * @param claim the attempt, running on this node
+     * @return what became of it
+     */
+    public Outcome run(ExecutionRecord claim) {
+        this.inFlight.add(claim.id());
+        try {
+            return runClaimed(claim);
+        } finally {
+            this.inFlight.remove(claim.id());
+        }
+    }
+
+    private Outcome runClaimed(ExecutionRecord claim) {
+        Optional<JobTarget> target = this.targets.find(claim.jobName());
+        if (target.isEmpty()) {
+            logger.warn(
+                    "Skipping '{}' scheduled at {}: the job is not declared on node {}",
+                    claim.jobName(),
+                    claim.scheduledAt(),
+                    this.nodeId);
+            return record(() -> skip(claim, "job is not declared on node " + this.nodeId), Outcome.SKIPPED);
+        }
+        JobTarget job = target.get();
+        Optional<SimpleLock> lock;
+        try {
+            lock = job.guarded() ? this.guard.tryLock(job) : Optional.empty();
+        } catch (RuntimeException ex) {
+            // the database did not answer: the attempt stays claimed, and the membership's sweep
+            // of stale attempts runs it again once the database is back
+            logger.warn("Could not take the lock of '{}': {}", job.name(), ex.getMessage());
+            return Outcome.LOST;
+        }
+        if (job.guarded() && lock.isEmpty()) {
+            return guardHeld(claim);
+        }
+        try {
+            return invoke(job, claim);
+        } finally {
+            lock.ifPresent(SimpleLock::unlock);
+        }
+    }
+
+    private Outcome guardHeld(ExecutionRecord claim) {
+        // never skipped: the attempt waits until the run holding the lock is done
+        logger.debug(
+                "Deferring attempt {} of '{}': another run of the job holds its lock",
+                claim.attempt(),
+                claim.jobName());
+        this.store.defer(claim, this.clock.instant().plus(GUARD_RETRY), "waiting for another run of the job");
+        return Outcome.DEFERRED;
+    }
+
+    private Outcome invoke(JobTarget job, ExecutionRecord claim) {
+        Context context = new Context(claim);
+        AtomicBoolean timedOut = new AtomicBoolean();
+        Thread worker = Thread.currentThread();
+        ScheduledFuture<?> interrupt = (job.timeout() != null)
+                ? this.watchdog.schedule(
+                        () -> {
+                            timedOut.set(true);
+                            worker.interrupt();
+                        },
+                        job.timeout().toMillis(),
+                        TimeUnit.MILLISECONDS)
+                : null;
+        Instant startedAt = this.clock.instant();
+        Throwable failure = null;
+        try (MDC.MDCCloseable j = MDC.putCloseable("dsched.job", job.name());
+                MDC.MDCCloseable e = MDC.putCloseable("dsched.execution", String.valueOf(claim.id()));
+                MDC.MDCCloseable a = MDC.putCloseable("dsched.attempt", String.valueOf(claim.attempt()));
+                MDC.MDCCloseable n = MDC.putCloseable("dsched.node", this.nodeId)) {
+            job.invoker().invoke(context, claim.payload());
+        } catch (Throwable ex) {
+            failure = ex;
+        } finally {
+            if (interrupt != null) {
+                interrupt.cancel(false);
+            }
+        }
+        if (timedOut.get()) {
+            // clear an interrupt that the job did not consume, so the worker thread stays usable
+            Thread.interrupted();
+            failure = new JobTimeoutException(job.name(), job.timeout());
+        }
+        Instant finishedAt = this.clock.instant();
+        if (failure == null) {
+            return record(
+                    () -> this.store.finish(claim, ExecutionStatus.SUCCEEDED, startedAt, finishedAt, null, null),
+                    Outcome.SUCCEEDED);
+        }
+        Outcome outcome = failed(job, claim, startedAt, finishedAt, failure, timedOut.get());
+        if (failure instanceof VirtualMachineError error) {
+            throw error;
+        }
+        return outcome;
+    }
+
+    private Outcome failed(
+            JobTarget job,
+            ExecutionRecord claim,
+            Instant startedAt,
+            Instant finishedAt,
+            Throwable failure,
+            boolean timedOut) {
+        ExecutionStatus status = timedOut ? ExecutionStatus.TIMED_OUT : ExecutionStatus.FAILED;
+        if (job.retry().shouldRetry(claim.attempt(), failure)) {
+            Duration backoff = job.retry().backoff(claim.attempt(), this.random);
+            logger.warn(
+                    "Attempt {} of '{}' scheduled at {} failed; retrying in {}",
+                    claim.attempt(),
+                    job.name(),
+                    claim.scheduledAt(),
+                    backoff,
+                    failure);
+            ExecutionRecord next = claim.next(
+                    ExecutionOrigin.RETRY,
+                    this.nodeId,
+                    finishedAt,
+                    finishedAt.plus(backoff),
+                    "retry after " + status + " of attempt " + claim.attempt());
+            return record(
+                    () -> this.store.failAndRetry(claim, status, startedAt, finishedAt, failure, null, next),
+                    Outcome.RETRY_SCHEDULED);
+        }
+        String reason = job.retry().isRetryable(failure)
+                ? "no retry left after " + claim.attempt() + " attempts"
+                : "not retryable: " + failure.getClass().getSimpleName();
+        logger.error(
+                "Dead-lettering '{}' scheduled at {} after attempt {} ({})",
+                job.name(),
+                claim.scheduledAt(),
+                claim.attempt(),
+                reason,
+                failure);
+        return record(
+                () -> this.store.deadLetter(
+                        claim,
+                        startedAt,
+                        finishedAt,
+                        failure,
+                        reason,
+                        (firstFailure) -> letter(claim, failure, firstFailure, finishedAt)),
+                Outcome.DEAD_LETTERED);
+    }
+
+    private DeadLetter letter(ExecutionRecord claim, Throwable failure, Instant firstFailure, Instant lastFailure) {
+        return new DeadLetter(
+                null,
+                claim.jobName(),
+                claim.scheduledAt(),
+                claim.idempotencyKey(),
+                claim.attempt(),
+                claim.id(),
+                failure.getClass().getName(),
+                truncate(String.valueOf(failure.getMessage()), 2000),
+                truncate(stackTrace(failure), MAX_STACK_TRACE),
+                claim.payload(),
+                firstFailure,
+                lastFailure,
+                this.nodeId,
+                DeadLetterStatus.OPEN,
+                null,
+                null,
+                null);
+    }
+
+    private void skip(ExecutionRecord claim, String reason) {
+        Instant now = this.clock.instant();
+        this.store.finish(claim, ExecutionStatus.SKIPPED, now, now, null, reason);
+    }
+
+    private Outcome record(Runnable write, Outcome outcome) {
+        try {
+            write.run();
+            return outcome;
+        } catch (LostClaimException ex) {
+            logger.warn("Not recording {}: {}", outcome, ex.getMessage());
+            return Outcome.LOST;
+        }
+    }
+
+    private static String stackTrace(Throwable failure) {
+        StringWriter text = new StringWriter();
+        failure.printStackTrace(new PrintWriter(text));
+        return text.toString();
+    }
+
+    private static String truncate(String text, int max) {
+        return (text.length() <= max) ? text : text.substring(0, max - 1) + "…";
+    }
+
+    @Override
+    public void close() {
+        this.watchdog.shutdownNow();
+    }
+
+    /** What became of an attempt on this node. */
+    public enum Outcome {
+        /** Another node, or an earlier delivery, had claimed it. */
+        ALREADY_CLAIMED,
+        /** Not run, with the reason recorded. */
+        SKIPPED,
+        /** Put back to wait, because another run of the job holds its guard. */
+        DEFERRED,
+        /** Ran and succeeded. */
+        SUCCEEDED,
+        /** Failed; the next attempt is scheduled. */
+        RETRY_SCHEDULED,
+        /** Failed for good; the fire is dead-lettered. */
+        DEAD_LETTERED,
+        /** Ran, but another node took it over meanwhile, so its outcome was not recorded. */
+        LOST
+    }
+
+    private final class Context implements JobContext {
+
+        private final ExecutionRecord claim;
+
+        Context(ExecutionRecord claim) {
+            this.claim = claim;
+        }
+
+        @Override
+        public String jobName() {
+            return this.claim.jobName();
+        }
+
+        @Override
+        public Instant scheduledAt() {
+            return this.claim.scheduledAt();
+        }
+
+        @Override
+        public int attempt() {
+            return this.claim.attempt();
+        }
+
+        @Override
+        public String idempotencyKey() {
+            return this.claim.idempotencyKey();
+        }
+
+        @Override
+        public String nodeId() {
+            return AttemptRunner.this.nodeId;
+        }
+
+        @Override
+        public long executionId() {
+            return this.claim.id();
+        }
+    }
+}

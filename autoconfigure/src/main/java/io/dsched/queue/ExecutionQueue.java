@@ -1,0 +1,185 @@
+package io.dsched.queue;
+
+import io.dsched.execution.AttemptRunner;
+import io.dsched.execution.JobTargets;
+import io.dsched.store.ExecutionRecord;
+import io.dsched.store.ExecutionStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Claims waiting attempts that have fallen due and runs them on this node's workers. Each
+ * attempt is claimed by a conditional update, so only one node runs it; a node claims only
+ * attempts of the jobs and handlers it declares, and no more than it has free workers for.
+ */
+public final class ExecutionQueue implements SmartLifecycle {
+
+    private static final Logger logger = LoggerFactory.getLogger(ExecutionQueue.class);
+
+    private final ExecutionStore store;
+
+    private final AttemptRunner runner;
+
+    private final JobTargets targets;
+
+    private final Clock clock;
+
+    private final Duration pollInterval;
+
+    private final int threads;
+
+    private final boolean waitForJobs;
+
+    private final Semaphore freeWorkers;
+
+    private final Object signal = new Object();
+
+    private ExecutorService workers;
+
+    private Thread poller;
+
+    private volatile boolean running;
+
+    private boolean wakeRequested;
+
+    /**
+     * Creates a queue.
+     * @param store the execution history
+     * @param runner runs claimed attempts
+     * @param targets the jobs and handlers this node can run
+     * @param clock the clock
+     * @param pollInterval how often to look for due attempts
+     * @param threads how many attempts to run at once
+     * @param waitForJobs whether stopping waits for running attempts
+     */
+    public ExecutionQueue(
+            ExecutionStore store,
+            AttemptRunner runner,
+            JobTargets targets,
+            Clock clock,
+            Duration pollInterval,
+            int threads,
+            boolean waitForJobs) {
+        this.store = store;
+        this.runner = runner;
+        this.targets = targets;
+        this.clock = clock;
+        this.pollInterval = pollInterval;
+        this.threads = threads;
+        this.waitForJobs = waitForJobs;
+        this.freeWorkers = new Semaphore(threads);
+    }
+
+    /** Makes the queue look for due attempts now rather than at its next poll. */
+    public void wakeUp() {
+        synchronized (this.signal) {
+            this.wakeRequested = true;
+            this.signal.notifyAll();
+        }
+    }
+
+    @Override
+    public void start() {
+        AtomicInteger count = new AtomicInteger();
+        this.workers = Executors.newFixedThreadPool(this.threads, (runnable) -> {
+            Thread thread = new Thread(runnable, "dsched-queue-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.running = true;
+        this.poller = new Thread(this::poll, "dsched-queue-poller");
+        this.poller.setDaemon(true);
+        this.poller.start();
+    }
+
+    private void poll() {
+        while (this.running) {
+            int claimed = 0;
+            int free = this.freeWorkers.availablePermits();
+            try {
+                if (free > 0) {
+                    claimed = claimAndRun(free);
+                }
+            } catch (RuntimeException ex) {
+                logger.warn("Could not look for due attempts: {}", ex.getMessage());
+            }
+            if (claimed == 0 || claimed < free) {
+                awaitNextPoll();
+            }
+        }
+    }
+
+    private int claimAndRun(int free) {
+        Set<String> names = this.targets.names();
+        if (names.isEmpty()) {
+            return 0;
+        }
+        List<ExecutionRecord> attempts = this.store.claimDue(this.runner.nodeId(), this.clock.instant(), free, names);
+        for (ExecutionRecord attempt : attempts) {
+            this.freeWorkers.acquireUninterruptibly();
+            this.workers.execute(() -> {
+                try {
+                    this.runner.run(attempt);
+                } catch (RuntimeException ex) {
+                    logger.error("Attempt {} of '{}' could not be recorded", attempt.attempt(), attempt.jobName(), ex);
+                } finally {
+                    this.freeWorkers.release();
+                }
+            });
+        }
+        return attempts.size();
+    }
+
+    private void awaitNextPoll() {
+        synchronized (this.signal) {
+            if (!this.wakeRequested && this.running) {
+                try {
+                    this.signal.wait(this.pollInterval.toMillis());
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    this.running = false;
+                }
+            }
+            this.wakeRequested = false;
+        }
+    }
+
+    @Override
+    public void stop() {
+        this.running = false;
+        wakeUp();
+        if (this.workers == null) {
+            return;
+        }
+        this.workers.shutdown();
+        if (this.waitForJobs) {
+            try {
+                if (!this.workers.awaitTermination(1, TimeUnit.HOURS)) {
+                    logger.warn("Attempts still running after an hour; stopping without them");
+                }
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return this.running;
+    }
+
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE - 1000;
+    }
+}

@@ -1,0 +1,391 @@
+package io.dsched.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.dsched.deadletter.DeadLetter;
+import io.dsched.deadletter.DeadLetterFilter;
+import io.dsched.deadletter.DeadLetterStatus;
+import io.dsched.deadletter.DeadLetters;
+import io.dsched.engine.DschedEngine;
+import io.dsched.engine.JobSynchronizer;
+import io.dsched.execution.ExecutionOrigin;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.execution.FireExecutor;
+import io.dsched.execution.JobTimeoutException;
+import io.dsched.reliability.ReliabilityJobs.Invocation;
+import io.dsched.retry.NonRetryableJobException;
+import io.dsched.store.DatabasePlatform;
+import io.dsched.store.DschedRepositories;
+import io.dsched.store.ExecutionRecord;
+import io.dsched.store.ExecutionRepository;
+import io.dsched.store.ExecutionStore;
+import io.dsched.test.ClusterNode;
+import io.dsched.test.TestDatabase;
+import io.dsched.test.TestDatabases;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.quartz.Scheduler;
+import org.quartz.Trigger;
+import org.springframework.data.domain.PageRequest;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Nothing lost, nothing twice: retries with backoff, dead letters and their replay, timeouts,
+ * crash recovery, misfires and rolling deployments, run against each database by a small
+ * subclass.
+ */
+abstract class AbstractReliabilityTests {
+
+    private static final Duration NODE_TIMEOUT = Duration.ofSeconds(2);
+
+    private final List<ClusterNode> nodes = new ArrayList<>();
+
+    private TestDatabase database;
+
+    private HikariDataSource observer;
+
+    private ExecutionRepository executions;
+
+    private DatabasePlatform platform;
+
+    protected abstract TestDatabases.Kind kind();
+
+    @BeforeEach
+    void createDatabase() {
+        ReliabilityJobs.reset();
+        this.database = TestDatabases.create(kind());
+        this.observer = this.database.newDataSource();
+    }
+
+    @AfterEach
+    void stopNodesAndDropDatabase() {
+        this.nodes.forEach(ClusterNode::close);
+        if (this.observer != null) {
+            this.observer.close();
+        }
+        if (this.database != null) {
+            this.database.close();
+        }
+    }
+
+    @Test
+    void aFailingJobIsRetriedWithExponentialBackoffUntilItSucceeds() {
+        ClusterNode node = start("node-1");
+        start("node-2");
+        ReliabilityJobs.FLAKY_FAILURES.set(2);
+        Instant fire = Instant.parse("2031-01-01T00:00:00Z");
+
+        node.bean(FireExecutor.class).fire("flaky", fire);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> attempts("flaky").size() == 3
+                        && attempts("flaky").get(2).status() == ExecutionStatus.SUCCEEDED);
+
+        List<ExecutionRecord> attempts = attempts("flaky");
+        assertThat(attempts)
+                .extracting(ExecutionRecord::status)
+                .containsExactly(ExecutionStatus.FAILED, ExecutionStatus.FAILED, ExecutionStatus.SUCCEEDED);
+        assertThat(attempts)
+                .extracting(ExecutionRecord::origin)
+                .containsExactly(ExecutionOrigin.SCHEDULE, ExecutionOrigin.RETRY, ExecutionOrigin.RETRY);
+        assertThat(attempts).extracting(ExecutionRecord::idempotencyKey).containsOnly("flaky@" + fire.toEpochMilli());
+        assertThat(attempts.get(0).errorMessage()).isEqualTo("flaky failure on attempt 1");
+        // delay 1s, multiplier 2, no jitter: the second attempt 1s after the first failed, the third 2s
+        assertThat(Duration.between(
+                        attempts.get(0).finishedAt(), attempts.get(1).startedAt()))
+                .isBetween(Duration.ofMillis(1000), Duration.ofMillis(1900));
+        assertThat(Duration.between(
+                        attempts.get(1).finishedAt(), attempts.get(2).startedAt()))
+                .isBetween(Duration.ofMillis(2000), Duration.ofMillis(2900));
+        assertThat(ReliabilityJobs.invocations("flaky"))
+                .extracting(Invocation::attempt)
+                .containsExactly(1, 2, 3);
+        assertThat(deadLetters(node).list(DeadLetterFilter.ALL, PageRequest.of(0, 10)))
+                .isEmpty();
+    }
+
+    @Test
+    void aNonRetryableFailureIsDeadLetteredAtOnceAndAReplayFromTwoNodesAtOnceRunsOnce() throws Exception {
+        ClusterNode one = start("node-1");
+        ClusterNode two = start("node-2");
+        Instant fire = Instant.parse("2031-01-01T00:00:00Z");
+
+        one.bean(FireExecutor.class).fire("poison", fire);
+
+        List<ExecutionRecord> attempts = attempts("poison");
+        assertThat(attempts).singleElement().satisfies((attempt) -> {
+            assertThat(attempt.status()).isEqualTo(ExecutionStatus.DEAD_LETTERED);
+            assertThat(attempt.errorClass()).isEqualTo(NonRetryableJobException.class.getName());
+            assertThat(attempt.statusReason()).contains("not retryable");
+        });
+        DeadLetter letter = deadLetters(one)
+                .list(DeadLetterFilter.OPEN.forJob("poison"), PageRequest.of(0, 10))
+                .getContent()
+                .get(0);
+        assertThat(letter.attempts()).isEqualTo(1);
+        assertThat(letter.idempotencyKey()).isEqualTo("poison@" + fire.toEpochMilli());
+        assertThat(letter.errorMessage()).isEqualTo("order 42 has no customer");
+        assertThat(letter.stackTrace()).contains(NonRetryableJobException.class.getName(), "ReliabilityJobs");
+        assertThat(letter.executionId()).isEqualTo(attempts.get(0).id());
+
+        CountDownLatch gate = new CountDownLatch(1);
+        CompletableFuture<Optional<ExecutionRecord>> fromOne = replayAfter(gate, one, letter.id());
+        CompletableFuture<Optional<ExecutionRecord>> fromTwo = replayAfter(gate, two, letter.id());
+        gate.countDown();
+        assertThat(List.of(fromOne.get(), fromTwo.get()))
+                .filteredOn(Optional::isPresent)
+                .hasSize(1);
+
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> attempts("poison").size() == 2
+                        && attempts("poison").get(1).status() == ExecutionStatus.SUCCEEDED);
+        ExecutionRecord replay = attempts("poison").get(1);
+        assertThat(replay.origin()).isEqualTo(ExecutionOrigin.REPLAY);
+        assertThat(replay.attempt()).isEqualTo(2);
+        assertThat(replay.idempotencyKey()).isEqualTo(letter.idempotencyKey());
+        assertThat(replay.statusReason()).contains("replay of dead letter " + letter.id() + " by operator-");
+        assertThat(ReliabilityJobs.invocations("poison")).hasSize(2);
+        assertThat(deadLetters(one).find(letter.id())).hasValueSatisfying((replayed) -> {
+            assertThat(replayed.status()).isEqualTo(DeadLetterStatus.REPLAYED);
+            assertThat(replayed.actedBy()).startsWith("operator-");
+        });
+        assertThat(deadLetters(two).replay(letter.id(), "late-operator", "again"))
+                .isEmpty();
+    }
+
+    @Test
+    void aFireWithNoRetryLeftIsDeadLetteredWithItsAttemptsAndFirstFailure() {
+        ClusterNode node = start("node-1");
+        Instant fire = Instant.parse("2031-01-01T00:00:00Z");
+
+        node.bean(FireExecutor.class).fire("exhausted", fire);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !deadLetters(node)
+                .list(DeadLetterFilter.OPEN.forJob("exhausted"), PageRequest.of(0, 1))
+                .isEmpty());
+
+        assertThat(attempts("exhausted"))
+                .extracting(ExecutionRecord::status)
+                .containsExactly(ExecutionStatus.FAILED, ExecutionStatus.DEAD_LETTERED);
+        DeadLetter letter = deadLetters(node)
+                .list(DeadLetterFilter.OPEN, PageRequest.of(0, 10))
+                .getContent()
+                .get(0);
+        assertThat(letter.attempts()).isEqualTo(2);
+        assertThat(letter.errorMessage()).isEqualTo("partner down on attempt 2");
+        assertThat(letter.firstFailedAt())
+                .isEqualTo(attempts("exhausted").get(0).finishedAt());
+        assertThat(letter.lastFailedAt()).isEqualTo(attempts("exhausted").get(1).finishedAt());
+        assertThat(deadLetters(node).discard(letter.id(), "operator", "partner retired the endpoint"))
+                .isTrue();
+        assertThat(deadLetters(node).find(letter.id()).orElseThrow().status()).isEqualTo(DeadLetterStatus.DISCARDED);
+        assertThat(deadLetters(node).openCount()).isZero();
+    }
+
+    @Test
+    void aRunLongerThanItsTimeoutIsInterruptedRecordedAsTimedOutAndRetried() {
+        ClusterNode node = start("node-1");
+        Instant fire = Instant.parse("2031-01-01T00:00:00Z");
+
+        node.bean(FireExecutor.class).fire("sluggish", fire);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> attempts("sluggish").size() == 2
+                        && attempts("sluggish").get(1).status() == ExecutionStatus.DEAD_LETTERED);
+
+        List<ExecutionRecord> attempts = attempts("sluggish");
+        assertThat(attempts.get(0).status()).isEqualTo(ExecutionStatus.TIMED_OUT);
+        assertThat(attempts).extracting(ExecutionRecord::errorClass).containsOnly(JobTimeoutException.class.getName());
+        for (ExecutionRecord attempt : attempts) {
+            assertThat(Duration.between(attempt.startedAt(), attempt.finishedAt()))
+                    .isBetween(Duration.ofMillis(300), Duration.ofSeconds(3));
+        }
+    }
+
+    @Test
+    void theRunningAttemptOfADeadNodeIsRunAgainOnceElsewhereAndItsLockReleased() {
+        start("node-1");
+        start("node-2");
+        Instant fire = Instant.parse("2031-01-01T00:00:00Z");
+        long orphan = plantOrphan("steady", fire, "ghost-node");
+        holdLock("steady", "ghost-node");
+
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> attempts("steady").size() == 2
+                        && attempts("steady").get(1).status() == ExecutionStatus.SUCCEEDED);
+
+        List<ExecutionRecord> attempts = attempts("steady");
+        assertThat(attempts.get(0).id()).isEqualTo(orphan);
+        assertThat(attempts.get(0).status()).isEqualTo(ExecutionStatus.FAILED);
+        assertThat(attempts.get(0).errorClass()).isEqualTo(ExecutionStore.NodeLostException.class.getName());
+        assertThat(attempts.get(0).statusReason()).contains("ghost-node");
+        assertThat(attempts.get(1).origin()).isEqualTo(ExecutionOrigin.RECOVERY);
+        assertThat(attempts.get(1).nodeId()).isIn("node-1", "node-2");
+        assertThat(ReliabilityJobs.invocations("steady")).singleElement().satisfies((run) -> {
+            assertThat(run.scheduledAt()).isEqualTo(fire);
+            assertThat(run.attempt()).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void aNodeThatIsOnlySlowIsNotDeclaredDead() {
+        start("node-1");
+        Instant fire = Instant.parse("2031-01-01T00:00:00Z");
+        plantOrphan("steady", fire, "slow-node");
+        JdbcTemplate sql = new JdbcTemplate(this.observer);
+        String now = platform().currentTimestampSql();
+        sql.update("INSERT INTO dsched_node (node_id, started_at, last_seen) VALUES ('slow-node', " + now + ", " + now
+                + ")");
+
+        // the slow node keeps its heartbeat for three node timeouts: its attempt stays its own
+        await().during(NODE_TIMEOUT.multipliedBy(3))
+                .atMost(NODE_TIMEOUT.multipliedBy(4))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    sql.update("UPDATE dsched_node SET last_seen = " + now + " WHERE node_id = 'slow-node'");
+                    return attempts("steady").size() == 1
+                            && attempts("steady").get(0).status() == ExecutionStatus.RUNNING;
+                });
+        // then it goes silent for good
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> attempts("steady").size() == 2
+                        && attempts("steady").get(1).status() == ExecutionStatus.SUCCEEDED);
+        assertThat(attempts("steady").get(0).statusReason()).contains("slow-node died");
+    }
+
+    @Test
+    void aFireOfAJobThisNodeDoesNotDeclareWaitsForANodeThatDoes() {
+        ClusterNode old = start("old-1");
+        Instant fire = Instant.parse("2031-01-01T00:00:00Z");
+
+        old.bean(FireExecutor.class).fire("newcomer", fire);
+        assertThat(attempts("newcomer")).singleElement().satisfies((attempt) -> assertThat(attempt.status())
+                .isEqualTo(ExecutionStatus.SCHEDULED));
+        start("new-1", Map.of("test.newcomer.cron", ReliabilityJobs.NEVER));
+
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> attempts("newcomer").size() == 1
+                        && attempts("newcomer").get(0).status() == ExecutionStatus.SUCCEEDED);
+        assertThat(attempts("newcomer").get(0).nodeId()).isEqualTo("new-1");
+        assertThat(ReliabilityJobs.invocations("newcomer")).hasSize(1);
+    }
+
+    @Test
+    void aFireMissedWhileTheClusterWasDownRunsOnceOrIsSkippedAsItsPolicySays() throws Exception {
+        start("node-1").close();
+        missFires("missed");
+        missFires("skipped");
+        ClusterNode node = start("node-2");
+
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> ReliabilityJobs.invocations("missed").size() == 1);
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> ReliabilityJobs.invocations("missed").size() == 1
+                        && ReliabilityJobs.invocations("skipped").isEmpty());
+        Scheduler scheduler = node.bean(DschedEngine.class).scheduler();
+        Trigger skipped = scheduler.getTrigger(JobSynchronizer.triggerKey("skipped"));
+        assertThat(skipped.getNextFireTime()).isAfter(new java.util.Date());
+    }
+
+    @Test
+    void aJobChangedFromCronToFixedRateKeepsFiringAndSoDoOthers() {
+        start("v1", Map.of()).close();
+        start("v2", Map.of("test.shapeshifter.cron", "", "test.shapeshifter.rate", "500ms"));
+
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> ReliabilityJobs.invocations("shapeshifter").size() >= 3);
+    }
+
+    private void missFires(String job) {
+        // as if the cluster had been down since an hour before the job's next fire
+        long anHourAgo = Instant.now().minus(1, ChronoUnit.HOURS).toEpochMilli();
+        int updated = new JdbcTemplate(this.observer)
+                .update("UPDATE DSCHED_QRTZ_TRIGGERS SET NEXT_FIRE_TIME = ? WHERE TRIGGER_NAME = ?", anHourAgo, job);
+        assertThat(updated).isEqualTo(1);
+    }
+
+    private long plantOrphan(String job, Instant fire, String deadNode) {
+        Instant started = Instant.now().minus(1, ChronoUnit.MINUTES);
+        return executions()
+                .save(ExecutionRecord.claim(job, fire, deadNode, started))
+                .id();
+    }
+
+    private void holdLock(String job, String deadNode) {
+        String now = platform().lockClockSql();
+        String inTenMinutes =
+                switch (platform()) {
+                    case POSTGRESQL -> now + " + INTERVAL '10 minutes'";
+                    case MYSQL -> "DATE_ADD(" + now + ", INTERVAL 10 MINUTE)";
+                    case H2 -> "DATEADD(MINUTE, 10, " + now + ")";
+                };
+        new JdbcTemplate(this.observer)
+                .update(
+                        "INSERT INTO dsched_lock (name, lock_until, locked_at, locked_by) VALUES (?, " + inTenMinutes
+                                + ", " + now + ", ?)",
+                        job,
+                        deadNode);
+    }
+
+    private CompletableFuture<Optional<ExecutionRecord>> replayAfter(CountDownLatch gate, ClusterNode node, long id) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                gate.await();
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            return deadLetters(node).replay(id, "operator-" + node.id(), "fixed the customer");
+        });
+    }
+
+    private static DeadLetters deadLetters(ClusterNode node) {
+        return node.bean(DeadLetters.class);
+    }
+
+    private List<ExecutionRecord> attempts(String job) {
+        List<ExecutionRecord> attempts = new ArrayList<>(executions().findByJobName(job));
+        attempts.sort(java.util.Comparator.comparingInt(ExecutionRecord::attempt));
+        return attempts;
+    }
+
+    private DatabasePlatform platform() {
+        if (this.platform == null) {
+            this.platform = DatabasePlatform.detect(this.observer);
+        }
+        return this.platform;
+    }
+
+    private ExecutionRepository executions() {
+        if (this.executions == null) {
+            this.executions = new DschedRepositories(this.observer, platform()).executions();
+        }
+        return this.executions;
+    }
+
+    private ClusterNode start(String id) {
+        return start(id, Map.of());
+    }
+
+    private ClusterNode start(String id, Map<String, Object> properties) {
+        Map<String, Object> all = new LinkedHashMap<>();
+        all.put("dsched.queue.poll-interval", "100ms");
+        all.put("dsched.recovery.heartbeat-interval", "250ms");
+        all.put("dsched.recovery.node-timeout", NODE_TIMEOUT.toMillis() + "ms");
+        all.put("dsched.cluster.misfire-threshold", "1s");
+        all.putAll(properties);
+        ClusterNode node = ClusterNode.start(this.database, id, ReliabilityJobs.class, all);
+        this.nodes.add(node);
+        return node;
+    }
+}
