@@ -2,6 +2,7 @@ package io.dsched.autoconfigure;
 
 import io.dsched.annotation.DistributedScheduled;
 import io.dsched.annotation.DistributedScheduledBeanPostProcessor;
+import io.dsched.annotation.JobHandlerBeanPostProcessor;
 import io.dsched.cluster.ClusterMembership;
 import io.dsched.cluster.NodeTable;
 import io.dsched.deadletter.DeadLetterRepository;
@@ -17,6 +18,8 @@ import io.dsched.execution.CompositeJobTargets;
 import io.dsched.execution.FireExecutor;
 import io.dsched.execution.JobGuard;
 import io.dsched.execution.JobTargets;
+import io.dsched.handler.HandlerRegistry;
+import io.dsched.jobs.JobScheduler;
 import io.dsched.queue.ExecutionQueue;
 import io.dsched.retry.RetryDefaults;
 import io.dsched.store.DatabasePlatform;
@@ -48,6 +51,7 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.util.StringUtils;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Auto-configuration of dsched: runs {@code @DistributedScheduled} methods once per fire across
@@ -80,6 +84,25 @@ public final class DschedAutoConfiguration {
                 .orElseGet(DschedProperties.Retry::new);
         return new RetryDefaults(
                 retry.getMaxRetries(), retry.getDelay(), retry.getMultiplier(), retry.getMaxDelay(), retry.getJitter());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static HandlerRegistry dschedHandlerRegistry() {
+        return new HandlerRegistry();
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static JobHandlerBeanPostProcessor jobHandlerBeanPostProcessor(
+            HandlerRegistry registry, Environment environment, ObjectProvider<JsonMapper> jsonMappers) {
+        return new JobHandlerBeanPostProcessor(
+                registry, () -> retryDefaults(environment), () -> jsonMapper(jsonMappers));
+    }
+
+    private static JsonMapper jsonMapper(ObjectProvider<JsonMapper> jsonMappers) {
+        return jsonMappers.getIfAvailable(() -> JsonMapper.builder().build());
     }
 
     @Bean
@@ -179,8 +202,29 @@ public final class DschedAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    JobTargets dschedJobTargets(JobRegistry registry) {
-        return new CompositeJobTargets(List.of(registry));
+    JobTargets dschedJobTargets(JobRegistry registry, HandlerRegistry handlers) {
+        return new CompositeJobTargets(List.of(registry, handlers));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    JobScheduler dschedJobScheduler(
+            HandlerRegistry handlers,
+            JobRegistry jobs,
+            ExecutionStore store,
+            DschedEngine engine,
+            ObjectProvider<JsonMapper> jsonMappers,
+            NodeId nodeId,
+            ExecutionQueue queue) {
+        return new JobScheduler(
+                handlers,
+                jobs,
+                store,
+                engine::scheduler,
+                () -> jsonMapper(jsonMappers),
+                nodeId.value(),
+                CLOCK,
+                queue::wakeUp);
     }
 
     @Bean

@@ -2,21 +2,15 @@ package io.dsched.engine;
 
 import io.dsched.definition.JobDefinition;
 import io.dsched.definition.JobRegistry;
-import io.dsched.definition.MisfirePolicy;
-import io.dsched.definition.Schedule;
 import io.dsched.store.JobDefinitionStore;
 import io.dsched.store.JobDefinitionStore.Decision;
 import java.time.Clock;
-import java.util.Date;
 import java.util.Set;
 import org.quartz.JobBuilder;
 import org.quartz.JobDetail;
-import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
-import org.quartz.SimpleScheduleBuilder;
 import org.quartz.Trigger;
-import org.quartz.TriggerBuilder;
 import org.quartz.TriggerKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,8 +26,6 @@ public final class JobSynchronizer {
 
     /** The Quartz group of jobs declared with {@code @DistributedScheduled}. */
     public static final String GROUP = "dsched";
-
-    private static final String FINGERPRINT = "dsched.fingerprint";
 
     private static final Logger logger = LoggerFactory.getLogger(JobSynchronizer.class);
 
@@ -106,7 +98,7 @@ public final class JobSynchronizer {
 
     private void apply(JobDefinition job, boolean replace) throws SchedulerException {
         JobDetail detail = jobDetail(job);
-        Trigger trigger = trigger(job, detail.getKey());
+        Trigger trigger = Triggers.forJob(job, job.schedule(), this.clock);
         if (replace) {
             // rescheduleJob deletes and inserts the trigger: an update in place would leave the
             // rows of the old trigger type behind when a job changes between cron and interval
@@ -132,7 +124,7 @@ public final class JobSynchronizer {
      * @return the fingerprint, or {@code null}
      */
     public static String fingerprint(Trigger trigger) {
-        return trigger.getJobDataMap().getString(FINGERPRINT);
+        return trigger.getJobDataMap().getString(Triggers.FINGERPRINT);
     }
 
     private static JobDetail jobDetail(JobDefinition job) {
@@ -141,44 +133,5 @@ public final class JobSynchronizer {
                 .withDescription(job.source())
                 .storeDurably()
                 .build();
-    }
-
-    private Trigger trigger(JobDefinition job, JobKey jobKey) {
-        TriggerBuilder<Trigger> builder = TriggerBuilder.newTrigger()
-                .withIdentity(triggerKey(job.name()))
-                .forJob(jobKey)
-                .usingJobData(FINGERPRINT, job.fingerprint());
-        if (job.schedule() instanceof Schedule.Cron cron) {
-            SpringCronScheduleBuilder schedule =
-                    SpringCronScheduleBuilder.cron(cron.expression(), cron.effectiveZone());
-            return builder.withSchedule(
-                            (job.misfire() == MisfirePolicy.SKIP)
-                                    ? schedule.withMisfireHandlingInstructionDoNothing()
-                                    : schedule.withMisfireHandlingInstructionFireOnceNow())
-                    .startNow()
-                    .build();
-        }
-        long interval;
-        long initialDelay;
-        if (job.schedule() instanceof Schedule.FixedRate rate) {
-            interval = rate.interval().toMillis();
-            initialDelay = rate.initialDelay().toMillis();
-        } else {
-            Schedule.FixedDelay delay = (Schedule.FixedDelay) job.schedule();
-            interval = delay.delay().toMillis();
-            initialDelay = delay.initialDelay().toMillis();
-        }
-        return builder.withSchedule(repeating(interval, job.misfire()))
-                .startAt(new Date(this.clock.millis() + initialDelay))
-                .build();
-    }
-
-    private static SimpleScheduleBuilder repeating(long intervalMillis, MisfirePolicy misfire) {
-        SimpleScheduleBuilder schedule = SimpleScheduleBuilder.simpleSchedule()
-                .withIntervalInMilliseconds(intervalMillis)
-                .repeatForever();
-        return (misfire == MisfirePolicy.SKIP)
-                ? schedule.withMisfireHandlingInstructionNextWithRemainingCount()
-                : schedule.withMisfireHandlingInstructionNowWithExistingCount();
     }
 }

@@ -1,0 +1,34 @@
+package io.dsched.annotation;
+
+import io.dsched.retry.Retry;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a bean method as a named handler for one-off jobs and runtime-defined recurring jobs.
+ *
+ * <p>The method takes the payload (any type Jackson can read from JSON), a
+ * {@link io.dsched.execution.JobContext}, both, or neither:
+ *
+ * <pre>{@code
+ * @JobHandler("order.timeout")
+ * void cancelIfUnpaid(OrderTimeout payload, JobContext ctx) { ... }
+ * }</pre>
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface JobHandler {
+
+    /** Name of the handler, unique among the application's jobs and handlers. */
+    String value();
+
+    /** How failed attempts are retried; defaults come from {@code dsched.retry.*}. */
+    Retry retry() default @Retry;
+
+    /** Longest time a run may take, such as {@code "30s"}; empty for no limit. */
+    String timeout() default "";
+}

@@ -1,0 +1,2 @@
+/** {@code @JobHandler} methods: the named handlers that one-off and runtime jobs run. */
+package io.dsched.handler;

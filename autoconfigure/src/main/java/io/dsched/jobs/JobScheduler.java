@@ -1,0 +1,301 @@
+package io.dsched.jobs;
+
+import io.dsched.definition.JobDefinition;
+import io.dsched.definition.JobRegistry;
+import io.dsched.definition.Schedule;
+import io.dsched.engine.JobSynchronizer;
+import io.dsched.engine.Triggers;
+import io.dsched.execution.ExecutionOrigin;
+import io.dsched.handler.HandlerDefinition;
+import io.dsched.handler.HandlerRegistry;
+import io.dsched.store.ExecutionRecord;
+import io.dsched.store.ExecutionStore;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.quartz.TriggerKey;
+import org.springframework.scheduling.support.CronExpression;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Schedules one-off jobs with a payload, and pauses, resumes, triggers and reschedules
+ * scheduled jobs at run time. Everything it does is stored in the database: it survives the
+ * restart of every node and takes effect on every node.
+ *
+ * <p>A schedule changed at run time stays in force across restarts until a deployment changes
+ * the job's declared schedule in the code: then the code wins.
+ */
+public class JobScheduler {
+
+    /** Largest payload of a one-off job, in characters of JSON. */
+    public static final int MAX_PAYLOAD = 1_000_000;
+
+    private final HandlerRegistry handlers;
+
+    private final JobRegistry jobs;
+
+    private final ExecutionStore store;
+
+    private final Supplier<Scheduler> scheduler;
+
+    private final Supplier<JsonMapper> json;
+
+    private final String nodeId;
+
+    private final Clock clock;
+
+    private final Runnable wakeQueue;
+
+    /**
+     * Creates the API.
+     * @param handlers the handlers this node declares
+     * @param jobs the scheduled jobs this node declares
+     * @param store the execution history
+     * @param scheduler this node's Quartz scheduler
+     * @param json writes payloads
+     * @param nodeId this node
+     * @param clock the clock
+     * @param wakeQueue makes this node look for due attempts at once
+     */
+    public JobScheduler(
+            HandlerRegistry handlers,
+            JobRegistry jobs,
+            ExecutionStore store,
+            Supplier<Scheduler> scheduler,
+            Supplier<JsonMapper> json,
+            String nodeId,
+            Clock clock,
+            Runnable wakeQueue) {
+        this.handlers = handlers;
+        this.jobs = jobs;
+        this.store = store;
+        this.scheduler = scheduler;
+        this.json = json;
+        this.nodeId = nodeId;
+        this.clock = clock;
+        this.wakeQueue = wakeQueue;
+    }
+
+    /**
+     * Schedules a one-off job. With an idempotency key, a second submission returns the job of
+     * the first and schedules nothing.
+     * @param request the job
+     * @return the scheduled job
+     * @throws UnknownJobException if no {@code @JobHandler} has the request's name
+     * @throws IllegalArgumentException if the payload cannot be written as JSON, or not read as
+     *     the handler's payload type; nothing is stored then
+     */
+    public ScheduledJob submit(OneOff request) {
+        HandlerDefinition handler = this.handlers
+                .handler(request.handler())
+                .orElseThrow(() -> new UnknownJobException(
+                        "No @JobHandler named '" + request.handler() + "'; known handlers: " + this.handlers.names()));
+        String payload = payload(handler, request.payload());
+        Instant now = this.clock.instant();
+        Instant dueAt = request.dueAt(now);
+        String key = handler.name() + ":" + ((request.key() != null) ? request.key() : UUID.randomUUID());
+        Optional<ExecutionRecord> saved = this.store.claim(ExecutionRecord.waiting(
+                handler.name(), dueAt, 1, key, ExecutionOrigin.ONE_OFF, this.nodeId, now, dueAt, payload, null));
+        if (saved.isPresent()) {
+            if (!dueAt.isAfter(now)) {
+                this.wakeQueue.run();
+            }
+            return new ScheduledJob(saved.get().id(), handler.name(), key, dueAt, true);
+        }
+        ExecutionRecord first =
+                this.store.repository().findByIdempotencyKey(key).get(0);
+        return new ScheduledJob(first.id(), handler.name(), key, first.scheduledAt(), false);
+    }
+
+    /**
+     * Schedules several one-off jobs; each is submitted as by {@link #submit(OneOff)}.
+     * @param requests the jobs
+     * @return the scheduled jobs, in order
+     */
+    public List<ScheduledJob> submitAll(List<OneOff> requests) {
+        return requests.stream().map(this::submit).toList();
+    }
+
+    /**
+     * Stops a scheduled job from firing, on every node, until it is resumed. Attempts already
+     * waiting (retries) still run.
+     * @param job the job's name
+     * @throws UnknownJobException if there is no such job
+     */
+    public void pause(String job) {
+        act((quartz) -> quartz.pauseTrigger(existing(quartz, job)));
+    }
+
+    /**
+     * Lets a paused job fire again; a fire it missed while paused follows its misfire policy.
+     * @param job the job's name
+     * @throws UnknownJobException if there is no such job
+     */
+    public void resume(String job) {
+        act((quartz) -> quartz.resumeTrigger(existing(quartz, job)));
+    }
+
+    /**
+     * Whether a job is paused.
+     * @param job the job's name
+     * @return {@code true} if paused
+     * @throws UnknownJobException if there is no such job
+     */
+    public boolean isPaused(String job) {
+        return quartz((quartz) -> quartz.getTriggerState(existing(quartz, job)) == Trigger.TriggerState.PAUSED);
+    }
+
+    /**
+     * Runs a scheduled job once now, outside its schedule, as an attempt of its own (origin
+     * {@code MANUAL}); it does not overlap a running fire of the job.
+     * @param job the job's name
+     * @return the scheduled run
+     * @throws UnknownJobException if this node does not declare the job
+     */
+    public ScheduledJob trigger(String job) {
+        JobDefinition definition = declared(job);
+        Instant now = this.clock.instant();
+        String key = ExecutionRecord.idempotencyKey(definition.name(), now) + "#manual-"
+                + UUID.randomUUID().toString().substring(0, 8);
+        ExecutionRecord run = this.store
+                .claim(ExecutionRecord.waiting(
+                        definition.name(),
+                        now,
+                        1,
+                        key,
+                        ExecutionOrigin.MANUAL,
+                        this.nodeId,
+                        now,
+                        now,
+                        null,
+                        "triggered by hand"))
+                .orElseThrow();
+        this.wakeQueue.run();
+        return new ScheduledJob(run.id(), definition.name(), key, now, true);
+    }
+
+    /**
+     * Changes a scheduled job's schedule at run time, on every node. The change stays in force
+     * across restarts until a deployment changes the job's declared schedule.
+     * @param job the job's name
+     * @param schedule the new schedule
+     * @throws UnknownJobException if this node does not declare the job
+     * @throws IllegalArgumentException if the schedule is invalid
+     */
+    public void reschedule(String job, Schedule schedule) {
+        JobDefinition definition = declared(job);
+        validate(schedule);
+        Trigger trigger = Triggers.forJob(definition, schedule, this.clock);
+        act((quartz) -> quartz.rescheduleJob(existing(quartz, job), trigger));
+    }
+
+    /**
+     * Returns the schedule a job fires on now: the declared one, or one set at run time.
+     * @param job the job's name
+     * @return a description of the schedule
+     * @throws UnknownJobException if there is no such job
+     */
+    public String scheduleOf(String job) {
+        return quartz((quartz) -> {
+            Trigger trigger = quartz.getTrigger(existing(quartz, job));
+            String override = Triggers.override(trigger);
+            return (override != null) ? override : declared(job).schedule().describe();
+        });
+    }
+
+    private static void validate(Schedule schedule) {
+        if (schedule instanceof Schedule.Cron cron && !CronExpression.isValidExpression(cron.expression())) {
+            try {
+                CronExpression.parse(cron.expression());
+            } catch (IllegalArgumentException ex) {
+                throw new IllegalArgumentException(
+                        "Invalid cron expression '" + cron.expression() + "': " + ex.getMessage(), ex);
+            }
+        }
+        if (schedule instanceof Schedule.FixedRate rate
+                && (rate.interval().isZero() || rate.interval().isNegative())) {
+            throw new IllegalArgumentException("fixedRate must be longer than zero, was " + rate.interval());
+        }
+        if (schedule instanceof Schedule.FixedDelay delay
+                && (delay.delay().isZero() || delay.delay().isNegative())) {
+            throw new IllegalArgumentException("fixedDelay must be longer than zero, was " + delay.delay());
+        }
+    }
+
+    private JobDefinition declared(String job) {
+        return this.jobs
+                .definition(job)
+                .orElseThrow(() -> new UnknownJobException(
+                        "No scheduled job named '" + job + "' on this node; jobs: " + this.jobs.names()));
+    }
+
+    private static TriggerKey existing(Scheduler quartz, String job) throws SchedulerException {
+        TriggerKey key = JobSynchronizer.triggerKey(job);
+        if (!quartz.checkExists(key)) {
+            throw new UnknownJobException("No scheduled job named '" + job + "'");
+        }
+        return key;
+    }
+
+    private String payload(HandlerDefinition handler, Object payload) {
+        if (payload == null) {
+            return null;
+        }
+        JsonMapper mapper = this.json.get();
+        String text;
+        try {
+            text = mapper.writeValueAsString(payload);
+        } catch (JacksonException ex) {
+            throw new IllegalArgumentException(
+                    "The payload of '" + handler.name() + "' cannot be written as JSON: " + ex.getOriginalMessage(),
+                    ex);
+        }
+        if (text.length() > MAX_PAYLOAD) {
+            throw new IllegalArgumentException("The payload of '" + handler.name() + "' has " + text.length()
+                    + " characters of JSON; at most " + MAX_PAYLOAD + " are allowed");
+        }
+        if (handler.payloadType() != null) {
+            try {
+                mapper.readValue(text, mapper.getTypeFactory().constructType(handler.payloadType()));
+            } catch (JacksonException ex) {
+                throw new IllegalArgumentException(
+                        "The payload of '" + handler.name() + "' cannot be read as "
+                                + handler.payloadType().getTypeName() + ": " + ex.getOriginalMessage(),
+                        ex);
+            }
+        }
+        return text;
+    }
+
+    private <T> T quartz(QuartzCall<T> call) {
+        try {
+            return call.apply(this.scheduler.get());
+        } catch (SchedulerException ex) {
+            throw new IllegalStateException("The job store did not answer: " + ex.getMessage(), ex);
+        }
+    }
+
+    private void act(QuartzAction action) {
+        quartz((quartz) -> {
+            action.apply(quartz);
+            return null;
+        });
+    }
+
+    @FunctionalInterface
+    private interface QuartzCall<T> {
+        T apply(Scheduler scheduler) throws SchedulerException;
+    }
+
+    @FunctionalInterface
+    private interface QuartzAction {
+        void apply(Scheduler scheduler) throws SchedulerException;
+    }
+}

@@ -1,0 +1,100 @@
+package io.dsched.jobs;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A request to run a handler once, with a payload, now, at a time or after a delay.
+ *
+ * <pre>{@code
+ * jobScheduler.submit(OneOff.of("order.timeout", new OrderTimeout(orderId))
+ *         .after(Duration.ofMinutes(15))
+ *         .withKey("order-" + orderId + "-timeout"));
+ * }</pre>
+ */
+public final class OneOff {
+
+    private final String handler;
+
+    private final Object payload;
+
+    private final Instant at;
+
+    private final Duration delay;
+
+    private final String key;
+
+    private OneOff(String handler, Object payload, Instant at, Duration delay, String key) {
+        this.handler = handler;
+        this.payload = payload;
+        this.at = at;
+        this.delay = delay;
+        this.key = key;
+    }
+
+    /**
+     * Starts a request to run a handler with a payload, as soon as possible.
+     * @param handler the {@code @JobHandler} name
+     * @param payload what the handler receives, written as JSON; may be {@code null}
+     * @return the request
+     */
+    public static OneOff of(String handler, Object payload) {
+        Objects.requireNonNull(handler, "handler");
+        return new OneOff(handler, payload, null, null, null);
+    }
+
+    /**
+     * Runs the job at a time.
+     * @param at when
+     * @return a new request
+     */
+    public OneOff at(Instant at) {
+        return new OneOff(this.handler, this.payload, Objects.requireNonNull(at, "at"), null, this.key);
+    }
+
+    /**
+     * Runs the job after a delay from its submission.
+     * @param delay how long after
+     * @return a new request
+     */
+    public OneOff after(Duration delay) {
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("The delay of a one-off job must not be negative, was " + delay);
+        }
+        return new OneOff(this.handler, this.payload, null, delay, this.key);
+    }
+
+    /**
+     * Makes the submission idempotent: a second submission with the same key (for the same
+     * handler) returns the first job and schedules nothing.
+     * @param key the caller's key, at most 200 characters
+     * @return a new request
+     */
+    public OneOff withKey(String key) {
+        Objects.requireNonNull(key, "key");
+        if (key.isBlank() || key.length() > 200) {
+            throw new IllegalArgumentException("An idempotency key has 1 to 200 characters");
+        }
+        return new OneOff(this.handler, this.payload, this.at, this.delay, key);
+    }
+
+    String handler() {
+        return this.handler;
+    }
+
+    Object payload() {
+        return this.payload;
+    }
+
+    Instant dueAt(Instant now) {
+        if (this.at != null) {
+            return this.at;
+        }
+        return (this.delay != null) ? now.plus(this.delay) : now;
+    }
+
+    String key() {
+        return this.key;
+    }
+}
