@@ -45,6 +45,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -200,8 +201,10 @@ public final class DschedAutoConfiguration {
                 CLOCK);
     }
 
+    // the registries are targets too: this one, which combines them, is the one to inject
     @Bean
-    @ConditionalOnMissingBean
+    @Primary
+    @ConditionalOnMissingBean(name = "dschedJobTargets")
     JobTargets dschedJobTargets(JobRegistry registry, HandlerRegistry handlers) {
         return new CompositeJobTargets(List.of(registry, handlers));
     }

@@ -155,6 +155,7 @@ public final class AttemptRunner implements AutoCloseable {
     private Outcome invoke(JobTarget job, ExecutionRecord claim) {
         Context context = new Context(claim);
         AtomicBoolean timedOut = new AtomicBoolean();
+        Instant startedAt = this.clock.instant();
         Thread worker = Thread.currentThread();
         ScheduledFuture<?> interrupt = (job.timeout() != null)
                 ? this.watchdog.schedule(
@@ -165,7 +166,6 @@ public final class AttemptRunner implements AutoCloseable {
                         job.timeout().toMillis(),
                         TimeUnit.MILLISECONDS)
                 : null;
-        Instant startedAt = this.clock.instant();
         Throwable failure = null;
         try (MDC.MDCCloseable j = MDC.putCloseable("dsched.job", job.name());
                 MDC.MDCCloseable e = MDC.putCloseable("dsched.execution", String.valueOf(claim.id()));

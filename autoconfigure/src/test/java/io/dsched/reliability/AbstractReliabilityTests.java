@@ -1,6 +1,8 @@
 package io.dsched.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -8,12 +10,17 @@ import io.dsched.deadletter.DeadLetter;
 import io.dsched.deadletter.DeadLetterFilter;
 import io.dsched.deadletter.DeadLetterStatus;
 import io.dsched.deadletter.DeadLetters;
+import io.dsched.definition.Schedule;
 import io.dsched.engine.DschedEngine;
 import io.dsched.engine.JobSynchronizer;
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.execution.FireExecutor;
 import io.dsched.execution.JobTimeoutException;
+import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.OneOff;
+import io.dsched.jobs.ScheduledJob;
+import io.dsched.jobs.UnknownJobException;
 import io.dsched.reliability.ReliabilityJobs.Invocation;
 import io.dsched.retry.NonRetryableJobException;
 import io.dsched.store.DatabasePlatform;
@@ -305,6 +312,104 @@ abstract class AbstractReliabilityTests {
 
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> ReliabilityJobs.invocations("shapeshifter").size() >= 3);
+    }
+
+    @Test
+    void aOneOffJobRunsOnceWithItsPayloadAndTheSameKeyTwiceSchedulesOnce() {
+        ClusterNode one = start("node-1");
+        ClusterNode two = start("node-2");
+        ReliabilityJobs.Reminder reminder = new ReliabilityJobs.Reminder("order-42", 2);
+
+        ScheduledJob first = one.bean(JobScheduler.class)
+                .submit(OneOff.of("reminder", reminder)
+                        .after(Duration.ofMillis(500))
+                        .withKey("order-42"));
+        ScheduledJob second = two.bean(JobScheduler.class)
+                .submit(OneOff.of("reminder", new ReliabilityJobs.Reminder("order-42", 9))
+                        .withKey("order-42"));
+
+        assertThat(first.created()).isTrue();
+        assertThat(second.created()).isFalse();
+        assertThat(second.executionId()).isEqualTo(first.executionId());
+        assertThat(second.idempotencyKey()).isEqualTo("reminder:order-42");
+        await().atMost(Duration.ofSeconds(10)).until(() -> ReliabilityJobs.REMINDERS.size() == 1);
+        await().during(Duration.ofMillis(1500))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> ReliabilityJobs.REMINDERS.size() == 1);
+        assertThat(ReliabilityJobs.REMINDERS).containsExactly(reminder);
+        assertThat(attempts("reminder")).singleElement().satisfies((run) -> {
+            assertThat(run.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+            assertThat(run.origin()).isEqualTo(ExecutionOrigin.ONE_OFF);
+            assertThat(run.startedAt()).isAfterOrEqualTo(run.dueAt());
+            assertThat(run.payload()).contains("order-42");
+        });
+    }
+
+    @Test
+    void anUnknownHandlerOrAnUnwritablePayloadIsRefusedAndStoresNothing() {
+        JobScheduler jobs = start("node-1").bean(JobScheduler.class);
+
+        assertThatThrownBy(() -> jobs.submit(OneOff.of("no.such.handler", "x")))
+                .isInstanceOf(UnknownJobException.class)
+                .hasMessageContaining("No @JobHandler named 'no.such.handler'")
+                .hasMessageContaining("reminder");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> jobs.submit(OneOff.of("reminder", new Unwritable())))
+                .withMessageContaining("cannot be written as JSON");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> jobs.submit(OneOff.of("reminder", List.of(1, 2, 3))))
+                .withMessageContaining("cannot be read as");
+        assertThat(executions().count()).isZero();
+    }
+
+    @Test
+    void aJobIsPausedTriggeredAndRescheduledAtRunTimeOnEveryNodeAndTheChangeSurvivesARestart() {
+        ClusterNode one = start("node-1");
+        ClusterNode two = start("node-2");
+        JobScheduler jobs = one.bean(JobScheduler.class);
+
+        jobs.trigger("steady");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> ReliabilityJobs.invocations("steady").size() == 1);
+        assertThat(attempts("steady")).singleElement().satisfies((run) -> assertThat(run.origin())
+                .isEqualTo(ExecutionOrigin.MANUAL));
+
+        jobs.reschedule("steady", new Schedule.Cron("* * * * * *", null));
+        await().atMost(Duration.ofSeconds(10)).until(() -> scheduled("steady") >= 2);
+        jobs.pause("steady");
+        assertThat(two.bean(JobScheduler.class).isPaused("steady")).isTrue();
+        long firedBeforePause = scheduled("steady");
+        await().during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(4))
+                .until(() -> scheduled("steady") <= firedBeforePause + 1);
+
+        one.close();
+        two.close();
+        ClusterNode restarted = start("node-3");
+        JobScheduler afterRestart = restarted.bean(JobScheduler.class);
+        assertThat(afterRestart.isPaused("steady")).isTrue();
+        assertThat(afterRestart.scheduleOf("steady")).isEqualTo("cron(* * * * * *, default zone)");
+        long firedWhilePaused = scheduled("steady");
+        afterRestart.resume("steady");
+        await().atMost(Duration.ofSeconds(10)).until(() -> scheduled("steady") >= firedWhilePaused + 2);
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> afterRestart.reschedule("steady", new Schedule.Cron("0 61 * * * *", null)))
+                .withMessageContaining("Invalid cron expression '0 61 * * * *'");
+        assertThatThrownBy(() -> afterRestart.pause("no-such-job")).isInstanceOf(UnknownJobException.class);
+    }
+
+    /** A payload whose property cannot be read, so it cannot be written as JSON. */
+    static class Unwritable {
+
+        public String getOrderId() {
+            throw new IllegalStateException("the order is gone");
+        }
+    }
+
+    private long scheduled(String job) {
+        return attempts(job).stream()
+                .filter((run) -> run.origin() == ExecutionOrigin.SCHEDULE)
+                .count();
     }
 
     private void missFires(String job) {

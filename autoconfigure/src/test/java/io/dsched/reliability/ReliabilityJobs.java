@@ -1,6 +1,7 @@
 package io.dsched.reliability;
 
 import io.dsched.annotation.DistributedScheduled;
+import io.dsched.annotation.JobHandler;
 import io.dsched.definition.MisfirePolicy;
 import io.dsched.execution.JobContext;
 import io.dsched.retry.NonRetryableJobException;
@@ -33,6 +34,7 @@ public class ReliabilityJobs {
 
     static void reset() {
         INVOCATIONS.clear();
+        REMINDERS.clear();
         FLAKY_FAILURES.set(0);
     }
 
@@ -49,6 +51,32 @@ public class ReliabilityJobs {
     @Bean
     Jobs jobs() {
         return new Jobs();
+    }
+
+    @Bean
+    Handlers handlers() {
+        return new Handlers();
+    }
+
+    /** Reminders the reminder handler received. */
+    static final List<Reminder> REMINDERS = new CopyOnWriteArrayList<>();
+
+    /**
+     * The payload of the reminder handler.
+     *
+     * @param orderId the order
+     * @param level how insistent
+     */
+    record Reminder(String orderId, int level) {}
+
+    /** The handlers of one-off jobs. */
+    public static class Handlers {
+
+        @JobHandler("reminder")
+        public void remind(Reminder reminder, JobContext context) {
+            record(context);
+            REMINDERS.add(reminder);
+        }
     }
 
     /**
