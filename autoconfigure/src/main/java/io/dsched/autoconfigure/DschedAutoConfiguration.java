@@ -19,6 +19,7 @@ import io.dsched.execution.FireExecutor;
 import io.dsched.execution.JobGuard;
 import io.dsched.execution.JobTargets;
 import io.dsched.handler.HandlerRegistry;
+import io.dsched.history.Housekeeping;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.queue.ExecutionQueue;
 import io.dsched.retry.RetryDefaults;
@@ -306,6 +307,16 @@ public final class DschedAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    Housekeeping dschedHousekeeping(DschedJdbc jdbc, DschedProperties properties, JobRegistry registry) {
+        DschedProperties.History history = properties.getHistory();
+        Housekeeping housekeeping = new Housekeeping(
+                jdbc.dataSource(), jdbc.platform(), history.getRetention(), history.getBatchSize(), CLOCK);
+        registry.register(housekeeping.job(history.getCleanupCron()));
+        return housekeeping;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
     DschedEngine dschedEngine(
             DschedProperties properties,
             DschedJdbc jdbc,
@@ -313,7 +324,8 @@ public final class DschedAutoConfiguration {
             NodeId nodeId,
             JobRegistry registry,
             FireExecutor executor,
-            JobDefinitionStore definitions)
+            JobDefinitionStore definitions,
+            Housekeeping housekeeping)
             throws SchedulerException {
         DschedProperties.Cluster cluster = properties.getCluster();
         return new DschedEngine(

@@ -38,6 +38,8 @@ public class DschedProperties {
 
     private final Queue queue = new Queue();
 
+    private final History history = new History();
+
     public boolean isEnabled() {
         return this.enabled;
     }
@@ -92,6 +94,10 @@ public class DschedProperties {
 
     public Queue getQueue() {
         return this.queue;
+    }
+
+    public History getHistory() {
+        return this.history;
     }
 
     /** Cluster membership and trigger acquisition. */
@@ -338,6 +344,43 @@ public class DschedProperties {
 
         public void setPollInterval(Duration pollInterval) {
             this.pollInterval = pollInterval;
+        }
+    }
+
+    /** The execution history and its housekeeping. */
+    public static class History {
+
+        /** How long finished attempts and closed dead letters are kept. */
+        private Duration retention = Duration.ofDays(14);
+
+        /** When the cluster-wide housekeeping job deletes older history (Spring cron, UTC). */
+        private String cleanupCron = "0 */10 * * * *";
+
+        /** How many rows one delete statement removes at most. */
+        private int batchSize = 1000;
+
+        public Duration getRetention() {
+            return this.retention;
+        }
+
+        public void setRetention(Duration retention) {
+            this.retention = retention;
+        }
+
+        public String getCleanupCron() {
+            return this.cleanupCron;
+        }
+
+        public void setCleanupCron(String cleanupCron) {
+            this.cleanupCron = cleanupCron;
+        }
+
+        public int getBatchSize() {
+            return this.batchSize;
+        }
+
+        public void setBatchSize(int batchSize) {
+            this.batchSize = batchSize;
         }
     }
 }

@@ -5,12 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariDataSource;
 import io.dsched.autoconfigure.DschedJdbc;
 import io.dsched.autoconfigure.DschedSchemaInitializer;
+import io.dsched.deadletter.DeadLetter;
+import io.dsched.deadletter.DeadLetterRepository;
+import io.dsched.deadletter.DeadLetterStatus;
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionStatus;
+import io.dsched.history.Housekeeping;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -126,5 +133,86 @@ abstract class AbstractSchemaScriptTests {
             assertThat(row.errorMessage()).isEqualTo("boom");
             assertThat(row.finishedAt()).isEqualTo(now.plusSeconds(1));
         });
+    }
+
+    @Test
+    void housekeepingDeletesOnlyFinishedHistoryOlderThanTheRetentionInBatches() {
+        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
+        new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
+        ExecutionStore store = store(jdbc);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        Instant old = now.minus(20, ChronoUnit.DAYS);
+        List<ExecutionRecord> rows = new ArrayList<>();
+        for (int i = 0; i < 2500; i++) {
+            rows.add(finished(ExecutionRecord.claim("old", old.plusSeconds(i), "node-1", old.plusSeconds(i))));
+        }
+        store.repository().saveAll(rows);
+        ExecutionRecord running = store.repository().save(ExecutionRecord.claim("stuck", old, "node-1", old));
+        ExecutionRecord waiting = store.repository()
+                .save(ExecutionRecord.waiting(
+                        "later",
+                        old,
+                        1,
+                        "later:1",
+                        ExecutionOrigin.ONE_OFF,
+                        "node-1",
+                        old,
+                        now.plusSeconds(3600),
+                        null,
+                        null));
+        ExecutionRecord recent = store.repository().save(finished(ExecutionRecord.claim("new", now, "node-1", now)));
+        DeadLetterRepository letters = new DschedRepositories(jdbc.dataSource(), jdbc.platform()).deadLetters();
+        DeadLetter open = letters.save(letter(old, DeadLetterStatus.OPEN));
+        letters.save(letter(old, DeadLetterStatus.DISCARDED));
+
+        int deleted = new Housekeeping(
+                        jdbc.dataSource(), jdbc.platform(), Duration.ofDays(14), 1000, java.time.Clock.systemUTC())
+                .purge();
+
+        assertThat(deleted).isEqualTo(2501);
+        assertThat(store.repository().findAll())
+                .extracting(ExecutionRecord::id)
+                .containsExactlyInAnyOrder(running.id(), waiting.id(), recent.id());
+        assertThat(letters.findAll()).extracting(DeadLetter::id).containsExactly(open.id());
+    }
+
+    private static ExecutionRecord finished(ExecutionRecord claim) {
+        return new ExecutionRecord(
+                null,
+                claim.jobName(),
+                claim.scheduledAt(),
+                claim.attempt(),
+                claim.idempotencyKey(),
+                ExecutionStatus.SUCCEEDED,
+                claim.nodeId(),
+                claim.startedAt(),
+                claim.startedAt().plusMillis(5),
+                null,
+                null,
+                null,
+                claim.origin(),
+                null,
+                null);
+    }
+
+    private static DeadLetter letter(Instant failedAt, DeadLetterStatus status) {
+        return new DeadLetter(
+                null,
+                "poison",
+                failedAt,
+                "poison@" + failedAt.toEpochMilli() + status,
+                1,
+                1L,
+                "java.lang.IllegalStateException",
+                "boom",
+                null,
+                null,
+                failedAt,
+                failedAt,
+                "node-1",
+                status,
+                null,
+                null,
+                null);
     }
 }

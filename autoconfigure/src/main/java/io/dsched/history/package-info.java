@@ -1,0 +1,2 @@
+/** Keeping the execution history to its retention: the cluster-wide housekeeping job. */
+package io.dsched.history;
