@@ -21,6 +21,7 @@ import io.dsched.execution.JobTargets;
 import io.dsched.handler.HandlerRegistry;
 import io.dsched.history.Housekeeping;
 import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.RuntimeJobs;
 import io.dsched.queue.ExecutionQueue;
 import io.dsched.retry.RetryDefaults;
 import io.dsched.store.DatabasePlatform;
@@ -206,8 +207,14 @@ public final class DschedAutoConfiguration {
     @Bean
     @Primary
     @ConditionalOnMissingBean(name = "dschedJobTargets")
-    JobTargets dschedJobTargets(JobRegistry registry, HandlerRegistry handlers) {
-        return new CompositeJobTargets(List.of(registry, handlers));
+    JobTargets dschedJobTargets(JobRegistry registry, HandlerRegistry handlers, RuntimeJobs runtimeJobs) {
+        return new CompositeJobTargets(List.of(registry, handlers, runtimeJobs));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RuntimeJobs dschedRuntimeJobs(DschedRepositories repositories, HandlerRegistry handlers) {
+        return new RuntimeJobs(repositories.aggregates(), handlers, CLOCK);
     }
 
     @Bean
@@ -219,7 +226,9 @@ public final class DschedAutoConfiguration {
             DschedEngine engine,
             ObjectProvider<JsonMapper> jsonMappers,
             NodeId nodeId,
-            ExecutionQueue queue) {
+            ExecutionQueue queue,
+            RuntimeJobs runtimeJobs,
+            JobTargets targets) {
         return new JobScheduler(
                 handlers,
                 jobs,
@@ -228,7 +237,9 @@ public final class DschedAutoConfiguration {
                 () -> jsonMapper(jsonMappers),
                 nodeId.value(),
                 CLOCK,
-                queue::wakeUp);
+                queue::wakeUp,
+                runtimeJobs,
+                targets);
     }
 
     @Bean
@@ -325,7 +336,8 @@ public final class DschedAutoConfiguration {
             JobRegistry registry,
             FireExecutor executor,
             JobDefinitionStore definitions,
-            Housekeeping housekeeping)
+            Housekeeping housekeeping,
+            RuntimeJobs runtimeJobs)
             throws SchedulerException {
         DschedProperties.Cluster cluster = properties.getCluster();
         return new DschedEngine(
@@ -345,7 +357,8 @@ public final class DschedAutoConfiguration {
                         definitions,
                         nodeId.value(),
                         properties.getJobs().isReapplySuperseded(),
-                        CLOCK),
+                        CLOCK,
+                        runtimeJobs::synchronize),
                 properties.getShutdown().isWaitForJobs());
     }
 }

@@ -41,6 +41,8 @@ public final class JobSynchronizer {
 
     private final Clock clock;
 
+    private final StoreRepair runtimeJobs;
+
     /**
      * Creates a synchronizer.
      * @param scheduler this node's Quartz scheduler
@@ -49,6 +51,7 @@ public final class JobSynchronizer {
      * @param nodeId this node
      * @param reapplySuperseded whether replaced definitions may be applied again
      * @param clock the clock
+     * @param runtimeJobs repairs the triggers of jobs defined at run time
      */
     public JobSynchronizer(
             Scheduler scheduler,
@@ -56,13 +59,27 @@ public final class JobSynchronizer {
             JobDefinitionStore definitions,
             String nodeId,
             boolean reapplySuperseded,
-            Clock clock) {
+            Clock clock,
+            StoreRepair runtimeJobs) {
         this.scheduler = scheduler;
         this.registry = registry;
         this.definitions = definitions;
         this.nodeId = nodeId;
         this.reapplySuperseded = reapplySuperseded;
         this.clock = clock;
+        this.runtimeJobs = runtimeJobs;
+    }
+
+    /** Repairs part of the store at start-up. */
+    @FunctionalInterface
+    public interface StoreRepair {
+
+        /**
+         * Repairs.
+         * @param scheduler the Quartz scheduler
+         * @throws SchedulerException if the store cannot be read or written
+         */
+        void repair(Scheduler scheduler) throws SchedulerException;
     }
 
     /**
@@ -94,6 +111,7 @@ public final class JobSynchronizer {
                 logger.debug("Job '{}' is unchanged: {}", job.name(), job.describe());
             }
         }
+        this.runtimeJobs.repair(this.scheduler);
     }
 
     private void apply(JobDefinition job, boolean replace) throws SchedulerException {

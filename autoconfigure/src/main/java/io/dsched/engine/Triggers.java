@@ -33,9 +33,21 @@ public final class Triggers {
      * @return the trigger
      */
     public static Trigger forJob(JobDefinition job, Schedule schedule, Clock clock) {
+        return forJob(job, schedule, clock, JobSynchronizer.GROUP);
+    }
+
+    /**
+     * Builds a job's trigger in a Quartz group.
+     * @param job the job
+     * @param schedule the schedule to fire on
+     * @param clock the clock, for start times
+     * @param group the Quartz group of the job and its trigger
+     * @return the trigger
+     */
+    public static Trigger forJob(JobDefinition job, Schedule schedule, Clock clock, String group) {
         TriggerBuilder<Trigger> builder = TriggerBuilder.newTrigger()
-                .withIdentity(JobSynchronizer.triggerKey(job.name()))
-                .forJob(JobKey.jobKey(job.name(), JobSynchronizer.GROUP))
+                .withIdentity(job.name(), group)
+                .forJob(JobKey.jobKey(job.name(), group))
                 .usingJobData(FINGERPRINT, job.fingerprint());
         if (!schedule.equals(job.schedule())) {
             builder.usingJobData(OVERRIDE, schedule.describe());

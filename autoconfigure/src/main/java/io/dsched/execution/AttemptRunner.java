@@ -5,6 +5,7 @@ import io.dsched.deadletter.DeadLetterStatus;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionStore;
 import io.dsched.store.ExecutionStore.LostClaimException;
+import io.dsched.store.TransientFailures;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
@@ -34,6 +35,9 @@ public final class AttemptRunner implements AutoCloseable {
     static final int MAX_STACK_TRACE = 16_000;
 
     private static final Duration GUARD_RETRY = Duration.ofSeconds(1);
+
+    /** How long to keep trying to record an outcome while the database is unreachable. */
+    private static final Duration OUTCOME_PATIENCE = Duration.ofMinutes(5);
 
     private static final Logger logger = LoggerFactory.getLogger(AttemptRunner.class);
 
@@ -273,7 +277,10 @@ public final class AttemptRunner implements AutoCloseable {
 
     private Outcome record(Runnable write, Outcome outcome) {
         try {
-            write.run();
+            TransientFailures.retry("the outcome " + outcome, OUTCOME_PATIENCE, () -> {
+                write.run();
+                return outcome;
+            });
             return outcome;
         } catch (LostClaimException ex) {
             logger.warn("Not recording {}: {}", outcome, ex.getMessage());

@@ -3,7 +3,9 @@ package io.dsched.execution;
 import io.dsched.execution.AttemptRunner.Outcome;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionStore;
+import io.dsched.store.TransientFailures;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -16,6 +18,13 @@ import org.slf4j.LoggerFactory;
 public final class FireExecutor {
 
     private static final Logger logger = LoggerFactory.getLogger(FireExecutor.class);
+
+    /**
+     * How long to keep trying to claim a fire while the database is unreachable. A claim that
+     * was written although its answer was lost is found by the membership's sweep of stale
+     * attempts and run again.
+     */
+    private static final Duration CLAIM_PATIENCE = Duration.ofMinutes(1);
 
     private final ExecutionStore store;
 
@@ -69,8 +78,10 @@ public final class FireExecutor {
             this.wakeQueue.run();
             return Outcome.DEFERRED;
         }
-        Optional<ExecutionRecord> claimed =
-                this.store.claim(ExecutionRecord.claim(jobName, scheduledAt, this.runner.nodeId(), now));
+        Optional<ExecutionRecord> claimed = TransientFailures.retry(
+                "the claim of '" + jobName + "'",
+                CLAIM_PATIENCE,
+                () -> this.store.claim(ExecutionRecord.claim(jobName, scheduledAt, this.runner.nodeId(), now)));
         if (claimed.isEmpty()) {
             logger.debug("Not running '{}' scheduled at {}: already claimed", jobName, scheduledAt);
             return Outcome.ALREADY_CLAIMED;

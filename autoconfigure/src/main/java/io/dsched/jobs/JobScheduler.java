@@ -6,6 +6,7 @@ import io.dsched.definition.Schedule;
 import io.dsched.engine.JobSynchronizer;
 import io.dsched.engine.Triggers;
 import io.dsched.execution.ExecutionOrigin;
+import io.dsched.execution.JobTargets;
 import io.dsched.handler.HandlerDefinition;
 import io.dsched.handler.HandlerRegistry;
 import io.dsched.store.ExecutionRecord;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.Trigger;
@@ -53,6 +55,10 @@ public class JobScheduler {
 
     private final Runnable wakeQueue;
 
+    private final RuntimeJobs runtimeJobs;
+
+    private final JobTargets targets;
+
     /**
      * Creates the API.
      * @param handlers the handlers this node declares
@@ -63,6 +69,8 @@ public class JobScheduler {
      * @param nodeId this node
      * @param clock the clock
      * @param wakeQueue makes this node look for due attempts at once
+     * @param runtimeJobs the recurring jobs defined at run time
+     * @param targets every job and handler this node can run
      */
     public JobScheduler(
             HandlerRegistry handlers,
@@ -72,7 +80,9 @@ public class JobScheduler {
             Supplier<JsonMapper> json,
             String nodeId,
             Clock clock,
-            Runnable wakeQueue) {
+            Runnable wakeQueue,
+            RuntimeJobs runtimeJobs,
+            JobTargets targets) {
         this.handlers = handlers;
         this.jobs = jobs;
         this.store = store;
@@ -81,6 +91,8 @@ public class JobScheduler {
         this.nodeId = nodeId;
         this.clock = clock;
         this.wakeQueue = wakeQueue;
+        this.runtimeJobs = runtimeJobs;
+        this.targets = targets;
     }
 
     /**
@@ -93,10 +105,7 @@ public class JobScheduler {
      *     the handler's payload type; nothing is stored then
      */
     public ScheduledJob submit(OneOff request) {
-        HandlerDefinition handler = this.handlers
-                .handler(request.handler())
-                .orElseThrow(() -> new UnknownJobException(
-                        "No @JobHandler named '" + request.handler() + "'; known handlers: " + this.handlers.names()));
+        HandlerDefinition handler = handler(request.handler());
         String payload = payload(handler, request.payload());
         Instant now = this.clock.instant();
         Instant dueAt = request.dueAt(now);
@@ -160,25 +169,21 @@ public class JobScheduler {
      * @throws UnknownJobException if this node does not declare the job
      */
     public ScheduledJob trigger(String job) {
-        JobDefinition definition = declared(job);
+        if (this.targets.find(job).isEmpty()
+                || this.jobs.definition(job).isEmpty()
+                        && this.runtimeJobs.record(job).isEmpty()) {
+            throw new UnknownJobException("No scheduled job named '" + job + "' on this node");
+        }
+        String name = job;
         Instant now = this.clock.instant();
-        String key = ExecutionRecord.idempotencyKey(definition.name(), now) + "#manual-"
+        String key = ExecutionRecord.idempotencyKey(name, now) + "#manual-"
                 + UUID.randomUUID().toString().substring(0, 8);
         ExecutionRecord run = this.store
                 .claim(ExecutionRecord.waiting(
-                        definition.name(),
-                        now,
-                        1,
-                        key,
-                        ExecutionOrigin.MANUAL,
-                        this.nodeId,
-                        now,
-                        now,
-                        null,
-                        "triggered by hand"))
+                        name, now, 1, key, ExecutionOrigin.MANUAL, this.nodeId, now, now, null, "triggered by hand"))
                 .orElseThrow();
         this.wakeQueue.run();
-        return new ScheduledJob(run.id(), definition.name(), key, now, true);
+        return new ScheduledJob(run.id(), name, key, now, true);
     }
 
     /**
@@ -190,6 +195,10 @@ public class JobScheduler {
      * @throws IllegalArgumentException if the schedule is invalid
      */
     public void reschedule(String job, Schedule schedule) {
+        if (this.runtimeJobs.record(job).isPresent()) {
+            update(job, schedule, null);
+            return;
+        }
         JobDefinition definition = declared(job);
         validate(schedule);
         Trigger trigger = Triggers.forJob(definition, schedule, this.clock);
@@ -203,6 +212,10 @@ public class JobScheduler {
      * @throws UnknownJobException if there is no such job
      */
     public String scheduleOf(String job) {
+        Optional<RuntimeJobRecord> runtime = this.runtimeJobs.record(job);
+        if (runtime.isPresent()) {
+            return runtime.get().schedule().describe();
+        }
         return quartz((quartz) -> {
             Trigger trigger = quartz.getTrigger(existing(quartz, job));
             String override = Triggers.override(trigger);
@@ -237,11 +250,126 @@ public class JobScheduler {
     }
 
     private static TriggerKey existing(Scheduler quartz, String job) throws SchedulerException {
-        TriggerKey key = JobSynchronizer.triggerKey(job);
-        if (!quartz.checkExists(key)) {
-            throw new UnknownJobException("No scheduled job named '" + job + "'");
+        TriggerKey declared = JobSynchronizer.triggerKey(job);
+        if (quartz.checkExists(declared)) {
+            return declared;
         }
-        return key;
+        TriggerKey runtime = TriggerKey.triggerKey(job, RuntimeJobs.GROUP);
+        if (quartz.checkExists(runtime)) {
+            return runtime;
+        }
+        throw new UnknownJobException("No scheduled job named '" + job + "'");
+    }
+
+    /**
+     * Creates a recurring job at run time, on every node; it survives restarts until deleted.
+     * @param job the job
+     * @throws IllegalArgumentException if the name is taken, the handler unknown, the schedule
+     *     invalid or the parameters cannot be written as JSON for the handler; nothing is stored
+     */
+    public void create(RecurringJob job) {
+        if (job.name().isBlank() || job.name().length() > 200) {
+            throw new IllegalArgumentException("A job name has 1 to 200 characters");
+        }
+        if (this.jobs.definition(job.name()).isPresent()
+                || this.runtimeJobs.record(job.name()).isPresent()) {
+            throw new IllegalArgumentException("A job named '" + job.name() + "' exists already");
+        }
+        HandlerDefinition handler = handler(job.handler());
+        validateRuntime(job.schedule());
+        Instant now = this.clock.instant();
+        RuntimeJobRecord record =
+                record(job.name(), handler, job.schedule(), payload(handler, job.params()), job.misfire(), now, now);
+        this.runtimeJobs.insert(record);
+        try {
+            act((quartz) -> this.runtimeJobs.schedule(quartz, record));
+        } catch (RuntimeException ex) {
+            this.runtimeJobs.delete(job.name());
+            throw ex;
+        }
+    }
+
+    /**
+     * Changes a recurring job defined at run time.
+     * @param job the job's name
+     * @param schedule its new schedule, or {@code null} to keep it
+     * @param params its new parameters, or {@code null} to keep them
+     * @throws UnknownJobException if no job of that name was defined at run time
+     */
+    public void update(String job, Schedule schedule, Object params) {
+        RuntimeJobRecord current = this.runtimeJobs
+                .record(job)
+                .orElseThrow(() -> new UnknownJobException("No job named '" + job + "' was defined at run time"));
+        HandlerDefinition handler = handler(current.handler());
+        Schedule newSchedule = (schedule != null) ? schedule : current.schedule();
+        validateRuntime(newSchedule);
+        String newParams = (params != null) ? payload(handler, params) : current.params();
+        RuntimeJobRecord updated = record(
+                job, handler, newSchedule, newParams, current.misfire(), current.createdAt(), this.clock.instant());
+        this.runtimeJobs.update(updated);
+        if (!newSchedule.equals(current.schedule())) {
+            act((quartz) -> this.runtimeJobs.schedule(quartz, updated));
+        }
+    }
+
+    /**
+     * Deletes a recurring job defined at run time, on every node.
+     * @param job the job's name
+     * @throws UnknownJobException if no job of that name was defined at run time
+     * @throws IllegalArgumentException for a job declared in code: remove its annotation instead
+     */
+    public void delete(String job) {
+        if (this.jobs.definition(job).isPresent()) {
+            throw new IllegalArgumentException("'" + job + "' is declared in code; remove its @DistributedScheduled");
+        }
+        if (this.runtimeJobs.record(job).isEmpty()) {
+            throw new UnknownJobException("No job named '" + job + "' was defined at run time");
+        }
+        this.runtimeJobs.delete(job);
+        act((quartz) -> quartz.deleteJob(JobKey.jobKey(job, RuntimeJobs.GROUP)));
+    }
+
+    /**
+     * Returns a recurring job defined at run time.
+     * @param job the job's name
+     * @return the job, or empty
+     */
+    public Optional<RuntimeJobRecord> recurring(String job) {
+        return this.runtimeJobs.record(job);
+    }
+
+    private HandlerDefinition handler(String name) {
+        return this.handlers
+                .handler(name)
+                .orElseThrow(() -> new UnknownJobException(
+                        "No @JobHandler named '" + name + "'; known handlers: " + this.handlers.names()));
+    }
+
+    private static void validateRuntime(Schedule schedule) {
+        if (schedule instanceof Schedule.FixedDelay) {
+            throw new IllegalArgumentException("A job defined at run time fires on a cron or a fixed rate");
+        }
+        validate(schedule);
+    }
+
+    private static RuntimeJobRecord record(
+            String name,
+            HandlerDefinition handler,
+            Schedule schedule,
+            String params,
+            io.dsched.definition.MisfirePolicy misfire,
+            Instant createdAt,
+            Instant updatedAt) {
+        String cron = null;
+        String zone = null;
+        Long interval = null;
+        if (schedule instanceof Schedule.Cron c) {
+            cron = c.expression();
+            zone = (c.zone() != null) ? c.zone().getId() : null;
+        } else {
+            interval = ((Schedule.FixedRate) schedule).interval().toMillis();
+        }
+        return new RuntimeJobRecord(name, handler.name(), cron, zone, interval, params, misfire, createdAt, updatedAt);
     }
 
     private String payload(HandlerDefinition handler, Object payload) {

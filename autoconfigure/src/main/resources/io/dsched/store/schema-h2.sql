@@ -230,3 +230,17 @@ CREATE TABLE IF NOT EXISTS dsched_node (
 );
 
 CREATE INDEX IF NOT EXISTS idx_dsched_dead_letter_open ON dsched_dead_letter (status, job_name, last_failed_at);
+
+-- Recurring jobs defined at run time through the JobScheduler API, each running a @JobHandler.
+CREATE TABLE IF NOT EXISTS dsched_job (
+    name        VARCHAR(200) NOT NULL,
+    handler     VARCHAR(200) NOT NULL,
+    cron        VARCHAR(120),
+    zone        VARCHAR(80),
+    interval_ms BIGINT,
+    params      CLOB,
+    misfire     VARCHAR(20)  NOT NULL,
+    created_at  TIMESTAMP WITH TIME ZONE NOT NULL,
+    updated_at  TIMESTAMP WITH TIME ZONE NOT NULL,
+    PRIMARY KEY (name)
+);

@@ -226,3 +226,17 @@ CREATE TABLE IF NOT EXISTS dsched_node (
     last_seen  DATETIME(3) NOT NULL,
     PRIMARY KEY (node_id)
 ) ENGINE = InnoDB;
+
+-- Recurring jobs defined at run time through the JobScheduler API, each running a @JobHandler.
+CREATE TABLE IF NOT EXISTS dsched_job (
+    name        VARCHAR(200) NOT NULL,
+    handler     VARCHAR(200) NOT NULL,
+    cron        VARCHAR(120),
+    zone        VARCHAR(80),
+    interval_ms BIGINT,
+    params      MEDIUMTEXT,
+    misfire     VARCHAR(20)  NOT NULL,
+    created_at  DATETIME(3) NOT NULL,
+    updated_at  DATETIME(3) NOT NULL,
+    PRIMARY KEY (name)
+) ENGINE = InnoDB;

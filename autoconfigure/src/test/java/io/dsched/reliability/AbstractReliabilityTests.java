@@ -19,6 +19,7 @@ import io.dsched.execution.FireExecutor;
 import io.dsched.execution.JobTimeoutException;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
+import io.dsched.jobs.RecurringJob;
 import io.dsched.jobs.ScheduledJob;
 import io.dsched.jobs.UnknownJobException;
 import io.dsched.reliability.ReliabilityJobs.Invocation;
@@ -404,6 +405,52 @@ abstract class AbstractReliabilityTests {
         public String getOrderId() {
             throw new IllegalStateException("the order is gone");
         }
+    }
+
+    @Test
+    void aRecurringJobDefinedAtRunTimeFiresUpdatesSurvivesARestartAndIsDeleted() {
+        ClusterNode one = start("node-1");
+        start("node-2");
+        JobScheduler jobs = one.bean(JobScheduler.class);
+        ReliabilityJobs.Reminder first = new ReliabilityJobs.Reminder("all", 1);
+
+        jobs.create(RecurringJob.of("reminders", "reminder", new Schedule.Cron("* * * * * *", null), first));
+        await().atMost(Duration.ofSeconds(10)).until(() -> ReliabilityJobs.REMINDERS.contains(first));
+        assertThat(attempts("reminders"))
+                .allSatisfy((run) -> assertThat(run.origin()).isEqualTo(ExecutionOrigin.SCHEDULE));
+
+        ReliabilityJobs.Reminder second = new ReliabilityJobs.Reminder("all", 2);
+        jobs.update("reminders", new Schedule.FixedRate(Duration.ofMillis(700), Duration.ZERO), second);
+        await().atMost(Duration.ofSeconds(10)).until(() -> ReliabilityJobs.REMINDERS.contains(second));
+
+        this.nodes.forEach(ClusterNode::close);
+        ClusterNode restarted = start("node-3");
+        JobScheduler afterRestart = restarted.bean(JobScheduler.class);
+        assertThat(afterRestart.scheduleOf("reminders")).isEqualTo("fixedRate(PT0.7S, initialDelay PT0S)");
+        long before = ReliabilityJobs.REMINDERS.size();
+        await().atMost(Duration.ofSeconds(10)).until(() -> ReliabilityJobs.REMINDERS.size() >= before + 2);
+
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> afterRestart.create(
+                        RecurringJob.of("reminders", "reminder", new Schedule.Cron("* * * * * *", null), first)))
+                .withMessageContaining("exists already");
+        assertThatThrownBy(() -> afterRestart.create(
+                        RecurringJob.of("other", "no.such.handler", new Schedule.Cron("* * * * * *", null), null)))
+                .isInstanceOf(UnknownJobException.class);
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> afterRestart.create(
+                        RecurringJob.of("other", "reminder", new Schedule.Cron("61 * * * * *", null), first)))
+                .withMessageContaining("Invalid cron expression");
+        assertThat(afterRestart.recurring("other")).isEmpty();
+        assertThatIllegalArgumentException().isThrownBy(() -> afterRestart.delete("steady"));
+
+        afterRestart.delete("reminders");
+        assertThat(afterRestart.recurring("reminders")).isEmpty();
+        assertThatThrownBy(() -> afterRestart.pause("reminders")).isInstanceOf(UnknownJobException.class);
+        long afterDelete = ReliabilityJobs.REMINDERS.size();
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> ReliabilityJobs.REMINDERS.size() <= afterDelete + 1);
     }
 
     private long scheduled(String job) {

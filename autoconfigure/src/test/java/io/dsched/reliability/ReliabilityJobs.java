@@ -131,6 +131,11 @@ public class ReliabilityJobs {
             Thread.sleep(30_000);
         }
 
+        @DistributedScheduled(name = "beat", cron = "${test.beat.cron:-}")
+        public void beat(JobContext context) {
+            record(context);
+        }
+
         @DistributedScheduled(name = "steady", cron = NEVER)
         public void steady(JobContext context) {
             record(context);

@@ -1,0 +1,201 @@
+package io.dsched.jobs;
+
+import io.dsched.definition.JobDefinition;
+import io.dsched.engine.DschedQuartzJob;
+import io.dsched.engine.Triggers;
+import io.dsched.execution.JobTarget;
+import io.dsched.execution.JobTargets;
+import io.dsched.handler.HandlerDefinition;
+import io.dsched.handler.HandlerRegistry;
+import io.dsched.retry.RetryPolicy;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.quartz.JobBuilder;
+import org.quartz.JobKey;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.TriggerKey;
+import org.quartz.impl.matchers.GroupMatcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.jdbc.core.JdbcAggregateOperations;
+
+/**
+ * The recurring jobs defined at run time, kept in {@code dsched_job} and fired through Quartz
+ * triggers of the group {@value #GROUP}. A node runs those whose handler it declares.
+ */
+public final class RuntimeJobs implements JobTargets {
+
+    /** The Quartz group of recurring jobs defined at run time. */
+    public static final String GROUP = "dsched-runtime";
+
+    private static final Logger logger = LoggerFactory.getLogger(RuntimeJobs.class);
+
+    private static final long CACHE_MILLIS = 1000;
+
+    private static final RetryPolicy NO_RETRY =
+            new RetryPolicy(1, Duration.ZERO, 1, Duration.ZERO, Duration.ZERO, List.of(), List.of());
+
+    private final JdbcAggregateOperations aggregates;
+
+    private final HandlerRegistry handlers;
+
+    private final Clock clock;
+
+    private volatile Map<String, RuntimeJobRecord> cache = Map.of();
+
+    private volatile long loadedAt;
+
+    private volatile boolean stale = true;
+
+    /**
+     * Creates the runtime jobs.
+     * @param aggregates Spring Data JDBC operations on dsched's DataSource
+     * @param handlers the handlers this node declares
+     * @param clock the clock
+     */
+    public RuntimeJobs(JdbcAggregateOperations aggregates, HandlerRegistry handlers, Clock clock) {
+        this.aggregates = aggregates;
+        this.handlers = handlers;
+        this.clock = clock;
+    }
+
+    @Override
+    public Optional<JobTarget> find(String name) {
+        RuntimeJobRecord job = jobs().get(name);
+        if (job == null) {
+            return Optional.empty();
+        }
+        return this.handlers
+                .handler(job.handler())
+                .map((handler) -> new JobTarget(
+                        job.name(),
+                        handler.retry(),
+                        handler.timeout(),
+                        true,
+                        null,
+                        null,
+                        (context, payload) ->
+                                handler.invoker().invoke(context, (payload != null) ? payload : job.params())));
+    }
+
+    @Override
+    public Set<String> names() {
+        Set<String> names = new TreeSet<>();
+        jobs().values().stream()
+                .filter((job) -> this.handlers.handler(job.handler()).isPresent())
+                .forEach((job) -> names.add(job.name()));
+        return names;
+    }
+
+    /**
+     * Reads a job afresh.
+     * @param name the job's name
+     * @return the job, or empty
+     */
+    public Optional<RuntimeJobRecord> record(String name) {
+        return Optional.ofNullable(this.aggregates.findById(name, RuntimeJobRecord.class));
+    }
+
+    void insert(RuntimeJobRecord job) {
+        this.aggregates.insert(job);
+        invalidate();
+    }
+
+    void update(RuntimeJobRecord job) {
+        this.aggregates.update(job);
+        invalidate();
+    }
+
+    void delete(String name) {
+        this.aggregates.deleteById(name, RuntimeJobRecord.class);
+        invalidate();
+    }
+
+    /**
+     * Writes a job's Quartz job and trigger, replacing any earlier ones.
+     * @param scheduler the Quartz scheduler
+     * @param job the job
+     * @throws SchedulerException if the store cannot be written
+     */
+    void schedule(Scheduler scheduler, RuntimeJobRecord job) throws SchedulerException {
+        JobDefinition definition = definition(job);
+        scheduler.addJob(
+                JobBuilder.newJob(DschedQuartzJob.class)
+                        .withIdentity(job.name(), GROUP)
+                        .withDescription("runtime job of handler " + job.handler())
+                        .storeDurably()
+                        .build(),
+                true);
+        TriggerKey key = TriggerKey.triggerKey(job.name(), GROUP);
+        org.quartz.Trigger trigger = Triggers.forJob(definition, definition.schedule(), this.clock, GROUP);
+        if (scheduler.checkExists(key)) {
+            scheduler.rescheduleJob(key, trigger);
+        } else {
+            scheduler.scheduleJob(trigger);
+        }
+    }
+
+    /**
+     * Repairs the store at start-up: every job has its trigger, and no trigger outlives its job.
+     * @param scheduler the Quartz scheduler
+     * @throws SchedulerException if the store cannot be read or written
+     */
+    public void synchronize(Scheduler scheduler) throws SchedulerException {
+        Map<String, RuntimeJobRecord> jobs = load();
+        for (RuntimeJobRecord job : jobs.values()) {
+            if (!scheduler.checkExists(TriggerKey.triggerKey(job.name(), GROUP))) {
+                logger.info("Restoring the trigger of runtime job '{}'", job.name());
+                schedule(scheduler, job);
+            }
+        }
+        for (JobKey key : scheduler.getJobKeys(GroupMatcher.jobGroupEquals(GROUP))) {
+            if (!jobs.containsKey(key.getName())) {
+                logger.info("Removing the trigger of deleted runtime job '{}'", key.getName());
+                scheduler.deleteJob(key);
+            }
+        }
+    }
+
+    JobDefinition definition(RuntimeJobRecord job) {
+        Optional<HandlerDefinition> handler = this.handlers.handler(job.handler());
+        return new JobDefinition(
+                job.name(),
+                job.schedule(),
+                job.misfire(),
+                handler.map(HandlerDefinition::retry).orElse(NO_RETRY),
+                handler.map(HandlerDefinition::timeout).orElse(null),
+                null,
+                null,
+                "runtime job " + job.name(),
+                (context) -> {
+                    throw new IllegalStateException("Runtime jobs run through their handler");
+                });
+    }
+
+    private Map<String, RuntimeJobRecord> jobs() {
+        if (this.stale || this.clock.millis() - this.loadedAt > CACHE_MILLIS) {
+            return load();
+        }
+        return this.cache;
+    }
+
+    private Map<String, RuntimeJobRecord> load() {
+        Map<String, RuntimeJobRecord> jobs = new LinkedHashMap<>();
+        this.aggregates.findAll(RuntimeJobRecord.class).forEach((job) -> jobs.put(job.name(), job));
+        this.cache = Map.copyOf(jobs);
+        this.loadedAt = this.clock.millis();
+        this.stale = false;
+        return this.cache;
+    }
+
+    private void invalidate() {
+        this.stale = true;
+    }
+}
