@@ -212,12 +212,13 @@ public final class AttemptRunner implements AutoCloseable {
         if (job.retry().shouldRetry(claim.attempt(), failure)) {
             Duration backoff = job.retry().backoff(claim.attempt(), this.random);
             logger.warn(
-                    "Attempt {} of '{}' scheduled at {} failed; retrying in {}",
+                    "Attempt {} of '{}' scheduled at {} failed ({}); retrying in {}",
                     claim.attempt(),
                     job.name(),
                     claim.scheduledAt(),
-                    backoff,
-                    failure);
+                    failure.toString(),
+                    backoff);
+            logger.debug("Failure of attempt {} of '{}'", claim.attempt(), job.name(), failure);
             ExecutionRecord next = claim.next(
                     ExecutionOrigin.RETRY,
                     this.nodeId,
