@@ -359,6 +359,7 @@ public final class DschedAutoConfiguration {
                         properties.getJobs().isReapplySuperseded(),
                         CLOCK,
                         runtimeJobs::synchronize),
-                properties.getShutdown().isWaitForJobs());
+                properties.getShutdown().isWaitForJobs(),
+                jdbc.dataSource());
     }
 }

@@ -25,6 +25,8 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
 
     private final boolean waitForJobs;
 
+    private final AcquiredTriggers acquiredTriggers;
+
     private volatile boolean running;
 
     /**
@@ -33,18 +35,22 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
      * @param dispatcher receives the fires
      * @param synchronizerFactory creates the synchronizer for the scheduler
      * @param waitForJobs whether stopping waits for running jobs
+     * @param dataSource dsched's DataSource, to release acquired triggers on stop
      * @throws SchedulerException if Quartz cannot be set up
      */
     public DschedEngine(
             Properties quartzProperties,
             FireDispatcher dispatcher,
             java.util.function.Function<Scheduler, JobSynchronizer> synchronizerFactory,
-            boolean waitForJobs)
+            boolean waitForJobs,
+            javax.sql.DataSource dataSource)
             throws SchedulerException {
         this.scheduler = createScheduler(quartzProperties);
         this.scheduler.setJobFactory(dispatcher);
         this.synchronizer = synchronizerFactory.apply(this.scheduler);
         this.waitForJobs = waitForJobs;
+        this.acquiredTriggers = new AcquiredTriggers(
+                dataSource, this.scheduler.getSchedulerName(), this.scheduler.getSchedulerInstanceId());
     }
 
     private static Scheduler createScheduler(Properties properties) throws SchedulerException {
@@ -90,7 +96,11 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
     public void stop() {
         try {
             this.scheduler.shutdown(this.waitForJobs);
-        } catch (SchedulerException ex) {
+            int released = this.acquiredTriggers.release();
+            if (released > 0) {
+                logger.debug("Released {} trigger(s) this node had acquired but not fired", released);
+            }
+        } catch (SchedulerException | RuntimeException ex) {
             logger.warn("Could not stop the dsched scheduler cleanly", ex);
         } finally {
             this.running = false;

@@ -3,19 +3,16 @@ package io.dsched.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.dsched.engine.DschedEngine;
 import io.dsched.engine.JobSynchronizer;
 import io.dsched.engine.SpringCronTrigger;
 import io.dsched.execution.AttemptRunner.Outcome;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.execution.FireExecutor;
-import io.dsched.store.DatabasePlatform;
-import io.dsched.store.DschedRepositories;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionRepository;
 import io.dsched.test.ClusterNode;
-import io.dsched.test.TestDatabase;
+import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,13 +41,7 @@ abstract class AbstractClusterContractTests {
 
     private static final Logger logger = LoggerFactory.getLogger(AbstractClusterContractTests.class);
 
-    private final List<ClusterNode> nodes = new ArrayList<>();
-
-    private TestDatabase database;
-
-    private HikariDataSource observer;
-
-    private ExecutionRepository executions;
+    private TestCluster cluster;
 
     /**
      * Returns the database this suite runs on.
@@ -61,18 +52,13 @@ abstract class AbstractClusterContractTests {
     @BeforeEach
     void createDatabase() {
         TestJobs.reset();
-        this.database = TestDatabases.create(kind());
-        this.observer = this.database.newDataSource();
+        this.cluster = TestCluster.on(kind());
     }
 
     @AfterEach
     void stopNodesAndDropDatabase() {
-        this.nodes.forEach(ClusterNode::close);
-        if (this.observer != null) {
-            this.observer.close();
-        }
-        if (this.database != null) {
-            this.database.close();
+        if (this.cluster != null) {
+            this.cluster.close();
         }
     }
 
@@ -147,9 +133,8 @@ abstract class AbstractClusterContractTests {
 
     @Test
     void fixedRateFiresAreOneIntervalApartAndFixedDelayRunsStartADelayAfterThePreviousEnded() {
-        ClusterNode node = ClusterNode.start(this.database, "node-1", IntervalJobs.class, Map.of());
-        this.nodes.add(node);
-        this.nodes.add(ClusterNode.start(this.database, "node-2", IntervalJobs.class, Map.of()));
+        ClusterNode node = this.cluster.start("node-1", IntervalJobs.class, Map.of());
+        this.cluster.start("node-2", IntervalJobs.class, Map.of());
         ExecutionRepository executions = executions();
 
         await().atMost(Duration.ofSeconds(30))
@@ -242,7 +227,7 @@ abstract class AbstractClusterContractTests {
                 .max(Map.Entry.comparingByValue())
                 .orElseThrow()
                 .getKey();
-        return this.nodes.stream()
+        return this.cluster.nodes().stream()
                 .filter((node) -> node.id().equals(nodeId))
                 .findFirst()
                 .orElseThrow();
@@ -250,16 +235,11 @@ abstract class AbstractClusterContractTests {
 
     /** The execution history as read by the test on a connection pool of its own. */
     private ExecutionRepository executions() {
-        if (this.executions == null) {
-            this.executions =
-                    new DschedRepositories(this.observer, DatabasePlatform.detect(this.observer)).executions();
-        }
-        return this.executions;
+        return this.cluster.executions();
     }
 
     private ClusterNode start(String id, Map<String, Object> properties) {
-        ClusterNode node = ClusterNode.start(this.database, id, TestJobs.class, properties);
-        this.nodes.add(node);
+        ClusterNode node = this.cluster.start(id, TestJobs.class, properties);
         return node;
     }
 

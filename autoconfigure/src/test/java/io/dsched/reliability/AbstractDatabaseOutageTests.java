@@ -3,20 +3,16 @@ package io.dsched.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.reliability.ReliabilityJobs.Invocation;
-import io.dsched.store.DatabasePlatform;
-import io.dsched.store.DschedRepositories;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionRepository;
-import io.dsched.test.ClusterNode;
+import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,11 +35,7 @@ abstract class AbstractDatabaseOutageTests {
 
     private static final Logger logger = LoggerFactory.getLogger(AbstractDatabaseOutageTests.class);
 
-    private final List<ClusterNode> nodes = new ArrayList<>();
-
-    private TestDatabase database;
-
-    private HikariDataSource observer;
+    private TestCluster cluster;
 
     protected abstract TestDatabases.Kind kind();
 
@@ -64,18 +56,13 @@ abstract class AbstractDatabaseOutageTests {
     @BeforeEach
     void createDatabase() {
         ReliabilityJobs.reset();
-        this.database = TestDatabases.create(kind());
-        this.observer = this.database.newDataSource();
+        this.cluster = TestCluster.on(kind());
     }
 
     @AfterEach
     void stopNodesAndDropDatabase() {
-        this.nodes.forEach(ClusterNode::close);
-        if (this.observer != null) {
-            this.observer.close();
-        }
-        if (this.database != null) {
-            this.database.close();
+        if (this.cluster != null) {
+            this.cluster.close();
         }
     }
 
@@ -88,10 +75,9 @@ abstract class AbstractDatabaseOutageTests {
         properties.put("dsched.recovery.node-timeout", "2s");
         properties.put("spring.datasource.hikari.connection-timeout", "1000");
         for (int i = 1; i <= 3; i++) {
-            this.nodes.add(ClusterNode.start(this.database, "node-" + i, ReliabilityJobs.class, properties));
+            this.cluster.start("node-" + i, ReliabilityJobs.class, properties);
         }
-        ExecutionRepository executions =
-                new DschedRepositories(this.observer, DatabasePlatform.detect(this.observer)).executions();
+        ExecutionRepository executions = this.cluster.executions();
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> ReliabilityJobs.invocations("beat").size() >= 3);
         Instant from = ReliabilityJobs.invocations("beat").get(0).scheduledAt();
@@ -102,7 +88,7 @@ abstract class AbstractDatabaseOutageTests {
                 .atMost(Duration.ofSeconds(8))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> {
-                    cut[0] += cutNodeConnections(this.observer, this.database);
+                    cut[0] += cutNodeConnections(this.cluster.observer(), this.cluster.database());
                     return true;
                 });
         Instant outageEnd = Instant.now();

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.dsched.deadletter.DeadLetter;
 import io.dsched.deadletter.DeadLetterFilter;
 import io.dsched.deadletter.DeadLetterStatus;
@@ -25,12 +24,11 @@ import io.dsched.jobs.UnknownJobException;
 import io.dsched.reliability.ReliabilityJobs.Invocation;
 import io.dsched.retry.NonRetryableJobException;
 import io.dsched.store.DatabasePlatform;
-import io.dsched.store.DschedRepositories;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionRepository;
 import io.dsched.store.ExecutionStore;
 import io.dsched.test.ClusterNode;
-import io.dsched.test.TestDatabase;
+import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,33 +57,20 @@ abstract class AbstractReliabilityTests {
 
     private static final Duration NODE_TIMEOUT = Duration.ofSeconds(2);
 
-    private final List<ClusterNode> nodes = new ArrayList<>();
-
-    private TestDatabase database;
-
-    private HikariDataSource observer;
-
-    private ExecutionRepository executions;
-
-    private DatabasePlatform platform;
+    private TestCluster cluster;
 
     protected abstract TestDatabases.Kind kind();
 
     @BeforeEach
     void createDatabase() {
         ReliabilityJobs.reset();
-        this.database = TestDatabases.create(kind());
-        this.observer = this.database.newDataSource();
+        this.cluster = TestCluster.on(kind());
     }
 
     @AfterEach
     void stopNodesAndDropDatabase() {
-        this.nodes.forEach(ClusterNode::close);
-        if (this.observer != null) {
-            this.observer.close();
-        }
-        if (this.database != null) {
-            this.database.close();
+        if (this.cluster != null) {
+            this.cluster.close();
         }
     }
 
@@ -250,7 +235,7 @@ abstract class AbstractReliabilityTests {
         start("node-1");
         Instant fire = Instant.parse("2031-01-01T00:00:00Z");
         plantOrphan("steady", fire, "slow-node");
-        JdbcTemplate sql = new JdbcTemplate(this.observer);
+        JdbcTemplate sql = new JdbcTemplate(this.cluster.observer());
         String now = platform().currentTimestampSql();
         sql.update("INSERT INTO dsched_node (node_id, started_at, last_seen) VALUES ('slow-node', " + now + ", " + now
                 + ")");
@@ -423,12 +408,12 @@ abstract class AbstractReliabilityTests {
         jobs.update("reminders", new Schedule.FixedRate(Duration.ofMillis(700), Duration.ZERO), second);
         await().atMost(Duration.ofSeconds(10)).until(() -> ReliabilityJobs.REMINDERS.contains(second));
 
-        this.nodes.forEach(ClusterNode::close);
+        this.cluster.nodes().forEach(ClusterNode::close);
         ClusterNode restarted = start("node-3");
         JobScheduler afterRestart = restarted.bean(JobScheduler.class);
         assertThat(afterRestart.scheduleOf("reminders")).isEqualTo("fixedRate(PT0.7S, initialDelay PT0S)");
         long before = ReliabilityJobs.REMINDERS.size();
-        await().atMost(Duration.ofSeconds(10)).until(() -> ReliabilityJobs.REMINDERS.size() >= before + 2);
+        await().atMost(Duration.ofSeconds(20)).until(() -> ReliabilityJobs.REMINDERS.size() >= before + 2);
 
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> afterRestart.create(
@@ -462,7 +447,7 @@ abstract class AbstractReliabilityTests {
     private void missFires(String job) {
         // as if the cluster had been down since an hour before the job's next fire
         long anHourAgo = Instant.now().minus(1, ChronoUnit.HOURS).toEpochMilli();
-        int updated = new JdbcTemplate(this.observer)
+        int updated = new JdbcTemplate(this.cluster.observer())
                 .update("UPDATE DSCHED_QRTZ_TRIGGERS SET NEXT_FIRE_TIME = ? WHERE TRIGGER_NAME = ?", anHourAgo, job);
         assertThat(updated).isEqualTo(1);
     }
@@ -482,7 +467,7 @@ abstract class AbstractReliabilityTests {
                     case MYSQL -> "DATE_ADD(" + now + ", INTERVAL 10 MINUTE)";
                     case H2 -> "DATEADD(MINUTE, 10, " + now + ")";
                 };
-        new JdbcTemplate(this.observer)
+        new JdbcTemplate(this.cluster.observer())
                 .update(
                         "INSERT INTO dsched_lock (name, lock_until, locked_at, locked_by) VALUES (?, " + inTenMinutes
                                 + ", " + now + ", ?)",
@@ -512,17 +497,11 @@ abstract class AbstractReliabilityTests {
     }
 
     private DatabasePlatform platform() {
-        if (this.platform == null) {
-            this.platform = DatabasePlatform.detect(this.observer);
-        }
-        return this.platform;
+        return this.cluster.platform();
     }
 
     private ExecutionRepository executions() {
-        if (this.executions == null) {
-            this.executions = new DschedRepositories(this.observer, platform()).executions();
-        }
-        return this.executions;
+        return this.cluster.executions();
     }
 
     private ClusterNode start(String id) {
@@ -536,8 +515,7 @@ abstract class AbstractReliabilityTests {
         all.put("dsched.recovery.node-timeout", NODE_TIMEOUT.toMillis() + "ms");
         all.put("dsched.cluster.misfire-threshold", "1s");
         all.putAll(properties);
-        ClusterNode node = ClusterNode.start(this.database, id, ReliabilityJobs.class, all);
-        this.nodes.add(node);
+        ClusterNode node = this.cluster.start(id, ReliabilityJobs.class, all);
         return node;
     }
 }

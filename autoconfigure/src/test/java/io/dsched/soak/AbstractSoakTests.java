@@ -3,13 +3,12 @@ package io.dsched.soak;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.dsched.definition.Schedule;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
 import io.dsched.jobs.RecurringJob;
 import io.dsched.test.ClusterNode;
-import io.dsched.test.TestDatabase;
+import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,29 +48,20 @@ abstract class AbstractSoakTests {
 
     private static final Duration RATE = LONG ? Duration.ofSeconds(5) : Duration.ofSeconds(2);
 
-    private final List<ClusterNode> nodes = new ArrayList<>();
-
-    private TestDatabase database;
-
-    private HikariDataSource observer;
+    private TestCluster cluster;
 
     protected abstract TestDatabases.Kind kind();
 
     @BeforeEach
     void createDatabase() {
         SoakJobs.INVOCATIONS.clear();
-        this.database = TestDatabases.create(kind());
-        this.observer = this.database.newDataSource();
+        this.cluster = TestCluster.on(kind());
     }
 
     @AfterEach
     void stopNodesAndDropDatabase() {
-        this.nodes.forEach(ClusterNode::close);
-        if (this.observer != null) {
-            this.observer.close();
-        }
-        if (this.database != null) {
-            this.database.close();
+        if (this.cluster != null) {
+            this.cluster.close();
         }
     }
 
@@ -105,7 +95,7 @@ abstract class AbstractSoakTests {
         await().atMost(Duration.ofSeconds(60)).until(() -> unfinished() == 0);
         Duration took = Duration.between(began, Instant.now());
 
-        JdbcTemplate sql = new JdbcTemplate(this.observer);
+        JdbcTemplate sql = new JdbcTemplate(this.cluster.observer());
         List<Map<String, Object>> fires = sql.queryForList("""
                 SELECT idempotency_key, MIN(job_name) AS job_name, COUNT(*) AS attempts,
                        SUM(CASE WHEN status = 'SUCCEEDED' THEN 1 ELSE 0 END) AS successes,
@@ -161,14 +151,14 @@ abstract class AbstractSoakTests {
     }
 
     private long finishedOneOffs() {
-        return new JdbcTemplate(this.observer).queryForObject("""
+        return new JdbcTemplate(this.cluster.observer()).queryForObject("""
                 SELECT COUNT(DISTINCT idempotency_key) FROM dsched_execution
                  WHERE job_name = 'soak.oneoff' AND status IN ('SUCCEEDED', 'DEAD_LETTERED')
                 """, Long.class);
     }
 
     private long unfinished() {
-        return new JdbcTemplate(this.observer).queryForObject("""
+        return new JdbcTemplate(this.cluster.observer()).queryForObject("""
                 SELECT COUNT(*) FROM dsched_execution
                  WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED', 'RUNNING')
                 """, Long.class);
@@ -181,8 +171,7 @@ abstract class AbstractSoakTests {
         properties.put("dsched.recovery.node-timeout", "3s");
         properties.put("dsched.shutdown.wait-for-jobs", String.valueOf(waitForJobs));
         properties.put("spring.datasource.hikari.maximum-pool-size", "30");
-        ClusterNode node = ClusterNode.start(this.database, id, SoakJobs.class, properties);
-        this.nodes.add(node);
+        ClusterNode node = this.cluster.start(id, SoakJobs.class, properties);
         return node;
     }
 }
