@@ -32,6 +32,7 @@ import io.dsched.store.JobDefinitionStore;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
@@ -54,6 +55,7 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.util.StringUtils;
+import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -104,8 +106,16 @@ public final class DschedAutoConfiguration {
                 registry, () -> retryDefaults(environment), () -> jsonMapper(jsonMappers));
     }
 
+    private static final Map<ObjectProvider<JsonMapper>, JsonMapper> JSON_MAPPERS =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    // the application's mapper, for its modules, but writing compact JSON into the payload columns
     private static JsonMapper jsonMapper(ObjectProvider<JsonMapper> jsonMappers) {
-        return jsonMappers.getIfAvailable(() -> JsonMapper.builder().build());
+        return JSON_MAPPERS.computeIfAbsent(jsonMappers, (provider) -> provider.getIfAvailable(
+                        () -> JsonMapper.builder().build())
+                .rebuild()
+                .disable(SerializationFeature.INDENT_OUTPUT)
+                .build());
     }
 
     @Bean

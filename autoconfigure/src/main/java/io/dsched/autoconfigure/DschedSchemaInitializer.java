@@ -1,5 +1,10 @@
 package io.dsched.autoconfigure;
 
+import io.dsched.store.DatabasePlatform;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.List;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
@@ -7,9 +12,17 @@ import org.springframework.boot.sql.init.DatabaseInitializationSettings;
 
 /**
  * Creates dsched's tables that are missing, in Spring Boot's way; its scripts create only what
- * does not exist and never drop a table or a row.
+ * does not exist and never drop a table or a row. Nodes that start at the same moment apply the
+ * script one after the other, under a database lock: PostgreSQL's {@code CREATE ... IF NOT
+ * EXISTS} is not safe when run concurrently.
  */
 public class DschedSchemaInitializer extends DataSourceScriptDatabaseInitializer {
+
+    private static final long POSTGRES_LOCK = 0x64736368L;
+
+    private static final String MYSQL_LOCK = "dsched.schema";
+
+    private final DschedJdbc jdbc;
 
     /**
      * Creates an initializer.
@@ -18,6 +31,7 @@ public class DschedSchemaInitializer extends DataSourceScriptDatabaseInitializer
      */
     public DschedSchemaInitializer(DschedJdbc jdbc, DatabaseInitializationMode mode) {
         super(jdbc.dataSource(), settings(jdbc, mode));
+        this.jdbc = jdbc;
     }
 
     private static DatabaseInitializationSettings settings(DschedJdbc jdbc, DatabaseInitializationMode mode) {
@@ -26,5 +40,48 @@ public class DschedSchemaInitializer extends DataSourceScriptDatabaseInitializer
         settings.setMode(mode);
         settings.setContinueOnError(false);
         return settings;
+    }
+
+    @Override
+    public boolean initializeDatabase() {
+        if (this.jdbc.platform() == DatabasePlatform.H2) {
+            return super.initializeDatabase();
+        }
+        try (Connection lock = this.jdbc.dataSource().getConnection()) {
+            acquire(lock);
+            try {
+                return super.initializeDatabase();
+            } finally {
+                release(lock);
+            }
+        } catch (SQLException ex) {
+            throw new IllegalStateException(
+                    "Could not lock the database to create dsched's tables: " + ex.getMessage(), ex);
+        }
+    }
+
+    private void acquire(Connection connection) throws SQLException {
+        if (this.jdbc.platform() == DatabasePlatform.POSTGRESQL) {
+            execute(connection, "SELECT pg_advisory_lock(?)", POSTGRES_LOCK);
+        } else {
+            execute(connection, "SELECT GET_LOCK(?, 300)", MYSQL_LOCK);
+        }
+    }
+
+    private void release(Connection connection) throws SQLException {
+        if (this.jdbc.platform() == DatabasePlatform.POSTGRESQL) {
+            execute(connection, "SELECT pg_advisory_unlock(?)", POSTGRES_LOCK);
+        } else {
+            execute(connection, "SELECT RELEASE_LOCK(?)", MYSQL_LOCK);
+        }
+    }
+
+    private static void execute(Connection connection, String sql, Object argument) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setObject(1, argument);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+            }
+        }
     }
 }

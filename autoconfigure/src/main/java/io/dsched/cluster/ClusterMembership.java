@@ -3,6 +3,7 @@ package io.dsched.cluster;
 import io.dsched.cluster.NodeTable.NodeSighting;
 import io.dsched.deadletter.DeadLetter;
 import io.dsched.deadletter.DeadLetterStatus;
+import io.dsched.engine.DschedPhases;
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.JobTarget;
 import io.dsched.execution.JobTargets;
@@ -281,6 +282,6 @@ public final class ClusterMembership implements SmartLifecycle {
     @Override
     public int getPhase() {
         // start before, and stop after, the engine and the queue
-        return Integer.MAX_VALUE - 2000;
+        return DschedPhases.MEMBERSHIP;
     }
 }

@@ -126,7 +126,7 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
 
     @Override
     public int getPhase() {
-        // start after, and stop before, everything the jobs may use
-        return Integer.MAX_VALUE - 1000;
+        // before the web server, so that endpoints find every job in the store from the start
+        return DschedPhases.ENGINE;
     }
 }

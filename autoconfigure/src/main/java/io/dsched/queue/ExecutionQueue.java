@@ -1,5 +1,6 @@
 package io.dsched.queue;
 
+import io.dsched.engine.DschedPhases;
 import io.dsched.execution.AttemptRunner;
 import io.dsched.execution.JobTargets;
 import io.dsched.store.ExecutionRecord;
@@ -180,6 +181,6 @@ public final class ExecutionQueue implements SmartLifecycle {
 
     @Override
     public int getPhase() {
-        return Integer.MAX_VALUE - 1000;
+        return DschedPhases.ENGINE;
     }
 }

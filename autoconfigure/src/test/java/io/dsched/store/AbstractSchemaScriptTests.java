@@ -215,4 +215,29 @@ abstract class AbstractSchemaScriptTests {
                 null,
                 null);
     }
+
+    @Test
+    void nodesStartingAtTheSameMomentCreateTheSchemaOneAfterTheOther() throws Exception {
+        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
+        java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.CompletableFuture<Boolean>> nodes = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            nodes.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    gate.await();
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+                return new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
+            }));
+        }
+        gate.countDown();
+
+        for (java.util.concurrent.CompletableFuture<Boolean> node : nodes) {
+            assertThat(node.get(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(new JdbcTemplate(this.dataSource)
+                        .queryForObject("SELECT COUNT(*) FROM dsched_execution", Long.class))
+                .isZero();
+    }
 }
