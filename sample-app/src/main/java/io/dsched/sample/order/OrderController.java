@@ -7,6 +7,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -15,7 +16,8 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
 /**
- * REST API of the orders: {@code POST /orders} places one, {@code GET /orders} lists the newest.
+ * REST API of the orders: {@code POST /orders} places one, {@code POST /orders/{id}/pay} pays it,
+ * {@code GET /orders/{id}} shows it, {@code GET /orders} lists the newest.
  */
 @RestController
 @RequestMapping("/orders")
@@ -34,7 +36,7 @@ public class OrderController {
     }
 
     /**
-     * Places a pending order.
+     * Places an order awaiting payment.
      * @param request the order's amount
      * @return the new order, with its location
      */
@@ -42,6 +44,26 @@ public class OrderController {
     public ResponseEntity<Order> place(@RequestBody NewOrder request) {
         Order order = this.orders.place(request.amount());
         return ResponseEntity.created(URI.create("/orders/" + order.id())).body(order);
+    }
+
+    /**
+     * Shows an order.
+     * @param id the order
+     * @return the order
+     */
+    @GetMapping("/{id}")
+    public Order show(@PathVariable long id) {
+        return this.orders.find(id).orElseThrow(() -> new OrderNotFoundException(id));
+    }
+
+    /**
+     * Pays an order; paying it again changes nothing.
+     * @param id the order
+     * @return the order as it is now
+     */
+    @PostMapping("/{id}/pay")
+    public Order pay(@PathVariable long id) {
+        return this.orders.pay(id);
     }
 
     /**
@@ -55,6 +77,16 @@ public class OrderController {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "limit must be between 1 and " + MAX_LIMIT);
         }
         return this.orders.newest(limit);
+    }
+
+    @ExceptionHandler(OrderNotFoundException.class)
+    ProblemDetail notFound(OrderNotFoundException ex) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, ex.getMessage());
+    }
+
+    @ExceptionHandler(OrderCancelledException.class)
+    ProblemDetail cancelled(OrderCancelledException ex) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, ex.getMessage());
     }
 
     @ExceptionHandler(IllegalArgumentException.class)

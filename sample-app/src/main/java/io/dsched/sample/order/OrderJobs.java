@@ -1,6 +1,7 @@
 package io.dsched.sample.order;
 
 import io.dsched.annotation.DistributedScheduled;
+import io.dsched.annotation.JobHandler;
 import io.dsched.execution.JobContext;
 import java.math.BigDecimal;
 import java.util.concurrent.ThreadLocalRandom;
@@ -9,13 +10,13 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * The scheduled work of the shop. Each fire of each job runs on one instance only, whichever instance
- * Quartz hands it to.
+ * The scheduled work of the shop. Each fire of each job, and each one-off job, runs on one instance
+ * only, whichever instance claims it.
  */
 @Component
 public class OrderJobs {
 
-    /** Name of the job that settles pending orders. */
+    /** Name of the job that settles paid orders; it kept its name from when it settled pending ones. */
     public static final String SETTLE_PENDING_ORDERS = "settlePendingOrders";
 
     /** Name of the job that places random orders for the demo. */
@@ -26,6 +27,9 @@ public class OrderJobs {
 
     /** Name of the job that syncs with an unreliable payment partner. */
     public static final String FLAKY_PARTNER_SYNC = "flakyPartnerSync";
+
+    /** Name of the one-off job that cancels an order nobody paid in time. */
+    public static final String ORDER_TIMEOUT = "order.timeout";
 
     private static final Logger logger = LoggerFactory.getLogger(OrderJobs.class);
 
@@ -40,14 +44,14 @@ public class OrderJobs {
     }
 
     /**
-     * Settles the orders placed up to the fire's scheduled time.
+     * Settles the orders paid and placed up to the fire's scheduled time.
      * @param ctx the fire
      */
     @DistributedScheduled(name = SETTLE_PENDING_ORDERS, cron = "*/5 * * * * *", lockAtMostFor = "1m")
-    public void settlePendingOrders(JobContext ctx) {
-        int settled = this.orders.settlePending(ctx.scheduledAt());
+    public void settlePaidOrders(JobContext ctx) {
+        int settled = this.orders.settlePaid(ctx.scheduledAt());
         logger.info(
-                "Settled {} pending orders on node {} (fire {}, attempt {})",
+                "Settled {} paid orders on node {} (fire {}, attempt {})",
                 settled,
                 ctx.nodeId(),
                 ctx.scheduledAt(),
@@ -55,14 +59,31 @@ public class OrderJobs {
     }
 
     /**
-     * Places up to two orders of random amounts, so that the settlement job has work to do.
+     * Cancels an order if it is still awaiting payment when its payment timeout is up. Run again, it
+     * changes nothing.
+     * @param timeout the order
+     * @param ctx the one-off job
+     */
+    @JobHandler(ORDER_TIMEOUT)
+    public void cancelUnpaidOrder(OrderTimeout timeout, JobContext ctx) {
+        if (this.orders.cancelIfUnpaid(timeout.orderId())) {
+            logger.info("Cancelled order {}: not paid in time (node {})", timeout.orderId(), ctx.nodeId());
+        }
+    }
+
+    /**
+     * Places up to two orders of random amounts and pays about two in three of them, so that the
+     * settlement job and the payment timeout both have work to do.
      */
     @DistributedScheduled(name = CREATE_DEMO_ORDERS, fixedRate = "${sample.demo-orders.rate:3s}")
     public void createDemoOrders() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         int count = random.nextInt(3);
         for (int i = 0; i < count; i++) {
-            this.orders.place(BigDecimal.valueOf(random.nextLong(100, 100_000), 2));
+            Order order = this.orders.place(BigDecimal.valueOf(random.nextLong(100, 100_000), 2));
+            if (random.nextInt(3) > 0) {
+                this.orders.pay(order.id());
+            }
         }
         logger.debug("Placed {} demo orders", count);
     }

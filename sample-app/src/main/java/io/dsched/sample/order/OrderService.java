@@ -1,47 +1,67 @@
 package io.dsched.sample.order;
 
+import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.OneOff;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.jdbc.support.KeyHolder;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Places, lists and settles the orders in {@code sample_order}, whose timestamps are UTC without a zone.
+ * Places, pays, cancels, lists and settles the orders in {@code sample_order}, whose timestamps are UTC
+ * without a zone. Every change of state is a conditional update, so repeating one is harmless.
  */
 @Service
 public class OrderService {
 
     private static final BigDecimal MAX_AMOUNT = new BigDecimal("9999999999.99");
 
+    private static final String SELECT = "SELECT id, status, amount, created_at, settled_at FROM sample_order";
+
     private final JdbcClient jdbc;
+
+    private final JobScheduler jobs;
+
+    private final Duration paymentTimeout;
 
     private final Clock clock;
 
     /**
      * Creates the service.
      * @param jdbc the application's database
+     * @param jobs schedules the payment timeout of each order
+     * @param paymentTimeout how long an order may await payment before it is cancelled
      */
-    public OrderService(JdbcClient jdbc) {
+    public OrderService(
+            JdbcClient jdbc, JobScheduler jobs, @Value("${sample.payment-timeout:2m}") Duration paymentTimeout) {
         this.jdbc = jdbc;
+        this.jobs = jobs;
+        this.paymentTimeout = paymentTimeout;
         this.clock = Clock.systemUTC();
     }
 
     /**
-     * Places a pending order.
+     * Places an order awaiting payment, and schedules its cancellation should it not be paid within the
+     * payment timeout; both are written in one transaction.
      * @param amount amount of the order, positive, rounded to cents
      * @return the new order
      * @throws IllegalArgumentException if the amount is missing, not positive or too large
      */
+    @Transactional
     public Order place(BigDecimal amount) {
         if (amount == null || amount.signum() <= 0 || amount.compareTo(MAX_AMOUNT) > 0) {
             throw new IllegalArgumentException("amount must be positive and at most " + MAX_AMOUNT + ", was " + amount);
@@ -55,7 +75,49 @@ public class OrderService {
                 .param("amount", cents)
                 .param("createdAt", utc(now))
                 .update(keys, "id");
-        return new Order(keys.getKey().longValue(), OrderStatus.PENDING, cents, now, null);
+        long id = keys.getKey().longValue();
+        this.jobs.submit(OneOff.of(OrderJobs.ORDER_TIMEOUT, new OrderTimeout(id))
+                .after(this.paymentTimeout)
+                .withKey("order-" + id));
+        return new Order(id, OrderStatus.PENDING, cents, now, null);
+    }
+
+    /**
+     * Records the payment of an order; paying an order again changes nothing.
+     * @param id the order
+     * @return the order as it is now
+     * @throws OrderNotFoundException if there is no such order
+     * @throws OrderCancelledException if the order was cancelled for want of payment
+     */
+    public Order pay(long id) {
+        move(id, OrderStatus.PENDING, OrderStatus.PAID);
+        Order order = find(id).orElseThrow(() -> new OrderNotFoundException(id));
+        if (order.status() == OrderStatus.CANCELLED) {
+            throw new OrderCancelledException(id);
+        }
+        return order;
+    }
+
+    /**
+     * Cancels an order if it is still awaiting payment.
+     * @param id the order
+     * @return {@code true} if it was cancelled now, {@code false} if it was paid, cancelled or is unknown
+     */
+    public boolean cancelIfUnpaid(long id) {
+        return move(id, OrderStatus.PENDING, OrderStatus.CANCELLED);
+    }
+
+    /**
+     * Finds an order.
+     * @param id the order
+     * @return the order, or empty if there is none
+     */
+    public Optional<Order> find(long id) {
+        return this.jdbc
+                .sql(SELECT + " WHERE id = :id")
+                .param("id", id)
+                .query(OrderService::order)
+                .optional();
     }
 
     /**
@@ -65,32 +127,27 @@ public class OrderService {
      */
     public List<Order> newest(int limit) {
         return this.jdbc
-                .sql("""
-                        SELECT id, status, amount, created_at, settled_at
-                          FROM sample_order
-                         ORDER BY id DESC
-                         LIMIT :limit
-                        """)
+                .sql(SELECT + " ORDER BY id DESC LIMIT :limit")
                 .param("limit", limit)
                 .query(OrderService::order)
                 .list();
     }
 
     /**
-     * Settles the orders still pending that were placed up to a cutoff; an order is settled at most once, so
+     * Settles the paid orders that were placed up to a cutoff; an order is settled at most once, so
      * running it again is harmless.
-     * @param cutoff orders placed later stay pending
+     * @param cutoff orders placed later wait for the next run
      * @return how many orders it settled
      */
-    public int settlePending(Instant cutoff) {
+    public int settlePaid(Instant cutoff) {
         return this.jdbc
                 .sql("""
                         UPDATE sample_order SET status = :settled, settled_at = :now
-                         WHERE status = :pending AND created_at <= :cutoff
+                         WHERE status = :paid AND created_at <= :cutoff
                         """)
                 .param("settled", OrderStatus.SETTLED.name())
                 .param("now", utc(this.clock.instant()))
-                .param("pending", OrderStatus.PENDING.name())
+                .param("paid", OrderStatus.PAID.name())
                 .param("cutoff", utc(cutoff))
                 .update();
     }
@@ -109,6 +166,16 @@ public class OrderService {
                 .query((rs, row) -> new OrderTotals(
                         OrderStatus.valueOf(rs.getString("status")), rs.getLong("n"), rs.getBigDecimal("total")))
                 .list();
+    }
+
+    private boolean move(long id, OrderStatus from, OrderStatus to) {
+        return this.jdbc
+                        .sql("UPDATE sample_order SET status = :to WHERE id = :id AND status = :from")
+                        .param("to", to.name())
+                        .param("id", id)
+                        .param("from", from.name())
+                        .update()
+                == 1;
     }
 
     private static Order order(ResultSet rs, int row) throws SQLException {

@@ -1,14 +1,17 @@
 package io.dsched.sample.order;
 
 /**
- * The states of an order.
+ * The states of an order: {@code PENDING -> PAID -> SETTLED}, or {@code PENDING -> CANCELLED} when
+ * it is not paid in time.
  */
 public enum OrderStatus {
 
-    /** Placed, waiting to be settled. */
+    /** Placed, awaiting payment. */
     PENDING,
+    /** Paid, waiting to be settled. */
+    PAID,
     /** Paid out by the settlement job. */
     SETTLED,
-    /** Withdrawn before settlement. */
+    /** Cancelled because it was not paid in time. */
     CANCELLED
 }

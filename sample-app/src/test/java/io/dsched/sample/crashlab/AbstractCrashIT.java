@@ -1,0 +1,239 @@
+package io.dsched.sample.crashlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dsched.execution.ExecutionOrigin;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.jobs.ScheduledJob;
+import io.dsched.sample.crashlab.CrashLab.Run;
+import io.dsched.sample.jobs.JobView;
+import io.dsched.sample.order.OrderJobs;
+import io.dsched.store.ExecutionRecord;
+import io.dsched.store.ExecutionStore;
+import io.dsched.test.TestDatabase;
+import io.dsched.test.TestDatabases;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.util.FileSystemUtils;
+
+/**
+ * Crash tests with real JVMs: three nodes of the sample application's jar over one database, of which
+ * the tests kill one with SIGKILL, or stop all and start them again. Each test has a database of its own;
+ * one small subclass per database supplies it.
+ */
+@Timeout(value = 150, unit = TimeUnit.SECONDS)
+abstract class AbstractCrashIT {
+
+    private static final Logger logger = LoggerFactory.getLogger(AbstractCrashIT.class);
+
+    private CrashLab lab;
+
+    /**
+     * The database the nodes share.
+     * @return its kind
+     */
+    protected abstract TestDatabases.Kind kind();
+
+    /**
+     * The sample application's profile for that database.
+     * @return the profile's name
+     */
+    protected abstract String profile();
+
+    @BeforeEach
+    void createLab(TestInfo test) throws IOException {
+        Path logs = Path.of(
+                "target",
+                "crashlab",
+                getClass().getSimpleName(),
+                test.getTestMethod().orElseThrow().getName());
+        FileSystemUtils.deleteRecursively(logs);
+        TestDatabase database = TestDatabases.create(kind());
+        try {
+            this.lab = new CrashLab(database, profile(), logs);
+        } catch (RuntimeException ex) {
+            database.close();
+            throw ex;
+        }
+    }
+
+    @AfterEach
+    void closeLab() {
+        if (this.lab != null) {
+            this.lab.close();
+        }
+    }
+
+    @Test
+    void aFireWhoseNodeIsKilledMidRunCompletesOnceOnAnotherNode() {
+        List<SampleNode> nodes = this.lab.start(3);
+        ScheduledJob run = nodes.get(0).trigger(CrashLabJobs.LONG_JOB);
+        ExecutionRecord running = waitUpTo(Duration.ofSeconds(20), "the long job to start")
+                .until(
+                        () -> this.lab.execution(run.executionId()),
+                        (attempt) -> attempt.status() == ExecutionStatus.RUNNING);
+        SampleNode victim = this.lab.node(running.nodeId());
+
+        Instant killedAt = victim.kill();
+
+        List<ExecutionRecord> attempts = waitUpTo(Duration.ofSeconds(60), "a recovery of the long job to succeed")
+                .until(
+                        () -> this.lab.attempts(run.idempotencyKey()),
+                        (all) -> all.size() == 2 && all.get(1).status() == ExecutionStatus.SUCCEEDED);
+        ExecutionRecord lost = attempts.get(0);
+        ExecutionRecord recovery = attempts.get(1);
+        assertThat(lost.status()).isEqualTo(ExecutionStatus.FAILED);
+        assertThat(lost.nodeId()).isEqualTo(victim.nodeId());
+        assertThat(lost.errorClass()).isEqualTo(ExecutionStore.NodeLostException.class.getName());
+        assertThat(recovery.origin()).isEqualTo(ExecutionOrigin.RECOVERY);
+        assertThat(recovery.attempt()).isEqualTo(2);
+        assertThat(recovery.nodeId()).isNotEqualTo(victim.nodeId()).startsWith("node-");
+        assertThat(recovery.startedAt()).isAfter(killedAt);
+        assertThat(this.lab.runs(run.idempotencyKey())).containsExactly(new Run(2, recovery.id(), recovery.nodeId()));
+        assertThat(this.lab.attempts(run.idempotencyKey())).hasSize(2);
+
+        Duration detected = Duration.between(killedAt, lost.finishedAt());
+        Duration failover = Duration.between(killedAt, recovery.startedAt());
+        logger.info(
+                "[{}] failover of {}: killed {} at {}; declared dead after {} ms; recovery attempt started on {} after {} ms",
+                kind(),
+                CrashLabJobs.LONG_JOB,
+                victim,
+                killedAt,
+                detected.toMillis(),
+                recovery.nodeId(),
+                failover.toMillis());
+        // node timeout 3s, heartbeat 500ms, queue poll 200ms
+        assertThat(failover).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void aPendingRetryRunsOnAnotherNodeWhenTheNodeThatFailedIsKilled() {
+        List<SampleNode> nodes = this.lab.start(3);
+        ScheduledJob run = nodes.get(1).trigger(CrashLabJobs.RETRY_JOB);
+        List<ExecutionRecord> pending = waitUpTo(Duration.ofSeconds(20), "the first attempt to fail")
+                .until(
+                        () -> this.lab.attempts(run.idempotencyKey()),
+                        (all) -> all.size() == 2
+                                && all.get(0).status() == ExecutionStatus.FAILED
+                                && all.get(1).status() == ExecutionStatus.RETRY_SCHEDULED);
+        ExecutionRecord failed = pending.get(0);
+        ExecutionRecord retry = pending.get(1);
+        SampleNode victim = this.lab.node(failed.nodeId());
+
+        Instant killedAt = victim.kill();
+
+        assertThat(killedAt).as("the retry is still pending when its node dies").isBefore(retry.dueAt());
+        ExecutionRecord succeeded = waitUpTo(Duration.ofSeconds(45), "the retry to succeed")
+                .until(
+                        () -> this.lab.execution(retry.id()),
+                        (attempt) -> attempt.status() == ExecutionStatus.SUCCEEDED);
+        assertThat(succeeded.origin()).isEqualTo(ExecutionOrigin.RETRY);
+        assertThat(succeeded.attempt()).isEqualTo(2);
+        assertThat(succeeded.nodeId()).isNotEqualTo(victim.nodeId()).startsWith("node-");
+        assertThat(succeeded.startedAt()).isAfterOrEqualTo(retry.dueAt());
+        assertThat(this.lab.attempts(run.idempotencyKey())).hasSize(2);
+        assertThat(this.lab.runs(run.idempotencyKey())).containsExactly(new Run(2, succeeded.id(), succeeded.nodeId()));
+        logger.info(
+                "[{}] retry of {} was due {} ms after {} was killed; it started on {} {} ms after its due time",
+                kind(),
+                CrashLabJobs.RETRY_JOB,
+                Duration.between(killedAt, retry.dueAt()).toMillis(),
+                victim,
+                succeeded.nodeId(),
+                Duration.between(retry.dueAt(), succeeded.startedAt()).toMillis());
+    }
+
+    @Test
+    void oneOffJobsRetriesAndScheduleChangesSurviveARestartOfEveryNode() {
+        List<SampleNode> nodes = this.lab.start(3);
+        // an order awaiting payment, whose one-off timeout falls due 20s later
+        long order = nodes.get(0).placeOrder("12.34");
+        String timeoutKey = OrderJobs.ORDER_TIMEOUT + ":order-" + order;
+        ExecutionRecord timeout = this.lab.attempts(timeoutKey).get(0);
+        assertThat(timeout.status()).isEqualTo(ExecutionStatus.SCHEDULED);
+        assertThat(timeout.origin()).isEqualTo(ExecutionOrigin.ONE_OFF);
+        // a fire whose first attempt failed, with its retry 20s later
+        ScheduledJob fire = nodes.get(1).trigger(CrashLabJobs.LATE_RETRY_JOB);
+        ExecutionRecord retry = waitUpTo(Duration.ofSeconds(20), "the first attempt to fail")
+                .until(
+                        () -> this.lab.attempts(fire.idempotencyKey()),
+                        (all) -> all.size() == 2
+                                && all.get(0).status() == ExecutionStatus.FAILED
+                                && all.get(1).status() == ExecutionStatus.RETRY_SCHEDULED)
+                .get(1);
+        // a schedule changed at run time
+        String override = "cron(*/7 * * * * *, default zone)";
+        assertThat(nodes.get(2).reschedule(CrashLabJobs.TICKER, "*/7 * * * * *").schedule())
+                .isEqualTo(override);
+
+        this.lab.stop(nodes);
+
+        Instant stoppedAt = Instant.now();
+        assertThat(this.lab.registeredNodes())
+                .as("nodes still registered after a graceful stop")
+                .isEmpty();
+        assertThat(this.lab.execution(timeout.id()).status()).isEqualTo(ExecutionStatus.SCHEDULED);
+        assertThat(this.lab.execution(retry.id()).status()).isEqualTo(ExecutionStatus.RETRY_SCHEDULED);
+        assertThat(this.lab.orderStatus(order)).isEqualTo("PENDING");
+        assertThat(stoppedAt).as("stopped before the one-off job fell due").isBefore(timeout.dueAt());
+
+        this.lab.restart(nodes);
+
+        Instant restartedAt = Instant.now();
+        logger.info(
+                "[{}] cluster down at {}, serving again at {} ({} ms); one-off due at {}, retry due at {}",
+                kind(),
+                stoppedAt,
+                restartedAt,
+                Duration.between(stoppedAt, restartedAt).toMillis(),
+                timeout.dueAt(),
+                retry.dueAt());
+        for (SampleNode node : nodes) {
+            assertThat(node.job(CrashLabJobs.TICKER)).isEqualTo(new JobView(CrashLabJobs.TICKER, false, override));
+        }
+        ExecutionRecord timedOut = waitUpTo(Duration.ofSeconds(40), "the order's timeout to run")
+                .until(
+                        () -> this.lab.execution(timeout.id()),
+                        (attempt) -> attempt.status() == ExecutionStatus.SUCCEEDED);
+        assertThat(timedOut.startedAt()).isAfter(stoppedAt).isAfterOrEqualTo(timeout.dueAt());
+        assertThat(this.lab.orderStatus(order)).isEqualTo("CANCELLED");
+        assertThat(this.lab.attempts(timeoutKey)).hasSize(1);
+
+        ExecutionRecord retried = waitUpTo(Duration.ofSeconds(45), "the retry to run")
+                .until(
+                        () -> this.lab.execution(retry.id()),
+                        (attempt) -> attempt.status() == ExecutionStatus.SUCCEEDED);
+        assertThat(retried.startedAt()).isAfter(stoppedAt).isAfterOrEqualTo(retry.dueAt());
+        assertThat(this.lab.runs(fire.idempotencyKey())).containsExactly(new Run(2, retried.id(), retried.nodeId()));
+
+        ExecutionRecord tick = waitUpTo(Duration.ofSeconds(20), "the ticker to fire on its new schedule")
+                .until(
+                        () -> this.lab.executionsOf(CrashLabJobs.TICKER).stream()
+                                .filter((attempt) -> attempt.scheduledAt().isAfter(restartedAt))
+                                .filter((attempt) -> attempt.status() == ExecutionStatus.SUCCEEDED)
+                                .findFirst(),
+                        Optional::isPresent)
+                .orElseThrow();
+        assertThat(tick.scheduledAt().atOffset(ZoneOffset.UTC).getSecond() % 7).isZero();
+    }
+
+    private static ConditionFactory waitUpTo(Duration timeout, String what) {
+        return await(what).atMost(timeout).pollInterval(Duration.ofMillis(200));
+    }
+}

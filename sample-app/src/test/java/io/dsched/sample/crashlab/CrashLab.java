@@ -1,0 +1,176 @@
+package io.dsched.sample.crashlab;
+
+import static org.awaitility.Awaitility.await;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.dsched.store.DatabasePlatform;
+import io.dsched.store.DschedRepositories;
+import io.dsched.store.ExecutionRecord;
+import io.dsched.store.ExecutionRepository;
+import io.dsched.test.TestDatabase;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * A cluster of {@link SampleNode}s over one fresh database, and the view of that database the tests
+ * assert on. Closing it kills every node and drops the database.
+ */
+final class CrashLab implements AutoCloseable {
+
+    private static final Duration STARTUP = Duration.ofSeconds(90);
+
+    private final TestDatabase database;
+
+    private final HikariDataSource dataSource;
+
+    private final ExecutionRepository executions;
+
+    private final JdbcClient jdbc;
+
+    private final List<String> arguments;
+
+    private final Path logs;
+
+    private final List<SampleNode> nodes = new ArrayList<>();
+
+    /**
+     * Creates the lab.
+     * @param database the database, dropped when the lab is closed
+     * @param profile the Spring profile of that database, such as {@code postgres}
+     * @param logs the directory of the nodes' logs
+     */
+    CrashLab(TestDatabase database, String profile, Path logs) {
+        this.database = database;
+        this.dataSource = new HikariDataSource();
+        this.dataSource.setJdbcUrl(database.url());
+        this.dataSource.setUsername(database.username());
+        this.dataSource.setPassword(database.password());
+        this.dataSource.setMaximumPoolSize(2);
+        this.executions =
+                new DschedRepositories(this.dataSource, DatabasePlatform.detect(this.dataSource)).executions();
+        this.jdbc = JdbcClient.create(this.dataSource);
+        this.logs = logs;
+        this.arguments = List.of(
+                "--spring.profiles.active=" + profile + ",crashlab",
+                "--spring.datasource.url=" + database.url(),
+                "--spring.datasource.username=" + database.username(),
+                "--spring.datasource.password=" + ((database.password() != null) ? database.password() : ""));
+    }
+
+    /**
+     * Starts nodes {@code node-1} to {@code node-<count>} and waits until all serve: the first one alone,
+     * for it creates the tables, then the others at once.
+     * @param count how many
+     * @return the nodes
+     */
+    List<SampleNode> start(int count) {
+        List<SampleNode> started = IntStream.rangeClosed(1, count)
+                .mapToObj((n) -> new SampleNode("node-" + n, this.logs.resolve("node-" + n + ".log"), this.arguments))
+                .toList();
+        this.nodes.addAll(started);
+        // dsched's schema initializer does not serialise its CREATE ... IF NOT EXISTS statements: nodes
+        // creating the tables of an empty PostgreSQL schema at once fail on pg_type's unique index
+        restart(started.subList(0, 1));
+        restart(started.subList(1, count));
+        return started;
+    }
+
+    /**
+     * Starts stopped nodes again, at once, and waits until all serve.
+     * @param nodes the nodes
+     */
+    void restart(List<SampleNode> nodes) {
+        nodes.forEach(SampleNode::start);
+        for (SampleNode node : nodes) {
+            await(node + " to serve")
+                    .atMost(STARTUP)
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(node::isReady);
+        }
+    }
+
+    /**
+     * Stops nodes gracefully, at once, and waits until each has exited.
+     * @param nodes the nodes
+     */
+    void stop(List<SampleNode> nodes) {
+        nodes.forEach(SampleNode::signalStop);
+        nodes.forEach((node) -> node.awaitExit(Duration.ofSeconds(30)));
+    }
+
+    SampleNode node(String nodeId) {
+        return this.nodes.stream()
+                .filter((node) -> node.nodeId().equals(nodeId))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("No node " + nodeId + " in " + this.nodes));
+    }
+
+    ExecutionRecord execution(long id) {
+        return this.executions.findById(id).orElseThrow();
+    }
+
+    /**
+     * Returns every attempt at a fire or one-off job.
+     * @param idempotencyKey its key
+     * @return its attempts, first first
+     */
+    List<ExecutionRecord> attempts(String idempotencyKey) {
+        return this.executions.findByIdempotencyKey(idempotencyKey);
+    }
+
+    List<ExecutionRecord> executionsOf(String job) {
+        return this.executions.findByJobName(job);
+    }
+
+    /**
+     * Returns the completed runs the crashlab jobs recorded for a fire.
+     * @param idempotencyKey the fire's key
+     * @return one entry per completed run
+     */
+    List<Run> runs(String idempotencyKey) {
+        return this.jdbc
+                .sql("SELECT attempt, execution_id, node_id FROM crashlab_run WHERE idempotency_key = :key")
+                .param("key", idempotencyKey)
+                .query((rs, row) -> new Run(rs.getInt("attempt"), rs.getLong("execution_id"), rs.getString("node_id")))
+                .list();
+    }
+
+    /**
+     * Returns the nodes that have a row in {@code dsched_node}.
+     * @return their ids
+     */
+    List<String> registeredNodes() {
+        return this.jdbc
+                .sql("SELECT node_id FROM dsched_node")
+                .query(String.class)
+                .list();
+    }
+
+    String orderStatus(long id) {
+        return this.jdbc
+                .sql("SELECT status FROM sample_order WHERE id = :id")
+                .param("id", id)
+                .query(String.class)
+                .single();
+    }
+
+    @Override
+    public void close() {
+        this.nodes.forEach(SampleNode::destroy);
+        this.dataSource.close();
+        this.database.close();
+    }
+
+    /**
+     * A completed run of a crashlab job.
+     *
+     * @param attempt the attempt that completed
+     * @param executionId its row in {@code dsched_execution}
+     * @param nodeId the node it ran on
+     */
+    record Run(int attempt, long executionId, String nodeId) {}
+}
