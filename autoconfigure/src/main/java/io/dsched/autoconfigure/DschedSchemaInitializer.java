@@ -13,14 +13,16 @@ import org.springframework.boot.sql.init.DatabaseInitializationSettings;
 /**
  * Creates dsched's tables that are missing, in Spring Boot's way; its scripts create only what
  * does not exist and never drop a table or a row. Nodes that start at the same moment apply the
- * script one after the other, under a database lock: PostgreSQL's {@code CREATE ... IF NOT
- * EXISTS} is not safe when run concurrently.
+ * script one after the other, under a database lock: {@code CREATE ... IF NOT EXISTS} is not
+ * safe when run concurrently.
  */
 public class DschedSchemaInitializer extends DataSourceScriptDatabaseInitializer {
 
     private static final long POSTGRES_LOCK = 0x64736368L;
 
     private static final String MYSQL_LOCK = "dsched.schema";
+
+    private static final Object H2_LOCK = new Object();
 
     private final DschedJdbc jdbc;
 
@@ -45,7 +47,16 @@ public class DschedSchemaInitializer extends DataSourceScriptDatabaseInitializer
     @Override
     public boolean initializeDatabase() {
         if (this.jdbc.platform() == DatabasePlatform.H2) {
-            return super.initializeDatabase();
+            // H2 has no lock across connections: nodes of one JVM take turns, and nodes of
+            // several JVMs on one auto-server file run the script again, as it only creates
+            // what is missing
+            synchronized (H2_LOCK) {
+                try {
+                    return super.initializeDatabase();
+                } catch (RuntimeException ex) {
+                    return super.initializeDatabase();
+                }
+            }
         }
         try (Connection lock = this.jdbc.dataSource().getConnection()) {
             acquire(lock);
