@@ -12,8 +12,12 @@ class ExecutionStatusTests {
         assertThat(ExecutionStatus.RUNNING.canMoveTo(ExecutionStatus.SUCCEEDED)).isTrue();
         assertThat(ExecutionStatus.RUNNING.canMoveTo(ExecutionStatus.FAILED)).isTrue();
         assertThat(ExecutionStatus.RUNNING.canMoveTo(ExecutionStatus.SKIPPED)).isTrue();
-        assertThat(ExecutionStatus.FAILED.canMoveTo(ExecutionStatus.RETRY_SCHEDULED))
+        assertThat(ExecutionStatus.RUNNING.canMoveTo(ExecutionStatus.TIMED_OUT)).isTrue();
+        assertThat(ExecutionStatus.RUNNING.canMoveTo(ExecutionStatus.DEAD_LETTERED))
                 .isTrue();
+        assertThat(ExecutionStatus.FAILED.canMoveTo(ExecutionStatus.DEAD_LETTERED))
+                .isTrue();
+        assertThat(ExecutionStatus.SCHEDULED.canMoveTo(ExecutionStatus.RUNNING)).isTrue();
         assertThat(ExecutionStatus.RETRY_SCHEDULED.canMoveTo(ExecutionStatus.RUNNING))
                 .isTrue();
     }
