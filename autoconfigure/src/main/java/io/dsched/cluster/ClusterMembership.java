@@ -60,6 +60,8 @@ public final class ClusterMembership implements SmartLifecycle {
 
     private Instant healthySince;
 
+    private final Instant createdAt;
+
     private final java.util.function.Supplier<Set<Long>> inFlight;
 
     /**
@@ -97,6 +99,7 @@ public final class ClusterMembership implements SmartLifecycle {
         this.heartbeatInterval = heartbeatInterval;
         this.nodeTimeout = nodeTimeout;
         this.clock = clock;
+        this.createdAt = clock.instant();
     }
 
     @Override
@@ -104,9 +107,13 @@ public final class ClusterMembership implements SmartLifecycle {
         awaitSilenceOfEarlierProcess();
         this.nodes.heartbeat(this.nodeId);
         this.healthySince = this.clock.instant();
-        // attempts left running by an earlier process with this node id cannot be running now
+        // attempts left running by an earlier process with this node id cannot be running now;
+        // this process's own queue may already have claimed some (Spring starts it first, as a
+        // dependency), and those started after this membership was created
         for (ExecutionRecord orphan : this.store.repository().findRunningOn(this.nodeId)) {
-            takeOver(orphan, "node " + this.nodeId + " restarted while running it");
+            if (orphan.startedAt().isBefore(this.createdAt)) {
+                takeOver(orphan, "node " + this.nodeId + " restarted while running it");
+            }
         }
         this.timer = Executors.newSingleThreadScheduledExecutor((runnable) -> {
             Thread thread = new Thread(runnable, "dsched-membership");
