@@ -4,6 +4,8 @@ import io.dsched.definition.InvalidJobDefinitionException;
 import io.dsched.retry.Retry;
 import io.dsched.retry.RetryDefaults;
 import io.dsched.retry.RetryPolicy;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -91,5 +93,24 @@ final class DeclarationValues {
         }
         String resolved = this.resolver.resolveStringValue(value);
         return (resolved != null) ? resolved.trim() : null;
+    }
+
+    /**
+     * Calls an annotated bean method and rethrows what the method itself threw.
+     * @param bean the bean
+     * @param method the method, made accessible
+     * @param arguments its arguments
+     * @throws Exception whatever the method throws
+     */
+    static void invoke(Object bean, Method method, Object... arguments) throws Exception {
+        try {
+            method.invoke(bean, arguments);
+        } catch (InvocationTargetException ex) {
+            Throwable cause = ex.getTargetException();
+            if (cause instanceof Exception exception) {
+                throw exception;
+            }
+            throw (Error) cause;
+        }
     }
 }

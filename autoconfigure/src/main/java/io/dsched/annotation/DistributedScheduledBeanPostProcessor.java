@@ -8,7 +8,6 @@ import io.dsched.definition.Schedule;
 import io.dsched.execution.JobContext;
 import io.dsched.retry.RetryDefaults;
 import io.dsched.retry.RetryPolicy;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -187,18 +186,10 @@ public class DistributedScheduledBeanPostProcessor implements BeanPostProcessor,
 
     private static JobInvoker invoker(Object bean, Method method, boolean passesContext) {
         return (context) -> {
-            try {
-                if (passesContext) {
-                    method.invoke(bean, context);
-                } else {
-                    method.invoke(bean);
-                }
-            } catch (InvocationTargetException ex) {
-                Throwable cause = ex.getTargetException();
-                if (cause instanceof Exception exception) {
-                    throw exception;
-                }
-                throw (Error) cause;
+            if (passesContext) {
+                DeclarationValues.invoke(bean, method, context);
+            } else {
+                DeclarationValues.invoke(bean, method);
             }
         };
     }

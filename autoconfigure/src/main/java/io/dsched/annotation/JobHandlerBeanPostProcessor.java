@@ -6,7 +6,6 @@ import io.dsched.execution.JobTarget;
 import io.dsched.handler.HandlerDefinition;
 import io.dsched.handler.HandlerRegistry;
 import io.dsched.retry.RetryDefaults;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.time.Duration;
@@ -121,15 +120,7 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
                         ? mapper.readValue(payload, mapper.getTypeFactory().constructType(payloadType))
                         : null;
             }
-            try {
-                method.invoke(bean, arguments);
-            } catch (InvocationTargetException ex) {
-                Throwable cause = ex.getTargetException();
-                if (cause instanceof Exception exception) {
-                    throw exception;
-                }
-                throw (Error) cause;
-            }
+            DeclarationValues.invoke(bean, method, arguments);
         };
     }
 }

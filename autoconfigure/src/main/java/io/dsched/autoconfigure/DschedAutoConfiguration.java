@@ -32,7 +32,7 @@ import io.dsched.store.JobDefinitionStore;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
@@ -55,6 +55,7 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.util.StringUtils;
+import org.springframework.util.function.SingletonSupplier;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -102,17 +103,13 @@ public final class DschedAutoConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static JobHandlerBeanPostProcessor jobHandlerBeanPostProcessor(
             HandlerRegistry registry, Environment environment, ObjectProvider<JsonMapper> jsonMappers) {
-        return new JobHandlerBeanPostProcessor(
-                registry, () -> retryDefaults(environment), () -> jsonMapper(jsonMappers));
+        return new JobHandlerBeanPostProcessor(registry, () -> retryDefaults(environment), jsonMapper(jsonMappers));
     }
 
-    private static final Map<ObjectProvider<JsonMapper>, JsonMapper> JSON_MAPPERS =
-            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
-
     // the application's mapper, for its modules, but writing compact JSON into the payload columns
-    private static JsonMapper jsonMapper(ObjectProvider<JsonMapper> jsonMappers) {
-        return JSON_MAPPERS.computeIfAbsent(jsonMappers, (provider) -> provider.getIfAvailable(
-                        () -> JsonMapper.builder().build())
+    private static Supplier<JsonMapper> jsonMapper(ObjectProvider<JsonMapper> jsonMappers) {
+        return SingletonSupplier.of(() -> jsonMappers
+                .getIfAvailable(() -> JsonMapper.builder().build())
                 .rebuild()
                 .disable(SerializationFeature.INDENT_OUTPUT)
                 .build());
@@ -237,19 +234,17 @@ public final class DschedAutoConfiguration {
             ObjectProvider<JsonMapper> jsonMappers,
             NodeId nodeId,
             ExecutionQueue queue,
-            RuntimeJobs runtimeJobs,
-            JobTargets targets) {
+            RuntimeJobs runtimeJobs) {
         return new JobScheduler(
                 handlers,
                 jobs,
                 store,
                 engine::scheduler,
-                () -> jsonMapper(jsonMappers),
+                jsonMapper(jsonMappers),
                 nodeId.value(),
                 CLOCK,
                 queue::wakeUp,
-                runtimeJobs,
-                targets);
+                runtimeJobs);
     }
 
     @Bean

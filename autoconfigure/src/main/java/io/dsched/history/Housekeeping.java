@@ -7,7 +7,6 @@ import io.dsched.retry.RetryPolicy;
 import io.dsched.store.DatabasePlatform;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
@@ -115,13 +114,5 @@ public class Housekeeping {
             }
         }
         return total;
-    }
-
-    /**
-     * Returns the time before which history is deleted.
-     * @return the cut-off
-     */
-    public Instant cutoff() {
-        return this.clock.instant().minus(this.retention);
     }
 }

@@ -6,7 +6,6 @@ import io.dsched.definition.Schedule;
 import io.dsched.engine.JobSynchronizer;
 import io.dsched.engine.Triggers;
 import io.dsched.execution.ExecutionOrigin;
-import io.dsched.execution.JobTargets;
 import io.dsched.handler.HandlerDefinition;
 import io.dsched.handler.HandlerRegistry;
 import io.dsched.store.ExecutionRecord;
@@ -57,8 +56,6 @@ public class JobScheduler {
 
     private final RuntimeJobs runtimeJobs;
 
-    private final JobTargets targets;
-
     /**
      * Creates the API.
      * @param handlers the handlers this node declares
@@ -70,7 +67,6 @@ public class JobScheduler {
      * @param clock the clock
      * @param wakeQueue makes this node look for due attempts at once
      * @param runtimeJobs the recurring jobs defined at run time
-     * @param targets every job and handler this node can run
      */
     public JobScheduler(
             HandlerRegistry handlers,
@@ -81,8 +77,7 @@ public class JobScheduler {
             String nodeId,
             Clock clock,
             Runnable wakeQueue,
-            RuntimeJobs runtimeJobs,
-            JobTargets targets) {
+            RuntimeJobs runtimeJobs) {
         this.handlers = handlers;
         this.jobs = jobs;
         this.store = store;
@@ -92,7 +87,6 @@ public class JobScheduler {
         this.clock = clock;
         this.wakeQueue = wakeQueue;
         this.runtimeJobs = runtimeJobs;
-        this.targets = targets;
     }
 
     /**
@@ -169,9 +163,7 @@ public class JobScheduler {
      * @throws UnknownJobException if this node does not declare the job
      */
     public ScheduledJob trigger(String job) {
-        if (this.targets.find(job).isEmpty()
-                || this.jobs.definition(job).isEmpty()
-                        && this.runtimeJobs.record(job).isEmpty()) {
+        if (this.jobs.definition(job).isEmpty() && this.runtimeJobs.record(job).isEmpty()) {
             throw new UnknownJobException("No scheduled job named '" + job + "' on this node");
         }
         String name = job;

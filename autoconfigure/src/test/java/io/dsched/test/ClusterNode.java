@@ -61,14 +61,6 @@ public final class ClusterNode implements AutoCloseable {
         return this.context.getBean(type);
     }
 
-    /**
-     * Whether the node is still running.
-     * @return {@code true} until closed
-     */
-    public boolean isRunning() {
-        return this.context.isActive();
-    }
-
     @Override
     public void close() {
         if (this.context.isActive()) {
