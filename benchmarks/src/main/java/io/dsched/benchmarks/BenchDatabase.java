@@ -1,0 +1,135 @@
+package io.dsched.benchmarks;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The database every contestant of a run shares, and the pools the benchmark opens on it.
+ * @param url the JDBC URL
+ * @param user the user
+ * @param password the password
+ */
+public record BenchDatabase(String url, String user, String password) {
+
+    /**
+     * Reads the database from the system properties {@code bench.db.url}, {@code bench.db.user}
+     * and {@code bench.db.password}.
+     * @return the database
+     */
+    public static BenchDatabase fromSystemProperties() {
+        return new BenchDatabase(
+                System.getProperty("bench.db.url"),
+                System.getProperty("bench.db.user", ""),
+                System.getProperty("bench.db.password", ""));
+    }
+
+    /**
+     * Tells whether the database is PostgreSQL.
+     * @return {@code true} for PostgreSQL
+     */
+    public boolean isPostgres() {
+        return this.url.startsWith("jdbc:postgresql:");
+    }
+
+    /**
+     * Tells whether the database is MariaDB or MySQL.
+     * @return {@code true} for MariaDB or MySQL
+     */
+    public boolean isMysql() {
+        return this.url.startsWith("jdbc:mariadb:") || this.url.startsWith("jdbc:mysql:");
+    }
+
+    /**
+     * Returns the kind of database, as {@code postgresql} or {@code mariadb}.
+     * @return the kind
+     */
+    public String kind() {
+        return isPostgres() ? "postgresql" : "mariadb";
+    }
+
+    /**
+     * Opens a connection pool.
+     * @param name the pool's name
+     * @param size its size
+     * @return the pool; close it when done
+     */
+    public HikariDataSource pool(String name, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(name);
+        config.setJdbcUrl(this.url);
+        config.setUsername(this.user);
+        config.setPassword(this.password);
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(Math.min(size, 2));
+        return new HikariDataSource(config);
+    }
+
+    /**
+     * Runs statements, ignoring those that fail (for {@code DROP TABLE} of tables that may not be
+     * there).
+     * @param statements the statements
+     */
+    public void executeIgnoringErrors(List<String> statements) {
+        try (HikariDataSource pool = pool("bench-ddl", 1);
+                Connection connection = pool.getConnection();
+                Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                try {
+                    statement.execute(sql);
+                } catch (SQLException ex) {
+                    // the table was not there
+                }
+            }
+        } catch (SQLException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /**
+     * Drops every table whose name starts with a prefix, case-insensitively.
+     * @param prefix such as {@code qrtz_}
+     */
+    public void dropTablesStartingWith(String prefix) {
+        String like = prefix.toLowerCase(Locale.ROOT) + "%";
+        String query = isPostgres()
+                ? "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND lower(tablename) LIKE ?"
+                : "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()"
+                        + " AND lower(table_name) LIKE ?";
+        try (HikariDataSource pool = pool("bench-drop", 1);
+                Connection connection = pool.getConnection()) {
+            for (int round = 0; round < 5; round++) {
+                List<String> tables = new java.util.ArrayList<>();
+                try (var select = connection.prepareStatement(query)) {
+                    select.setString(1, like.replace("_", "\\_"));
+                    try (var rows = select.executeQuery()) {
+                        while (rows.next()) {
+                            tables.add(rows.getString(1));
+                        }
+                    }
+                }
+                if (tables.isEmpty()) {
+                    return;
+                }
+                try (Statement statement = connection.createStatement()) {
+                    if (isMysql()) {
+                        statement.execute("SET FOREIGN_KEY_CHECKS = 0");
+                    }
+                    for (String table : tables) {
+                        String quoted = isPostgres() ? "\"" + table + "\"" : "`" + table + "`";
+                        statement.execute("DROP TABLE IF EXISTS " + quoted + (isPostgres() ? " CASCADE" : ""));
+                    }
+                    if (isMysql()) {
+                        statement.execute("SET FOREIGN_KEY_CHECKS = 1");
+                    }
+                }
+            }
+        } catch (SQLException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.dsched.benchmarks;
+
+/**
+ * One scheduler under test. The coordinator calls {@link #reset}, {@link #enqueue} and
+ * {@link #defineRecurring} in its own JVM with no node of the contestant running; each worker JVM
+ * calls {@link #start} once. Every job body calls {@link Probe}, and nothing else.
+ */
+public interface Contestant {
+
+    /**
+     * Returns the name shown in the tables, such as {@code quartz-defaults}.
+     * @return the name
+     */
+    String name();
+
+    /**
+     * Tells whether this contestant takes part in a workload.
+     * @param workload the workload
+     * @return {@code true} if it does
+     */
+    boolean supports(Workload workload);
+
+    /**
+     * Drops and creates this contestant's tables, so that a run starts from an empty store.
+     * @param db the database
+     * @throws Exception if it cannot
+     */
+    void reset(BenchDatabase db) throws Exception;
+
+    /**
+     * Stores one-off jobs due now, in the coordinator, with no node running. The job with index
+     * {@code i} runs {@code Probe.oneOff(Integer.toString(i))}. Returns once all are stored.
+     * @param db the database
+     * @param count how many jobs
+     * @throws Exception if it cannot
+     */
+    void enqueue(BenchDatabase db, int count) throws Exception;
+
+    /**
+     * Stores recurring jobs, in the coordinator, for schedulers whose recurring jobs live in the
+     * database; a no-op for those that declare them in code at {@link #start}. Job {@code j}
+     * runs {@code Probe.recurring(j, scheduledFireTimeMillis)} on {@code plan.cron()}.
+     * @param db the database
+     * @param plan the jobs
+     * @throws Exception if it cannot
+     */
+    void defineRecurring(BenchDatabase db, RecurringPlan plan) throws Exception;
+
+    /**
+     * Starts one node of the contestant, in a worker JVM. It runs what the coordinator stored
+     * (and, for {@link Workload#W2_RECURRING}, declares {@code spec.recurring()} if its
+     * recurring jobs live in code) with {@code spec.threads()} worker threads.
+     * @param db the database
+     * @param spec the node
+     * @return the running node; closing it stops it gracefully
+     * @throws Exception if it cannot start
+     */
+    AutoCloseable start(BenchDatabase db, NodeSpec spec) throws Exception;
+}

@@ -1,0 +1,86 @@
+package io.dsched.benchmarks;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+
+/**
+ * What every job body of every contestant does: insert one row into {@code bench_run} with the
+ * node, the job's key, its scheduled time and when the body started. For {@link
+ * Workload#W3_FAILOVER} the body then holds for a while and inserts a second row, kind {@code D},
+ * when it is done.
+ */
+public final class Probe {
+
+    private static volatile HikariDataSource pool;
+
+    private static volatile String node;
+
+    private static volatile Duration hold = Duration.ZERO;
+
+    private Probe() {}
+
+    /**
+     * Opens the probe's own pool in a worker JVM.
+     * @param db the database
+     * @param nodeName this node
+     * @param threads how many jobs run at once
+     * @param holdFor how long a one-off body holds before it is done (zero for no-op bodies)
+     */
+    public static void open(BenchDatabase db, String nodeName, int threads, Duration holdFor) {
+        pool = db.pool("bench-probe", threads);
+        node = nodeName;
+        hold = holdFor;
+    }
+
+    /** Closes the pool. */
+    public static void close() {
+        if (pool != null) {
+            pool.close();
+        }
+    }
+
+    /**
+     * The body of one-off job {@code key}.
+     * @param key the job's key
+     */
+    public static void oneOff(String key) {
+        insert(key, 0, 'S');
+        if (!hold.isZero()) {
+            try {
+                Thread.sleep(hold.toMillis());
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            insert(key, 0, 'D');
+        }
+    }
+
+    /**
+     * The body of recurring job {@code job} for its fire at {@code scheduledAtMillis}.
+     * @param job the job's index
+     * @param scheduledAtMillis the fire's scheduled time, in epoch milliseconds
+     */
+    public static void recurring(int job, long scheduledAtMillis) {
+        insert(job + "@" + scheduledAtMillis, scheduledAtMillis, 'S');
+    }
+
+    private static void insert(String key, long scheduledAt, char kind) {
+        long startedAt = System.currentTimeMillis();
+        try (Connection connection = pool.getConnection();
+                PreparedStatement insert = connection.prepareStatement(
+                        "INSERT INTO bench_run (run_key, node, scheduled_ms, started_ms, kind) VALUES (?, ?, ?, ?, ?)")) {
+            insert.setString(1, key);
+            insert.setString(2, node);
+            insert.setLong(3, scheduledAt);
+            insert.setLong(4, startedAt);
+            insert.setString(5, String.valueOf(kind));
+            insert.executeUpdate();
+        } catch (SQLException ex) {
+            throw new IllegalStateException("Could not record " + key, ex);
+        }
+    }
+}

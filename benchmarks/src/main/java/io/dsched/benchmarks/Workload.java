@@ -1,0 +1,13 @@
+package io.dsched.benchmarks;
+
+/** The workloads of the benchmark. */
+public enum Workload {
+    /** One-off jobs due at once, executed by the nodes as fast as they can. */
+    W1_ONE_OFF,
+    /** Recurring jobs, all on the same cron, for a fixed window: how late each fire starts. */
+    W2_RECURRING,
+    /** Long-running one-off jobs in flight when one node is killed: how soon they run again. */
+    W3_FAILOVER,
+    /** More recurring fires than the nodes can run, through Quartz: fires per second. */
+    W4_GUARD_OVERHEAD
+}
