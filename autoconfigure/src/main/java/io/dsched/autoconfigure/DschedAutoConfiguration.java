@@ -190,8 +190,17 @@ public final class DschedAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ExecutionStore dschedExecutionStore(
-            ExecutionRepository executions, DeadLetterRepository deadLetters, DschedJdbc jdbc) {
-        return new ExecutionStore(executions, deadLetters, jdbc.transactions());
+            ExecutionRepository executions,
+            DeadLetterRepository deadLetters,
+            DschedJdbc jdbc,
+            DschedProperties properties) {
+        return new ExecutionStore(
+                executions,
+                deadLetters,
+                jdbc.transactions(),
+                jdbc.dataSource(),
+                jdbc.platform(),
+                properties.getQueue().isSkipLocked());
     }
 
     @Bean
@@ -275,7 +284,8 @@ public final class DschedAutoConfiguration {
                 CLOCK,
                 properties.getQueue().getPollInterval(),
                 properties.getThreads(),
-                properties.getShutdown().isWaitForJobs());
+                properties.getShutdown().isWaitForJobs(),
+                properties.isRunJobs());
     }
 
     @Bean
@@ -365,6 +375,7 @@ public final class DschedAutoConfiguration {
                         CLOCK,
                         runtimeJobs::synchronize),
                 properties.getShutdown().isWaitForJobs(),
+                properties.isRunJobs(),
                 jdbc.dataSource());
     }
 }

@@ -22,6 +22,12 @@ public class DschedProperties {
     /** Number of threads that run jobs on this node. */
     private int threads = 10;
 
+    /**
+     * Whether this node runs jobs. A node with false still declares, submits and manages jobs
+     * and takes part in recovery, but runs none: a web tier that only submits work.
+     */
+    private boolean runJobs = true;
+
     private final Cluster cluster = new Cluster();
 
     private final Lock lock = new Lock();
@@ -54,6 +60,14 @@ public class DschedProperties {
 
     public void setNodeId(String nodeId) {
         this.nodeId = nodeId;
+    }
+
+    public boolean isRunJobs() {
+        return this.runJobs;
+    }
+
+    public void setRunJobs(boolean runJobs) {
+        this.runJobs = runJobs;
     }
 
     public int getThreads() {
@@ -337,6 +351,21 @@ public class DschedProperties {
 
         /** How often a node looks for waiting attempts that have fallen due. */
         private Duration pollInterval = Duration.ofMillis(500);
+
+        /**
+         * Whether to claim due attempts in batches with SELECT ... FOR UPDATE SKIP LOCKED
+         * (PostgreSQL, MySQL 8, MariaDB 10.6+). When false, and always on H2, each attempt is
+         * claimed by a conditional update.
+         */
+        private boolean skipLocked = true;
+
+        public boolean isSkipLocked() {
+            return this.skipLocked;
+        }
+
+        public void setSkipLocked(boolean skipLocked) {
+            this.skipLocked = skipLocked;
+        }
 
         public Duration getPollInterval() {
             return this.pollInterval;

@@ -25,6 +25,8 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
 
     private final boolean waitForJobs;
 
+    private final boolean runJobs;
+
     private final AcquiredTriggers acquiredTriggers;
 
     private volatile boolean running;
@@ -35,6 +37,8 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
      * @param dispatcher receives the fires
      * @param synchronizerFactory creates the synchronizer for the scheduler
      * @param waitForJobs whether stopping waits for running jobs
+     * @param runJobs whether this node fires triggers; when not, its scheduler stays in standby
+     *     and serves only the management of jobs
      * @param dataSource dsched's DataSource, to release acquired triggers on stop
      * @throws SchedulerException if Quartz cannot be set up
      */
@@ -43,12 +47,14 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
             FireDispatcher dispatcher,
             java.util.function.Function<Scheduler, JobSynchronizer> synchronizerFactory,
             boolean waitForJobs,
+            boolean runJobs,
             javax.sql.DataSource dataSource)
             throws SchedulerException {
         this.scheduler = createScheduler(quartzProperties);
         this.scheduler.setJobFactory(dispatcher);
         this.synchronizer = synchronizerFactory.apply(this.scheduler);
         this.waitForJobs = waitForJobs;
+        this.runJobs = runJobs;
         this.acquiredTriggers = new AcquiredTriggers(
                 dataSource, this.scheduler.getSchedulerName(), this.scheduler.getSchedulerInstanceId());
     }
@@ -81,7 +87,9 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
             throw new IllegalStateException("Could not write dsched's jobs to the store: " + ex.getMessage(), ex);
         }
         try {
-            this.scheduler.start();
+            if (this.runJobs) {
+                this.scheduler.start();
+            }
             this.running = true;
             logger.info(
                     "dsched node {} joined cluster '{}'",

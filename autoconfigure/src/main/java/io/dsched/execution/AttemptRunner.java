@@ -190,9 +190,7 @@ public final class AttemptRunner implements AutoCloseable {
         }
         Instant finishedAt = this.clock.instant();
         if (failure == null) {
-            return record(
-                    () -> this.store.finish(claim, ExecutionStatus.SUCCEEDED, startedAt, finishedAt, null, null),
-                    Outcome.SUCCEEDED);
+            return record(() -> this.store.succeed(claim, startedAt, finishedAt), Outcome.SUCCEEDED);
         }
         Outcome outcome = failed(job, claim, startedAt, finishedAt, failure, timedOut.get());
         if (failure instanceof VirtualMachineError error) {

@@ -41,6 +41,8 @@ public final class ExecutionQueue implements SmartLifecycle {
 
     private final boolean waitForJobs;
 
+    private final boolean runJobs;
+
     private final Semaphore freeWorkers;
 
     private final Object signal = new Object();
@@ -53,6 +55,12 @@ public final class ExecutionQueue implements SmartLifecycle {
 
     private boolean wakeRequested;
 
+    /** Whether the last look found more due attempts than there were free workers. */
+    private volatile boolean backlog;
+
+    /** How many workers must be free before a worker wakes the poller while there is a backlog. */
+    private final int wakeThreshold;
+
     /**
      * Creates a queue.
      * @param store the execution history
@@ -62,6 +70,7 @@ public final class ExecutionQueue implements SmartLifecycle {
      * @param pollInterval how often to look for due attempts
      * @param threads how many attempts to run at once
      * @param waitForJobs whether stopping waits for running attempts
+     * @param runJobs whether this node runs attempts; when not, the queue never starts
      */
     public ExecutionQueue(
             ExecutionStore store,
@@ -70,7 +79,8 @@ public final class ExecutionQueue implements SmartLifecycle {
             Clock clock,
             Duration pollInterval,
             int threads,
-            boolean waitForJobs) {
+            boolean waitForJobs,
+            boolean runJobs) {
         this.store = store;
         this.runner = runner;
         this.targets = targets;
@@ -78,7 +88,11 @@ public final class ExecutionQueue implements SmartLifecycle {
         this.pollInterval = pollInterval;
         this.threads = threads;
         this.waitForJobs = waitForJobs;
+        this.runJobs = runJobs;
         this.freeWorkers = new Semaphore(threads);
+        // claims come in batches of at least a quarter of the workers: fewer round trips per
+        // attempt, while a worker waits at most one claim for its next attempt
+        this.wakeThreshold = Math.max(1, threads / 4);
     }
 
     /** Makes the queue look for due attempts now rather than at its next poll. */
@@ -126,6 +140,7 @@ public final class ExecutionQueue implements SmartLifecycle {
             return 0;
         }
         List<ExecutionRecord> attempts = this.store.claimDue(this.runner.nodeId(), this.clock.instant(), free, names);
+        this.backlog = attempts.size() == free;
         for (ExecutionRecord attempt : attempts) {
             this.freeWorkers.acquireUninterruptibly();
             this.workers.execute(() -> {
@@ -135,6 +150,9 @@ public final class ExecutionQueue implements SmartLifecycle {
                     logger.error("Attempt {} of '{}' could not be recorded", attempt.attempt(), attempt.jobName(), ex);
                 } finally {
                     this.freeWorkers.release();
+                    if (this.backlog && this.freeWorkers.availablePermits() >= this.wakeThreshold) {
+                        wakeUp();
+                    }
                 }
             });
         }
@@ -172,6 +190,11 @@ public final class ExecutionQueue implements SmartLifecycle {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    @Override
+    public boolean isAutoStartup() {
+        return this.runJobs;
     }
 
     @Override

@@ -150,6 +150,30 @@ public record ExecutionRecord(
     }
 
     /**
+     * Returns this row with the id the database gave it.
+     * @param id the id
+     * @return the saved row
+     */
+    public ExecutionRecord withId(long id) {
+        return new ExecutionRecord(
+                id,
+                this.jobName,
+                this.scheduledAt,
+                this.attempt,
+                this.idempotencyKey,
+                this.status,
+                this.nodeId,
+                this.startedAt,
+                this.finishedAt,
+                this.errorClass,
+                this.errorMessage,
+                this.statusReason,
+                this.origin,
+                this.dueAt,
+                this.payload);
+    }
+
+    /**
      * Returns this row as claimed by a node.
      * @param nodeId the claiming node
      * @param now the claim time

@@ -3,23 +3,29 @@ package io.dsched.store;
 import io.dsched.deadletter.DeadLetter;
 import io.dsched.deadletter.DeadLetterRepository;
 import io.dsched.execution.ExecutionStatus;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.data.relational.core.conversion.DbActionExecutionException;
+import org.springframework.jdbc.core.BatchPreparedStatementSetter;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Claims attempts and records their outcomes in {@code dsched_execution}. An outcome and what
  * follows from it (the next attempt, or the dead letter) are written in one transaction.
  */
-public class ExecutionStore {
+public class ExecutionStore implements AutoCloseable {
 
     private static final Logger logger = LoggerFactory.getLogger(ExecutionStore.class);
 
@@ -29,23 +35,60 @@ public class ExecutionStore {
 
     private static final int MAX_REASON = 500;
 
+    private static final int INSERT_BATCH = 1000;
+
+    private static final String INSERT_WAITING = """
+            INSERT INTO dsched_execution (job_name, scheduled_at, attempt, idempotency_key, status, node_id,
+                                          started_at, status_reason, origin, due_at, payload)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """;
+
     private final ExecutionRepository repository;
 
     private final DeadLetterRepository deadLetters;
 
     private final TransactionTemplate transactions;
 
+    private final boolean skipLocked;
+
+    private final GroupedSuccesses successes;
+
+    private final JdbcTemplate jdbc;
+
+    private final DatabasePlatform platform;
+
     /**
      * Creates a store.
      * @param repository the repository of executions
      * @param deadLetters the repository of dead letters
      * @param transactions transactions on dsched's DataSource
+     * @param dataSource dsched's DataSource
+     * @param platform its database
+     * @param skipLocked whether to claim due attempts in batches with {@code FOR UPDATE SKIP
+     *     LOCKED}; ignored on H2, which claims each by a conditional update
      */
     public ExecutionStore(
-            ExecutionRepository repository, DeadLetterRepository deadLetters, TransactionTemplate transactions) {
+            ExecutionRepository repository,
+            DeadLetterRepository deadLetters,
+            TransactionTemplate transactions,
+            DataSource dataSource,
+            DatabasePlatform platform,
+            boolean skipLocked) {
         this.repository = repository;
         this.deadLetters = deadLetters;
         this.transactions = transactions;
+        this.skipLocked = skipLocked && platform != DatabasePlatform.H2;
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.platform = platform;
+        this.successes = new GroupedSuccesses(this.jdbc, platform, transactions);
+    }
+
+    /**
+     * Tells whether due attempts are claimed with {@code FOR UPDATE SKIP LOCKED}.
+     * @return {@code true} if they are
+     */
+    public boolean claimsWithSkipLocked() {
+        return this.skipLocked;
     }
 
     /**
@@ -77,6 +120,60 @@ public class ExecutionStore {
     }
 
     /**
+     * Inserts new waiting attempts, whose idempotency keys no other row has, in batches of one
+     * transaction each.
+     * @param attempts the rows to insert
+     * @return the saved rows, in order
+     */
+    public List<ExecutionRecord> insertAll(List<ExecutionRecord> attempts) {
+        List<ExecutionRecord> saved = new ArrayList<>(attempts.size());
+        for (int from = 0; from < attempts.size(); from += INSERT_BATCH) {
+            List<ExecutionRecord> batch = attempts.subList(from, Math.min(attempts.size(), from + INSERT_BATCH));
+            List<Long> ids = this.transactions.execute((tx) -> insertBatch(batch));
+            for (int i = 0; i < batch.size(); i++) {
+                saved.add(batch.get(i).withId(ids.get(i)));
+            }
+        }
+        return saved;
+    }
+
+    private List<Long> insertBatch(List<ExecutionRecord> batch) {
+        GeneratedKeyHolder keys = new GeneratedKeyHolder();
+        this.jdbc.batchUpdate(
+                (connection) -> connection.prepareStatement(INSERT_WAITING, new String[] {"id"}),
+                new BatchPreparedStatementSetter() {
+                    @Override
+                    public void setValues(PreparedStatement statement, int i) throws SQLException {
+                        ExecutionRecord row = batch.get(i);
+                        statement.setString(1, row.jobName());
+                        statement.setObject(2, ExecutionStore.this.platform.bindable(row.scheduledAt()));
+                        statement.setInt(3, row.attempt());
+                        statement.setString(4, row.idempotencyKey());
+                        statement.setString(5, row.status().name());
+                        statement.setString(6, row.nodeId());
+                        statement.setObject(7, ExecutionStore.this.platform.bindable(row.startedAt()));
+                        statement.setString(8, row.statusReason());
+                        statement.setString(9, row.origin().name());
+                        statement.setObject(10, ExecutionStore.this.platform.bindable(row.dueAt()));
+                        statement.setString(11, row.payload());
+                    }
+
+                    @Override
+                    public int getBatchSize() {
+                        return batch.size();
+                    }
+                },
+                keys);
+        List<Long> ids = keys.getKeyList().stream()
+                .map((key) -> ((Number) key.values().iterator().next()).longValue())
+                .toList();
+        if (ids.size() != batch.size()) {
+            throw new IllegalStateException("Inserted " + batch.size() + " attempts but got " + ids.size() + " ids");
+        }
+        return ids;
+    }
+
+    /**
      * Claims waiting attempts that have fallen due.
      * @param nodeId the claiming node
      * @param now the current time
@@ -85,6 +182,27 @@ public class ExecutionStore {
      * @return the attempts this node claimed, now running
      */
     public List<ExecutionRecord> claimDue(String nodeId, Instant now, int limit, Collection<String> names) {
+        if (this.skipLocked && this.platform == DatabasePlatform.POSTGRESQL) {
+            return this.repository.claimDueReturning(nodeId, now, limit, names);
+        }
+        if (this.skipLocked) {
+            return this.transactions.execute((tx) -> {
+                List<ExecutionRecord> locked = this.repository.lockDue(now, limit, names);
+                if (locked.isEmpty()) {
+                    return List.of();
+                }
+                List<Long> ids = locked.stream().map(ExecutionRecord::id).toList();
+                int updated = this.repository.claimLocked(ids, nodeId, now);
+                if (updated != ids.size()) {
+                    throw new IllegalStateException(
+                            "Locked " + ids.size() + " due attempts but could claim only " + updated);
+                }
+                return locked.stream()
+                        .map((attempt) -> attempt.claimedBy(nodeId, now))
+                        .toList();
+            });
+        }
+        // one conditional update per attempt: the first node to change the row has it
         List<ExecutionRecord> claimed = new ArrayList<>();
         for (ExecutionRecord candidate : this.repository.findDue(now, limit, names)) {
             if (this.repository.claimWaiting(candidate.id(), candidate.status().name(), nodeId, now) == 1) {
@@ -124,6 +242,20 @@ public class ExecutionStore {
                 truncate(reason, MAX_REASON));
         if (updated != 1) {
             throw new LostClaimException(claim, status);
+        }
+    }
+
+    /**
+     * Records that a running attempt succeeded. Attempts that succeed at about the same time on
+     * this node share one transaction; this returns once the outcome is committed.
+     * @param claim the running attempt
+     * @param startedAt when its method started
+     * @param finishedAt when it ended
+     * @throws IllegalStateException if the attempt is no longer running on the claiming node
+     */
+    public void succeed(ExecutionRecord claim, Instant startedAt, Instant finishedAt) {
+        if (!this.successes.succeed(claim, startedAt, finishedAt)) {
+            throw new LostClaimException(claim, ExecutionStatus.SUCCEEDED);
         }
     }
 
@@ -231,6 +363,12 @@ public class ExecutionStore {
         ExecutionStatus waiting = (claim.attempt() == 1) ? ExecutionStatus.SCHEDULED : ExecutionStatus.RETRY_SCHEDULED;
         return this.repository.defer(claim.id(), claim.nodeId(), waiting.name(), dueAt, truncate(reason, MAX_REASON))
                 == 1;
+    }
+
+    /** Writes the outcomes still waiting for their commit, then stops the writer. */
+    @Override
+    public void close() {
+        this.successes.close();
     }
 
     static String truncate(String text, int max) {

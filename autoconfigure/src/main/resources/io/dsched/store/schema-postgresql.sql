@@ -187,6 +187,9 @@ CREATE TABLE IF NOT EXISTS dsched_execution (
 CREATE INDEX IF NOT EXISTS idx_dsched_execution_job ON dsched_execution (job_name, scheduled_at);
 CREATE INDEX IF NOT EXISTS idx_dsched_execution_status ON dsched_execution (status, started_at);
 CREATE INDEX IF NOT EXISTS idx_dsched_execution_due ON dsched_execution (status, due_at);
+-- the waiting attempts alone: what the queue claims from, small however long the history grows
+CREATE INDEX IF NOT EXISTS idx_dsched_execution_waiting ON dsched_execution (due_at)
+    WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED');
 
 -- Which annotation-declared definition of each job is in force (see "Rolling deployments").
 CREATE TABLE IF NOT EXISTS dsched_job_definition (

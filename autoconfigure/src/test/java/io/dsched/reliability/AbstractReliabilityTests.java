@@ -43,6 +43,8 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.quartz.Scheduler;
 import org.quartz.Trigger;
 import org.springframework.data.domain.PageRequest;
@@ -329,6 +331,52 @@ abstract class AbstractReliabilityTests {
             assertThat(run.startedAt()).isAfterOrEqualTo(run.dueAt());
             assertThat(run.payload()).contains("order-42");
         });
+    }
+
+    @ParameterizedTest(name = "skip-locked={0}")
+    @ValueSource(booleans = {true, false})
+    void aBatchSubmittedFromANodeThatRunsNoJobsRunsEachJobExactlyOnceOnTheOtherNodes(boolean skipLocked) {
+        Map<String, Object> properties = Map.of("dsched.queue.skip-locked", skipLocked, "dsched.threads", 4);
+        Map<String, Object> submitOnly = new LinkedHashMap<>(properties);
+        submitOnly.put("dsched.run-jobs", false);
+        ClusterNode client = start("client", submitOnly);
+        List<ClusterNode> workers =
+                List.of(start("node-1", properties), start("node-2", properties), start("node-3", properties));
+        List<OneOff> requests = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            requests.add(OneOff.of("reminder", new ReliabilityJobs.Reminder("order-" + i, 1)));
+        }
+        requests.add(
+                OneOff.of("reminder", new ReliabilityJobs.Reminder("keyed", 1)).withKey("keyed"));
+        requests.add(
+                OneOff.of("reminder", new ReliabilityJobs.Reminder("keyed", 2)).withKey("keyed"));
+
+        List<ScheduledJob> scheduled = client.bean(JobScheduler.class).submitAll(requests);
+
+        assertThat(scheduled).hasSize(602);
+        assertThat(scheduled.subList(0, 601)).allMatch(ScheduledJob::created);
+        assertThat(scheduled.stream().map(ScheduledJob::executionId).distinct()).hasSize(601);
+        assertThat(scheduled.get(601).created()).isFalse();
+        assertThat(scheduled.get(601).executionId())
+                .isEqualTo(scheduled.get(600).executionId());
+        await().atMost(Duration.ofSeconds(60)).until(() -> ReliabilityJobs.REMINDERS.size() >= 601);
+        await().during(Duration.ofMillis(1000))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> ReliabilityJobs.REMINDERS.size() == 601);
+        assertThat(ReliabilityJobs.REMINDERS.stream()
+                        .map(ReliabilityJobs.Reminder::orderId)
+                        .distinct())
+                .hasSize(601);
+        List<ExecutionRecord> runs = attempts("reminder");
+        assertThat(runs).hasSize(601).allSatisfy((run) -> {
+            assertThat(run.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+            assertThat(run.attempt()).isEqualTo(1);
+            assertThat(run.nodeId()).isNotEqualTo("client");
+        });
+        assertThat(runs.stream().map(ExecutionRecord::nodeId).distinct()).hasSizeGreaterThan(1);
+        assertThat(workers)
+                .allSatisfy((node) -> assertThat(node.bean(ExecutionStore.class).claimsWithSkipLocked())
+                        .isEqualTo(skipLocked && kind() != TestDatabases.Kind.H2));
     }
 
     @Test

@@ -18,6 +18,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -91,7 +95,13 @@ abstract class AbstractSchemaScriptTests {
 
     private static ExecutionStore store(DschedJdbc jdbc) {
         DschedRepositories repositories = new DschedRepositories(jdbc.dataSource(), jdbc.platform());
-        return new ExecutionStore(repositories.executions(), repositories.deadLetters(), jdbc.transactions());
+        return new ExecutionStore(
+                repositories.executions(),
+                repositories.deadLetters(),
+                jdbc.transactions(),
+                jdbc.dataSource(),
+                jdbc.platform(),
+                true);
     }
 
     @Test
@@ -108,6 +118,52 @@ abstract class AbstractSchemaScriptTests {
         assertThat(store.claim(ExecutionRecord.claim("job", scheduledAt, "node-2", Instant.now())
                         .next(ExecutionOrigin.RETRY, "node-2", Instant.now(), Instant.now(), null)))
                 .isPresent();
+    }
+
+    @Test
+    void successesWrittenInOneTransactionAreEachFencedOnTheirOwnClaim() throws Exception {
+        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
+        new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        try (ExecutionStore store = store(jdbc)) {
+            List<ExecutionRecord> claims = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                claims.add(store.claim(ExecutionRecord.claim("job", now.plusSeconds(i), "node-1", now))
+                        .orElseThrow());
+            }
+            ExecutionRecord takenOver = claims.get(7);
+            store.finish(takenOver.claimedBy("node-1", now), ExecutionStatus.FAILED, now, now, null, "taken over");
+
+            ExecutorService workers = Executors.newFixedThreadPool(40);
+            List<Future<Boolean>> written = new ArrayList<>();
+            for (ExecutionRecord claim : claims) {
+                written.add(workers.submit(() -> {
+                    try {
+                        store.succeed(claim, now.plusMillis(1), now.plusMillis(2));
+                        return true;
+                    } catch (ExecutionStore.LostClaimException ex) {
+                        return false;
+                    }
+                }));
+            }
+            workers.shutdown();
+            for (int i = 0; i < claims.size(); i++) {
+                assertThat(written.get(i).get(10, TimeUnit.SECONDS))
+                        .as("attempt %d", i)
+                        .isEqualTo(i != 7);
+            }
+            for (ExecutionRecord claim : claims) {
+                ExecutionRecord row = store.repository().findById(claim.id()).orElseThrow();
+                if (claim == takenOver) {
+                    assertThat(row.status()).isEqualTo(ExecutionStatus.FAILED);
+                    assertThat(row.statusReason()).isEqualTo("taken over");
+                } else {
+                    assertThat(row.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+                    assertThat(row.startedAt()).isEqualTo(now.plusMillis(1));
+                    assertThat(row.finishedAt()).isEqualTo(now.plusMillis(2));
+                }
+            }
+        }
     }
 
     @Test

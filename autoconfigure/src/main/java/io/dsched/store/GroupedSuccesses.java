@@ -1,0 +1,168 @@
+package io.dsched.store;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.BatchPreparedStatementSetter;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Writes the outcomes of attempts that succeeded on this node, many in one transaction (a group
+ * commit). Each caller waits until its own outcome is committed, so nothing is reported done
+ * before it is durable; attempts that finish at about the same time share one commit instead of
+ * paying one each. Each row is fenced as {@link ExecutionRepository#finish} fences it: only an
+ * attempt still running on its claiming node is written.
+ */
+final class GroupedSuccesses implements AutoCloseable {
+
+    private static final Logger logger = LoggerFactory.getLogger(GroupedSuccesses.class);
+
+    private static final int MAX_BATCH = 256;
+
+    private static final String SUCCEED = """
+            UPDATE dsched_execution
+               SET status = 'SUCCEEDED', started_at = ?, finished_at = ?, error_class = NULL, error_message = NULL
+             WHERE id = ? AND status = 'RUNNING' AND node_id = ?
+            """;
+
+    private final JdbcTemplate jdbc;
+
+    private final DatabasePlatform platform;
+
+    private final TransactionTemplate transactions;
+
+    private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+
+    private final Thread writer;
+
+    private volatile boolean open = true;
+
+    GroupedSuccesses(JdbcTemplate jdbc, DatabasePlatform platform, TransactionTemplate transactions) {
+        this.jdbc = jdbc;
+        this.platform = platform;
+        this.transactions = transactions;
+        this.writer = new Thread(this::writeWhileOpen, "dsched-outcomes");
+        this.writer.setDaemon(true);
+        this.writer.start();
+    }
+
+    /**
+     * Records that an attempt succeeded and waits until that is committed.
+     * @param claim the running attempt
+     * @param startedAt when its method started
+     * @param finishedAt when it ended
+     * @return {@code true} if written, {@code false} if the attempt no longer runs on its node
+     */
+    boolean succeed(ExecutionRecord claim, Instant startedAt, Instant finishedAt) {
+        if (!this.open) {
+            throw new IllegalStateException("dsched's outcome writer is closed");
+        }
+        Pending pending = new Pending(claim, startedAt, finishedAt, new CompletableFuture<>());
+        this.queue.add(pending);
+        try {
+            return pending.written().join();
+        } catch (CompletionException ex) {
+            if (ex.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            throw ex;
+        }
+    }
+
+    private void writeWhileOpen() {
+        List<Pending> batch = new ArrayList<>(MAX_BATCH);
+        while (this.open || !this.queue.isEmpty()) {
+            try {
+                Pending first = this.queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                this.queue.drainTo(batch, MAX_BATCH - 1);
+                write(batch);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return;
+            } finally {
+                batch.clear();
+            }
+        }
+    }
+
+    private void write(List<Pending> batch) {
+        try {
+            boolean[] written = this.transactions.execute((tx) -> update(batch));
+            for (int i = 0; i < batch.size(); i++) {
+                batch.get(i).written().complete(written[i]);
+            }
+        } catch (RuntimeException ex) {
+            logger.debug("Could not write {} outcome(s): {}", batch.size(), ex.getMessage());
+            batch.forEach((pending) -> pending.written().completeExceptionally(ex));
+        }
+    }
+
+    private boolean[] update(List<Pending> batch) {
+        int[] counts = this.jdbc.batchUpdate(SUCCEED, new BatchPreparedStatementSetter() {
+            @Override
+            public void setValues(PreparedStatement statement, int i) throws SQLException {
+                Pending pending = batch.get(i);
+                statement.setObject(1, GroupedSuccesses.this.platform.bindable(pending.startedAt()));
+                statement.setObject(2, GroupedSuccesses.this.platform.bindable(pending.finishedAt()));
+                statement.setLong(3, pending.claim().id());
+                statement.setString(4, pending.claim().nodeId());
+            }
+
+            @Override
+            public int getBatchSize() {
+                return batch.size();
+            }
+        });
+        boolean[] written = new boolean[batch.size()];
+        boolean unknown = false;
+        for (int i = 0; i < counts.length; i++) {
+            written[i] = counts[i] == 1;
+            unknown |= counts[i] == Statement.SUCCESS_NO_INFO;
+        }
+        return unknown ? confirm(batch) : written;
+    }
+
+    /** Some drivers do not tell each row's count of a batch: read back which rows were written. */
+    private boolean[] confirm(List<Pending> batch) {
+        List<Long> ids = batch.stream().map((pending) -> pending.claim().id()).toList();
+        List<Long> succeeded = new NamedParameterJdbcTemplate(this.jdbc)
+                .queryForList(
+                        "SELECT id FROM dsched_execution WHERE id IN (:ids) AND status = 'SUCCEEDED'",
+                        new MapSqlParameterSource("ids", ids),
+                        Long.class);
+        boolean[] written = new boolean[batch.size()];
+        for (int i = 0; i < batch.size(); i++) {
+            written[i] = succeeded.contains(ids.get(i));
+        }
+        return written;
+    }
+
+    @Override
+    public void close() {
+        this.open = false;
+        try {
+            this.writer.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private record Pending(
+            ExecutionRecord claim, Instant startedAt, Instant finishedAt, CompletableFuture<Boolean> written) {}
+}
