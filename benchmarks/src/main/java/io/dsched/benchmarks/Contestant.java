@@ -1,5 +1,7 @@
 package io.dsched.benchmarks;
 
+import java.time.Duration;
+
 /**
  * One scheduler under test. The coordinator calls {@link #reset}, {@link #enqueue} and
  * {@link #defineRecurring} in its own JVM with no node of the contestant running; each worker JVM
@@ -32,9 +34,10 @@ public interface Contestant {
      * {@code i} runs {@code Probe.oneOff(Integer.toString(i))}. Returns once all are stored.
      * @param db the database
      * @param count how many jobs
+     * @return the time spent storing them, not counting the start and stop of the client
      * @throws Exception if it cannot
      */
-    void enqueue(BenchDatabase db, int count) throws Exception;
+    Duration enqueue(BenchDatabase db, int count) throws Exception;
 
     /**
      * Stores recurring jobs, in the coordinator, for schedulers whose recurring jobs live in the

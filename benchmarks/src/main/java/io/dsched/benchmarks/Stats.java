@@ -1,0 +1,59 @@
+package io.dsched.benchmarks;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+
+/** Medians, spreads and percentiles of measured values. */
+final class Stats {
+
+    private Stats() {}
+
+    /**
+     * Returns a percentile by the nearest-rank method.
+     * @param values the values, in any order
+     * @param percent 0 to 100
+     * @return the percentile, or NaN for no values
+     */
+    static double percentile(List<? extends Number> values, double percent) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        List<Double> sorted = new ArrayList<>();
+        values.forEach((value) -> sorted.add(value.doubleValue()));
+        Collections.sort(sorted);
+        int rank = (int) Math.ceil(percent / 100.0 * sorted.size());
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
+    }
+
+    static double median(List<? extends Number> values) {
+        return percentile(values, 50);
+    }
+
+    /**
+     * Formats the median and spread of repeated runs, such as {@code 2,208 (2,205–2,264)}.
+     * @param values one value per run
+     * @return the text
+     */
+    static String spread(List<? extends Number> values) {
+        if (values.isEmpty()) {
+            return "n/a";
+        }
+        if (values.size() == 1) {
+            return number(values.get(0).doubleValue());
+        }
+        return number(median(values)) + " (" + number(percentile(values, 0)) + "–" + number(percentile(values, 100))
+                + ")";
+    }
+
+    static String number(double value) {
+        if (Double.isNaN(value)) {
+            return "n/a";
+        }
+        if (Math.abs(value) >= 100) {
+            return String.format(Locale.ROOT, "%,.0f", value);
+        }
+        return String.format(Locale.ROOT, "%.1f", value);
+    }
+}

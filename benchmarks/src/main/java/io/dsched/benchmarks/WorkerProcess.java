@@ -1,0 +1,150 @@
+package io.dsched.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/** A worker JVM seen from the coordinator: started, told to go, stopped or killed. */
+final class WorkerProcess implements AutoCloseable {
+
+    private final String node;
+
+    private final Process process;
+
+    private final PrintWriter commands;
+
+    private final Set<String> said = ConcurrentHashMap.newKeySet();
+
+    WorkerProcess(String node, Process process, Path log) throws IOException {
+        this.node = node;
+        this.process = process;
+        this.commands = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
+        Writer out = Files.newBufferedWriter(log, StandardCharsets.UTF_8);
+        Thread reader = new Thread(() -> copy(out), "bench-log-" + node);
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /**
+     * Starts a worker JVM.
+     * @param db the database
+     * @param contestant the contestant's name
+     * @param spec the node
+     * @param holdMillis how long a one-off body holds
+     * @param logs where its output goes
+     * @return the process
+     * @throws IOException if it cannot start
+     */
+    static WorkerProcess start(BenchDatabase db, String contestant, NodeSpec spec, long holdMillis, Path logs)
+            throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx512m");
+        command.add("-XX:+UseParallelGC");
+        String extra = System.getProperty("bench.worker-jvm-args", "").strip();
+        if (!extra.isEmpty()) {
+            command.addAll(List.of(extra.replace("{node}", spec.name()).split("\\s+")));
+        }
+        command.add("-Dbench.db.url=" + db.url());
+        command.add("-Dbench.db.user=" + db.user());
+        command.add("-Dbench.db.password=" + db.password());
+        command.add("-Dbench.contestant=" + contestant);
+        command.add("-Dbench.workload=" + spec.workload().name());
+        command.add("-Dbench.node=" + spec.name());
+        command.add("-Dbench.threads=" + spec.threads());
+        command.add("-Dbench.hold-ms=" + holdMillis);
+        if (spec.recurring() != null) {
+            command.add("-Dbench.plan.jobs=" + spec.recurring().jobs());
+            command.add("-Dbench.plan.cron=" + spec.recurring().cron());
+            command.add("-Dbench.plan.period=" + spec.recurring().periodSeconds());
+        }
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(Worker.class.getName());
+        Files.createDirectories(logs);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        return new WorkerProcess(spec.name(), process, logs.resolve(contestant + "-" + spec.name() + ".log"));
+    }
+
+    private void copy(Writer out) {
+        try (out;
+                BufferedReader lines = new BufferedReader(
+                        new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                if (line.startsWith(Worker.MARK)) {
+                    this.said.add(line.substring(Worker.MARK.length()).trim());
+                }
+                out.write(line);
+                out.write('\n');
+            }
+        } catch (IOException ex) {
+            // the process ended
+        }
+    }
+
+    String node() {
+        return this.node;
+    }
+
+    void command(String word) {
+        this.commands.println(word);
+    }
+
+    /**
+     * Waits until the worker said a word.
+     * @param word the word
+     * @param timeout how long at most
+     */
+    void await(String word, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!this.said.contains(word)) {
+            if (!this.process.isAlive()) {
+                throw new IllegalStateException(
+                        "Worker " + this.node + " ended before saying " + word + "; see its log");
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Worker " + this.node + " did not say " + word + " within " + timeout);
+            }
+            Bench.pause(20);
+        }
+    }
+
+    /** Ends the JVM at once, as {@code kill -9} does. */
+    void kill() {
+        this.process.destroyForcibly();
+        try {
+            this.process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops the node gracefully, and kills it if it does not stop within 30 s. */
+    @Override
+    public void close() {
+        if (!this.process.isAlive()) {
+            return;
+        }
+        command("STOP");
+        try {
+            if (!this.process.waitFor(30, TimeUnit.SECONDS)) {
+                kill();
+            }
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            kill();
+        }
+    }
+}

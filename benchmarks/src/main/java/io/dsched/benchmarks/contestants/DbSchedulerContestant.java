@@ -1,0 +1,247 @@
+package io.dsched.benchmarks.contestants;
+
+import com.github.kagkarlsson.scheduler.PollingStrategyConfig;
+import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.SchedulerBuilder;
+import com.github.kagkarlsson.scheduler.SchedulerClient;
+import com.github.kagkarlsson.scheduler.SchedulerName;
+import com.github.kagkarlsson.scheduler.jdbc.AutodetectJdbcCustomization;
+import com.github.kagkarlsson.scheduler.task.SchedulableInstance;
+import com.github.kagkarlsson.scheduler.task.Task;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.github.kagkarlsson.scheduler.task.schedule.Schedules;
+import com.zaxxer.hikari.HikariDataSource;
+import io.dsched.benchmarks.BenchDatabase;
+import io.dsched.benchmarks.Contestant;
+import io.dsched.benchmarks.NodeSpec;
+import io.dsched.benchmarks.Probe;
+import io.dsched.benchmarks.RecurringPlan;
+import io.dsched.benchmarks.Workload;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * <a href="https://github.com/kagkarlsson/db-scheduler">db-scheduler</a> 16.7.1, through its plain
+ * library API ({@code Scheduler.create(dataSource, tasks...)} and {@code
+ * SchedulerClient.Builder.create(dataSource, tasks...)}), not its Spring Boot starter.
+ *
+ * <p>Variants (the names in the tables):
+ *
+ * <ul>
+ *   <li>{@code db-scheduler-fetch}: polling strategy fetch-and-lock-on-execute, the library's
+ *       default ({@code pollUsingFetchAndLockOnExecute(0.5, 3.0)}, its default fractions of
+ *       threads), default poll interval 10 s. W1, W2, W3.
+ *   <li>{@code db-scheduler-lock-and-fetch}: {@code pollUsingLockAndFetch(0.5, 1.0)}, the values
+ *       the library documents as recommended ({@code SELECT ... FOR UPDATE SKIP LOCKED} on
+ *       PostgreSQL), default poll interval 10 s. W1, W2, W3. db-scheduler 16.7.1 refuses this
+ *       strategy on MariaDB (its {@code MariaDBJdbcCustomization} reports no support for
+ *       lock-and-fetch although MariaDB 10.6+ has {@code SKIP LOCKED}), so on MariaDB {@link #start}
+ *       fails with the library's own {@code IllegalArgumentException} for the lock-and-fetch
+ *       variants.
+ *   <li>{@code db-scheduler-1s}: lock-and-fetch as above with a 1 s poll interval. W2 only.
+ * </ul>
+ *
+ * <p>Common configuration: {@code threads(spec.threads())}, {@code schedulerName(new
+ * SchedulerName.Fixed(spec.name()))}, {@code heartbeatInterval(2 s)}, {@code
+ * missedHeartbeatsLimit(5)}: an execution whose heartbeat is older than 2 s &times; 5 = 10 s is
+ * dead; the dead-execution check runs every 2 &times; heartbeat = 4 s, and the default handler of
+ * a one-time task revives it (reschedules it to now), after which it waits for the next poll. So
+ * after a SIGKILL the fires in flight are declared dead 8 to 14 s later and run again within one
+ * more poll interval. {@code shutdownMaxWait(30 s)}. Timestamps are written in UTC ({@code
+ * AutodetectJdbcCustomization(dataSource, true)}, the same for scheduler and client). Immediate
+ * execution is NOT enabled: it only wakes the local scheduler when that scheduler itself
+ * schedules an instance, and here every one-off is stored by a separate client before the nodes
+ * start (each node polls at once when it starts, and fetches the next batch without waiting for
+ * the poll interval while its batches keep coming back full). Default Java serialization of task
+ * data. Connection pool per node: Hikari, {@code threads + 4}.
+ *
+ * <p>Table {@code scheduled_tasks}, as documented by db-scheduler for PostgreSQL and MySQL (with
+ * its three indexes), dropped and created by {@link #reset}.
+ *
+ * <p>W1/W3: one-time task {@code bench-one-off} with {@code String} data, the key, which is also
+ * the instance id; {@link #enqueue} stores them through {@code SchedulerClient.scheduleBatch} in
+ * lists of {@value #ENQUEUE_CHUNK}, all due now. W2: one recurring task per job, {@code
+ * Tasks.recurring(RecurringPlan.jobName(j), Schedules.cron(plan.cron(), UTC))}, declared in code
+ * by every node at start (db-scheduler stores its next execution if not there yet); the body
+ * reports {@code executionContext.getExecution().executionTime} as the scheduled time. After a
+ * run, db-scheduler schedules the next cron slot after the run, so slots that pass before a poll
+ * finds the execution are skipped, not run late (with a 10 s poll and a 2 s cron, a job runs about
+ * once per poll). {@link #defineRecurring} is a no-op. W4 is not supported (it is Quartz-specific).
+ */
+public class DbSchedulerContestant implements Contestant {
+
+    /** How many instances go into one {@code scheduleBatch} call. */
+    static final int ENQUEUE_CHUNK = 1000;
+
+    static final String ONE_OFF = "bench-one-off";
+
+    static final String TABLE = "scheduled_tasks";
+
+    /** The configurations under test. */
+    public enum Variant {
+        /** Fetch-and-lock-on-execute, the default, 10 s poll. */
+        FETCH("db-scheduler-fetch", false, SchedulerBuilder.DEFAULT_POLLING_INTERVAL),
+        /** Lock-and-fetch (0.5, 1.0), 10 s poll. */
+        LOCK_AND_FETCH("db-scheduler-lock-and-fetch", true, SchedulerBuilder.DEFAULT_POLLING_INTERVAL),
+        /** Lock-and-fetch (0.5, 1.0), 1 s poll, for W2. */
+        LOCK_AND_FETCH_1S("db-scheduler-1s", true, Duration.ofSeconds(1));
+
+        private final String contestantName;
+
+        private final boolean lockAndFetch;
+
+        private final Duration pollingInterval;
+
+        Variant(String contestantName, boolean lockAndFetch, Duration pollingInterval) {
+            this.contestantName = contestantName;
+            this.lockAndFetch = lockAndFetch;
+            this.pollingInterval = pollingInterval;
+        }
+
+        /**
+         * Returns the name shown in the tables.
+         * @return the name
+         */
+        public String contestantName() {
+            return this.contestantName;
+        }
+    }
+
+    private final Variant variant;
+
+    /** The default variant, {@link Variant#FETCH}. */
+    public DbSchedulerContestant() {
+        this(Variant.FETCH);
+    }
+
+    /**
+     * Creates one variant.
+     * @param variant the variant
+     */
+    public DbSchedulerContestant(Variant variant) {
+        this.variant = variant;
+    }
+
+    @Override
+    public String name() {
+        return this.variant.contestantName;
+    }
+
+    @Override
+    public boolean supports(Workload workload) {
+        if (this.variant == Variant.LOCK_AND_FETCH_1S) {
+            return workload == Workload.W2_RECURRING;
+        }
+        return workload != Workload.W4_GUARD_OVERHEAD;
+    }
+
+    @Override
+    public void reset(BenchDatabase db) {
+        List<String> statements = new ArrayList<>();
+        statements.add("DROP TABLE " + TABLE);
+        if (db.isPostgres()) {
+            statements.add("CREATE TABLE " + TABLE + " (task_name TEXT NOT NULL, task_instance TEXT NOT NULL,"
+                    + " task_data BYTEA, execution_time TIMESTAMP WITH TIME ZONE NOT NULL, picked BOOLEAN NOT NULL,"
+                    + " picked_by TEXT, last_success TIMESTAMP WITH TIME ZONE, last_failure TIMESTAMP WITH TIME ZONE,"
+                    + " consecutive_failures INT, last_heartbeat TIMESTAMP WITH TIME ZONE, version BIGINT NOT NULL,"
+                    + " priority SMALLINT, PRIMARY KEY (task_name, task_instance))");
+            statements.add("CREATE INDEX execution_time_idx ON " + TABLE + " (execution_time)");
+            statements.add("CREATE INDEX last_heartbeat_idx ON " + TABLE + " (last_heartbeat)");
+            statements.add(
+                    "CREATE INDEX priority_execution_time_idx ON " + TABLE + " (priority DESC, execution_time ASC)");
+        } else {
+            statements.add("CREATE TABLE " + TABLE + " (task_name VARCHAR(100) NOT NULL,"
+                    + " task_instance VARCHAR(100) NOT NULL, task_data BLOB, execution_time TIMESTAMP(6) NOT NULL,"
+                    + " picked BOOLEAN NOT NULL, picked_by VARCHAR(50), last_success TIMESTAMP(6) NULL,"
+                    + " last_failure TIMESTAMP(6) NULL, consecutive_failures INT, last_heartbeat TIMESTAMP(6) NULL,"
+                    + " version BIGINT NOT NULL, priority SMALLINT, PRIMARY KEY (task_name, task_instance),"
+                    + " INDEX execution_time_idx (execution_time), INDEX last_heartbeat_idx (last_heartbeat),"
+                    + " INDEX priority_execution_time_idx (priority DESC, execution_time ASC))");
+        }
+        db.executeIgnoringErrors(statements);
+    }
+
+    @Override
+    public Duration enqueue(BenchDatabase db, int count) {
+        OneTimeTask<String> task = oneOffTask();
+        try (HikariDataSource pool = db.pool("db-scheduler-client", 2)) {
+            SchedulerClient client = SchedulerClient.Builder.create(pool, task)
+                    .jdbcCustomization(new AutodetectJdbcCustomization(pool, true))
+                    .build();
+            Instant now = Instant.now();
+            long start = System.nanoTime();
+            List<SchedulableInstance<?>> chunk = new ArrayList<>(ENQUEUE_CHUNK);
+            for (int i = 0; i < count; i++) {
+                String key = Integer.toString(i);
+                chunk.add(SchedulableInstance.of(task.instance(key, key), now));
+                if (chunk.size() == ENQUEUE_CHUNK || i == count - 1) {
+                    client.scheduleBatch(chunk);
+                    chunk = new ArrayList<>(ENQUEUE_CHUNK);
+                }
+            }
+            return Duration.ofNanos(System.nanoTime() - start);
+        }
+    }
+
+    @Override
+    public void defineRecurring(BenchDatabase db, RecurringPlan plan) {
+        // recurring tasks are declared in code, by every node at start
+    }
+
+    @Override
+    public AutoCloseable start(BenchDatabase db, NodeSpec spec) {
+        HikariDataSource pool = db.pool(spec.name() + "-db-scheduler", spec.threads() + 4);
+        try {
+            List<Task<?>> known = new ArrayList<>();
+            List<RecurringTask<Void>> recurring = new ArrayList<>();
+            if (spec.workload() == Workload.W2_RECURRING) {
+                RecurringPlan plan = spec.recurring();
+                for (int j = 0; j < plan.jobs(); j++) {
+                    int job = j;
+                    recurring.add(Tasks.recurring(RecurringPlan.jobName(j), Schedules.cron(plan.cron(), ZoneOffset.UTC))
+                            .execute((instance, context) -> Probe.recurring(
+                                    job, context.getExecution().executionTime.toEpochMilli())));
+                }
+            } else {
+                known.add(oneOffTask());
+            }
+            SchedulerBuilder builder = Scheduler.create(pool, known)
+                    .startTasks(recurring)
+                    .jdbcCustomization(new AutodetectJdbcCustomization(pool, true))
+                    .threads(spec.threads())
+                    .schedulerName(new SchedulerName.Fixed(spec.name()))
+                    .pollingInterval(this.variant.pollingInterval)
+                    .heartbeatInterval(Duration.ofSeconds(2))
+                    .missedHeartbeatsLimit(5)
+                    .shutdownMaxWait(Duration.ofSeconds(30));
+            if (this.variant.lockAndFetch) {
+                builder.pollUsingLockAndFetch(0.5, 1.0);
+            } else {
+                builder.pollUsingFetchAndLockOnExecute(
+                        PollingStrategyConfig.DEFAULT_FETCH.lowerLimitFractionOfThreads,
+                        PollingStrategyConfig.DEFAULT_FETCH.upperLimitFractionOfThreads);
+            }
+            Scheduler scheduler = builder.build();
+            scheduler.start();
+            return () -> {
+                try {
+                    scheduler.stop();
+                } finally {
+                    pool.close();
+                }
+            };
+        } catch (RuntimeException ex) {
+            pool.close();
+            throw ex;
+        }
+    }
+
+    private static OneTimeTask<String> oneOffTask() {
+        return Tasks.oneTime(ONE_OFF, String.class).execute((instance, context) -> Probe.oneOff(instance.getData()));
+    }
+}

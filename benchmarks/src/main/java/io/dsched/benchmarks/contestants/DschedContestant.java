@@ -1,0 +1,150 @@
+package io.dsched.benchmarks.contestants;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.dsched.annotation.JobHandler;
+import io.dsched.benchmarks.BenchDatabase;
+import io.dsched.benchmarks.Contestant;
+import io.dsched.benchmarks.NodeSpec;
+import io.dsched.benchmarks.Probe;
+import io.dsched.benchmarks.RecurringPlan;
+import io.dsched.benchmarks.Workload;
+import io.dsched.definition.Schedule;
+import io.dsched.execution.JobContext;
+import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.OneOff;
+import io.dsched.jobs.RecurringJob;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * dsched itself, through its public API only: one Spring Boot application per node, with the
+ * starter's defaults (node timeout 10 s, heartbeat 2 s, poll interval 500 ms, claims with {@code
+ * FOR UPDATE SKIP LOCKED}) and {@code dsched.threads} set to the node's threads. One-off jobs are
+ * submitted with {@code JobScheduler.submitAll} from a node with {@code dsched.run-jobs=false};
+ * recurring jobs are runtime jobs ({@code JobScheduler.create}) on a cron in UTC.
+ */
+public final class DschedContestant implements Contestant {
+
+    static final String ONE_OFF = "bench.one-off";
+
+    static final String RECURRING = "bench.recurring";
+
+    private static final int SUBMIT_BATCH = 1000;
+
+    @Override
+    public String name() {
+        return "dsched";
+    }
+
+    @Override
+    public boolean supports(Workload workload) {
+        return true;
+    }
+
+    @Override
+    public void reset(BenchDatabase db) {
+        db.dropTablesStartingWith("dsched_");
+        // the first context creates the schema
+        try (ConfigurableApplicationContext context = context(db, "bench-reset", 1, false)) {
+            context.getBean(JobScheduler.class);
+        }
+    }
+
+    @Override
+    public Duration enqueue(BenchDatabase db, int count) {
+        try (ConfigurableApplicationContext context = context(db, "bench-client", 1, false)) {
+            JobScheduler scheduler = context.getBean(JobScheduler.class);
+            long start = System.nanoTime();
+            List<OneOff> batch = new ArrayList<>(SUBMIT_BATCH);
+            for (int i = 0; i < count; i++) {
+                batch.add(OneOff.of(ONE_OFF, Integer.toString(i)));
+                if (batch.size() == SUBMIT_BATCH || i == count - 1) {
+                    scheduler.submitAll(batch);
+                    batch.clear();
+                }
+            }
+            return Duration.ofNanos(System.nanoTime() - start);
+        }
+    }
+
+    @Override
+    public void defineRecurring(BenchDatabase db, RecurringPlan plan) {
+        try (ConfigurableApplicationContext context = context(db, "bench-client", 1, false)) {
+            JobScheduler scheduler = context.getBean(JobScheduler.class);
+            for (int j = 0; j < plan.jobs(); j++) {
+                scheduler.create(RecurringJob.of(
+                        RecurringPlan.jobName(j), RECURRING, new Schedule.Cron(plan.cron(), ZoneOffset.UTC), j));
+            }
+        }
+    }
+
+    @Override
+    public AutoCloseable start(BenchDatabase db, NodeSpec spec) {
+        return context(db, spec.name(), spec.threads(), true);
+    }
+
+    private static ConfigurableApplicationContext context(BenchDatabase db, String node, int threads, boolean runJobs) {
+        Map<String, Object> properties = new HashMap<>();
+        properties.put("bench.db.url", db.url());
+        properties.put("bench.db.user", db.user());
+        properties.put("bench.db.password", db.password());
+        properties.put("bench.pool-size", threads + 6);
+        properties.put("dsched.node-id", node);
+        properties.put("dsched.threads", threads);
+        properties.put("dsched.run-jobs", runJobs);
+        properties.put("dsched.jdbc.initialize-schema", "always");
+        properties.put("spring.main.banner-mode", "off");
+        properties.put("logging.level.root", "WARN");
+        return new SpringApplicationBuilder(Node.class)
+                .web(WebApplicationType.NONE)
+                .properties(properties)
+                .registerShutdownHook(false)
+                .run();
+    }
+
+    /** A node: dsched's auto-configuration, a DataSource and the two handlers. */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    public static class Node {
+
+        @Bean(destroyMethod = "close")
+        DataSource dataSource(org.springframework.core.env.Environment environment) {
+            BenchDatabase db = new BenchDatabase(
+                    environment.getProperty("bench.db.url"),
+                    environment.getProperty("bench.db.user"),
+                    environment.getProperty("bench.db.password"));
+            HikariDataSource pool = db.pool("dsched", environment.getProperty("bench.pool-size", Integer.class, 16));
+            return pool;
+        }
+
+        @Bean
+        Handlers handlers() {
+            return new Handlers();
+        }
+    }
+
+    /** The job bodies. */
+    public static class Handlers {
+
+        @JobHandler(ONE_OFF)
+        public void oneOff(String key) {
+            Probe.oneOff(key);
+        }
+
+        @JobHandler(RECURRING)
+        public void recurring(Integer job, JobContext context) {
+            Probe.recurring(job, context.scheduledAt().toEpochMilli());
+        }
+    }
+}
