@@ -103,16 +103,30 @@ public final class AttemptRunner implements AutoCloseable {
     }
 
     /**
+     * Marks an attempt as in flight on this node from the moment it is claimed, before a worker
+     * runs it.
+     * @param executionId the claimed attempt
+     */
+    public void hold(long executionId) {
+        this.inFlight.add(executionId);
+    }
+
+    /**
      * Runs a claimed attempt to its recorded outcome.
      * @param claim the attempt, running on this node
      * @return what became of it
      */
     public Outcome run(ExecutionRecord claim) {
         this.inFlight.add(claim.id());
+        Outcome outcome = null;
         try {
-            return runClaimed(claim);
+            outcome = runClaimed(claim);
+            return outcome;
         } finally {
-            this.inFlight.remove(claim.id());
+            if (outcome != Outcome.SUCCEEDED) {
+                // a success stays in flight until its outcome is written
+                this.inFlight.remove(claim.id());
+            }
         }
     }
 
@@ -190,7 +204,17 @@ public final class AttemptRunner implements AutoCloseable {
         }
         Instant finishedAt = this.clock.instant();
         if (failure == null) {
-            return record(() -> this.store.succeed(claim, startedAt, finishedAt), Outcome.SUCCEEDED);
+            this.store.succeed(claim, startedAt, finishedAt).whenComplete((written, ex) -> {
+                this.inFlight.remove(claim.id());
+                if (ex != null) {
+                    logger.warn(
+                            "Not recording SUCCEEDED of attempt {} of '{}': {}",
+                            claim.attempt(),
+                            claim.jobName(),
+                            (ex.getCause() != null) ? ex.getCause().getMessage() : ex.getMessage());
+                }
+            });
+            return Outcome.SUCCEEDED;
         }
         Outcome outcome = failed(job, claim, startedAt, finishedAt, failure, timedOut.get());
         if (failure instanceof VirtualMachineError error) {
@@ -310,7 +334,7 @@ public final class AttemptRunner implements AutoCloseable {
         SKIPPED,
         /** Put back to wait, because another run of the job holds its guard. */
         DEFERRED,
-        /** Ran and succeeded. */
+        /** Ran and succeeded; its outcome is being written. */
         SUCCEEDED,
         /** Failed; the next attempt is scheduled. */
         RETRY_SCHEDULED,

@@ -37,7 +37,11 @@ public final class RuntimeJobs implements JobTargets {
 
     private static final Logger logger = LoggerFactory.getLogger(RuntimeJobs.class);
 
-    private static final long CACHE_MILLIS = 1000;
+    /** How long the jobs read are used before they are read again, for changes made elsewhere. */
+    private static final long CACHE_MILLIS = 5000;
+
+    /** How old the jobs read may be when a job is not among them and they are read again. */
+    private static final long MISS_RELOAD_MILLIS = 200;
 
     private static final RetryPolicy NO_RETRY =
             new RetryPolicy(1, Duration.ZERO, 1, Duration.ZERO, Duration.ZERO, List.of(), List.of());
@@ -68,7 +72,11 @@ public final class RuntimeJobs implements JobTargets {
 
     @Override
     public Optional<JobTarget> find(String name) {
-        RuntimeJobRecord job = jobs().get(name);
+        RuntimeJobRecord cached = jobs().get(name);
+        // not among those read: perhaps created on another node since
+        RuntimeJobRecord job = (cached != null || this.clock.millis() - this.loadedAt <= MISS_RELOAD_MILLIS)
+                ? cached
+                : load().get(name);
         if (job == null) {
             return Optional.empty();
         }
@@ -186,12 +194,17 @@ public final class RuntimeJobs implements JobTargets {
         return this.cache;
     }
 
-    private Map<String, RuntimeJobRecord> load() {
+    /** Reads every runtime job; one thread at a time, the others take what it read. */
+    private synchronized Map<String, RuntimeJobRecord> load() {
+        if (!this.stale && this.clock.millis() - this.loadedAt <= MISS_RELOAD_MILLIS) {
+            return this.cache;
+        }
+        // cleared before the read: a change made while reading marks the result stale again
+        this.stale = false;
         Map<String, RuntimeJobRecord> jobs = new LinkedHashMap<>();
         this.aggregates.findAll(RuntimeJobRecord.class).forEach((job) -> jobs.put(job.name(), job));
         this.cache = Map.copyOf(jobs);
         this.loadedAt = this.clock.millis();
-        this.stale = false;
         return this.cache;
     }
 

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -20,8 +19,10 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Claims waiting attempts that have fallen due and runs them on this node's workers. Each
- * attempt is claimed by a conditional update, so only one node runs it; a node claims only
- * attempts of the jobs and handlers it declares, and no more than it has free workers for.
+ * attempt is claimed by a fenced update, so only one node runs it; a node claims only attempts of
+ * the jobs and handlers it declares, and no more than it has free workers for, plus, while its
+ * attempts are short, as many again held ready so that no worker waits for the next claim. Long
+ * attempts are never claimed ahead: they spread over the nodes instead of queueing on one.
  */
 public final class ExecutionQueue implements SmartLifecycle {
 
@@ -43,7 +44,11 @@ public final class ExecutionQueue implements SmartLifecycle {
 
     private final boolean runJobs;
 
-    private final Semaphore freeWorkers;
+    /** Attempts claimed and not yet finished on this node: running, or held ready. */
+    private final AtomicInteger outstanding = new AtomicInteger();
+
+    /** Moving average of how long this node's attempts take, in milliseconds. */
+    private volatile double averageMillis = Double.MAX_VALUE;
 
     private final Object signal = new Object();
 
@@ -89,7 +94,6 @@ public final class ExecutionQueue implements SmartLifecycle {
         this.threads = threads;
         this.waitForJobs = waitForJobs;
         this.runJobs = runJobs;
-        this.freeWorkers = new Semaphore(threads);
         // claims come in batches of at least a quarter of the workers: fewer round trips per
         // attempt, while a worker waits at most one claim for its next attempt
         this.wakeThreshold = Math.max(1, threads / 4);
@@ -120,7 +124,7 @@ public final class ExecutionQueue implements SmartLifecycle {
     private void poll() {
         while (this.running) {
             int claimed = 0;
-            int free = this.freeWorkers.availablePermits();
+            int free = capacity() - this.outstanding.get();
             try {
                 if (free > 0) {
                     claimed = claimAndRun(free);
@@ -142,21 +146,34 @@ public final class ExecutionQueue implements SmartLifecycle {
         List<ExecutionRecord> attempts = this.store.claimDue(this.runner.nodeId(), this.clock.instant(), free, names);
         this.backlog = attempts.size() == free;
         for (ExecutionRecord attempt : attempts) {
-            this.freeWorkers.acquireUninterruptibly();
-            this.workers.execute(() -> {
-                try {
-                    this.runner.run(attempt);
-                } catch (RuntimeException ex) {
-                    logger.error("Attempt {} of '{}' could not be recorded", attempt.attempt(), attempt.jobName(), ex);
-                } finally {
-                    this.freeWorkers.release();
-                    if (this.backlog && this.freeWorkers.availablePermits() >= this.wakeThreshold) {
-                        wakeUp();
-                    }
-                }
-            });
+            // in flight from its claim: the sweep of stale attempts must not take back one held ready
+            this.runner.hold(attempt.id());
+            this.outstanding.incrementAndGet();
+            this.workers.execute(() -> runClaimed(attempt));
         }
         return attempts.size();
+    }
+
+    private void runClaimed(ExecutionRecord attempt) {
+        long start = System.nanoTime();
+        try {
+            this.runner.run(attempt);
+        } catch (RuntimeException ex) {
+            logger.error("Attempt {} of '{}' could not be recorded", attempt.attempt(), attempt.jobName(), ex);
+        } finally {
+            double millis = (System.nanoTime() - start) / 1e6;
+            double average = this.averageMillis;
+            this.averageMillis = (average == Double.MAX_VALUE) ? millis : average * 0.9 + millis * 0.1;
+            int outstanding = this.outstanding.decrementAndGet();
+            if (this.backlog && capacity() - outstanding >= this.wakeThreshold) {
+                wakeUp();
+            }
+        }
+    }
+
+    /** How many attempts this node may have claimed at once: more while its attempts are short. */
+    private int capacity() {
+        return (this.averageMillis < this.pollInterval.toMillis()) ? 2 * this.threads : this.threads;
     }
 
     private void awaitNextPoll() {

@@ -94,45 +94,8 @@ public interface ExecutionRepository extends CrudRepository<ExecutionRecord, Lon
     List<ExecutionRecord> findDue(Instant now, int limit, Collection<String> names);
 
     /**
-     * Claims waiting attempts that have fallen due in one statement, passing over those another
-     * transaction holds: PostgreSQL only ({@code UPDATE ... RETURNING}). Which due attempts come
-     * first is left to the database, so that no sort of the whole backlog is ever needed.
-     * @param nodeId the claiming node
-     * @param now the current time
-     * @param limit how many at most
-     * @param names the jobs and handlers to look at
-     * @return the claimed attempts, now running
-     */
-    @Query("""
-            UPDATE dsched_execution SET status = 'RUNNING', node_id = :nodeId, started_at = :now
-             WHERE id IN (SELECT id FROM dsched_execution
-                           WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now
-                             AND job_name IN (:names)
-                           LIMIT :limit
-                             FOR UPDATE SKIP LOCKED)
-            RETURNING *
-            """)
-    List<ExecutionRecord> claimDueReturning(String nodeId, Instant now, int limit, Collection<String> names);
-
-    /**
-     * Locks waiting attempts that have fallen due, passing over those another transaction holds
-     * ({@code FOR UPDATE SKIP LOCKED}: MySQL 8, MariaDB 10.6+). Only within a transaction,
-     * followed by {@link #claimLocked}.
-     * @param now the current time
-     * @param limit how many at most
-     * @param names the jobs and handlers to look at
-     * @return the locked attempts
-     */
-    @Query("""
-            SELECT * FROM dsched_execution
-             WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now AND job_name IN (:names)
-             LIMIT :limit
-               FOR UPDATE SKIP LOCKED
-            """)
-    List<ExecutionRecord> lockDue(Instant now, int limit, Collection<String> names);
-
-    /**
-     * Claims waiting attempts this transaction has locked with {@link #lockDue}.
+     * Claims waiting attempts this transaction has locked with {@code SELECT ... FOR UPDATE SKIP
+     * LOCKED}.
      * @return the number of rows changed
      */
     @Modifying

@@ -2,22 +2,28 @@ package io.dsched.store;
 
 import io.dsched.deadletter.DeadLetter;
 import io.dsched.deadletter.DeadLetterRepository;
+import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionStatus;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DuplicateKeyException;
-import org.springframework.data.relational.core.conversion.DbActionExecutionException;
 import org.springframework.jdbc.core.BatchPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -37,11 +43,36 @@ public class ExecutionStore implements AutoCloseable {
 
     private static final int INSERT_BATCH = 1000;
 
-    private static final String INSERT_WAITING = """
-            INSERT INTO dsched_execution (job_name, scheduled_at, attempt, idempotency_key, status, node_id,
-                                          started_at, status_reason, origin, due_at, payload)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    /** One statement that claims due attempts, oldest first, passing over locked ones (PostgreSQL). */
+    private static final String CLAIM_DUE_RETURNING = """
+            UPDATE dsched_execution SET status = 'RUNNING', node_id = :nodeId, started_at = :now
+             WHERE id IN (SELECT id FROM dsched_execution
+                           WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now
+                             AND job_name IN (:names)
+                           ORDER BY due_at LIMIT :limit
+                             FOR UPDATE SKIP LOCKED)
+            RETURNING *
             """;
+
+    /**
+     * Locks due attempts, passing over those another transaction holds (MySQL 8, MariaDB 10.6+),
+     * in the order of the index on (status, due_at): retries first, oldest first.
+     */
+    private static final String LOCK_DUE = """
+            SELECT * FROM dsched_execution
+             WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now AND job_name IN (:names)
+             LIMIT :limit
+               FOR UPDATE SKIP LOCKED
+            """;
+
+    private static final String INSERT = """
+            INSERT INTO dsched_execution (job_name, scheduled_at, attempt, idempotency_key, status, node_id,
+                                          started_at, finished_at, error_class, error_message, status_reason,
+                                          origin, due_at, payload)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """;
+
+    private static final int COLUMNS = 14;
 
     private final ExecutionRepository repository;
 
@@ -107,16 +138,15 @@ public class ExecutionStore implements AutoCloseable {
      */
     public Optional<ExecutionRecord> claim(ExecutionRecord attempt) {
         try {
-            return Optional.of(this.repository.save(attempt));
+            return Optional.of(insert(attempt));
         } catch (DuplicateKeyException ex) {
+            logger.debug("Attempt {} of '{}' already exists", attempt.attempt(), attempt.idempotencyKey());
             return Optional.empty();
-        } catch (DbActionExecutionException ex) {
-            if (ex.getCause() instanceof DuplicateKeyException) {
-                logger.debug("Attempt {} of '{}' already exists", attempt.attempt(), attempt.idempotencyKey());
-                return Optional.empty();
-            }
-            throw ex;
         }
+    }
+
+    private ExecutionRecord insert(ExecutionRecord row) {
+        return row.withId(insertBatch(List.of(row)).get(0));
     }
 
     /**
@@ -137,25 +167,96 @@ public class ExecutionStore implements AutoCloseable {
         return saved;
     }
 
+    private MapSqlParameterSource dueParameters(Instant now, int limit, Collection<String> names) {
+        return new MapSqlParameterSource()
+                .addValue("now", this.platform.bindable(now))
+                .addValue("limit", limit)
+                .addValue("names", names);
+    }
+
+    /** One multi-row insert that returns the ids it gave (PostgreSQL): one round trip a batch. */
+    private List<Long> insertRows(List<ExecutionRecord> batch) {
+        StringBuilder sql = new StringBuilder(INSERT.strip());
+        String values = sql.substring(sql.lastIndexOf("("));
+        for (int i = 1; i < batch.size(); i++) {
+            sql.append(", ").append(values);
+        }
+        sql.append(" RETURNING id, idempotency_key, attempt");
+        Map<String, Long> ids = new HashMap<>();
+        this.jdbc.query(
+                sql.toString(),
+                (statement) -> {
+                    for (int i = 0; i < batch.size(); i++) {
+                        bind(statement, i * COLUMNS, batch.get(i));
+                    }
+                },
+                (row) -> {
+                    ids.put(row.getString("idempotency_key") + "#" + row.getInt("attempt"), row.getLong("id"));
+                });
+        if (ids.size() != batch.size()) {
+            throw new IllegalStateException("Inserted " + batch.size() + " attempts but got " + ids.size() + " ids");
+        }
+        return batch.stream()
+                .map((row) -> ids.get(row.idempotencyKey() + "#" + row.attempt()))
+                .toList();
+    }
+
+    private void bind(PreparedStatement statement, int offset, ExecutionRecord row) throws SQLException {
+        statement.setString(offset + 1, row.jobName());
+        bindInstant(statement, offset + 2, row.scheduledAt());
+        statement.setInt(offset + 3, row.attempt());
+        statement.setString(offset + 4, row.idempotencyKey());
+        statement.setString(offset + 5, row.status().name());
+        statement.setString(offset + 6, row.nodeId());
+        bindInstant(statement, offset + 7, row.startedAt());
+        bindInstant(statement, offset + 8, row.finishedAt());
+        statement.setString(offset + 9, row.errorClass());
+        statement.setString(offset + 10, row.errorMessage());
+        statement.setString(offset + 11, row.statusReason());
+        statement.setString(offset + 12, row.origin().name());
+        bindInstant(statement, offset + 13, row.dueAt());
+        statement.setString(offset + 14, row.payload());
+    }
+
+    private void bindInstant(PreparedStatement statement, int index, Instant instant) throws SQLException {
+        if (instant == null) {
+            statement.setNull(index, this.platform.timestampType().getVendorTypeNumber());
+        } else {
+            statement.setObject(index, this.platform.bindable(instant));
+        }
+    }
+
+    /** Maps a row of {@code dsched_execution} by hand: the claim is the hottest read there is. */
+    private ExecutionRecord mapRow(ResultSet row, int number) throws SQLException {
+        return new ExecutionRecord(
+                row.getLong("id"),
+                row.getString("job_name"),
+                this.platform.readInstant(row, "scheduled_at"),
+                row.getInt("attempt"),
+                row.getString("idempotency_key"),
+                ExecutionStatus.valueOf(row.getString("status")),
+                row.getString("node_id"),
+                this.platform.readInstant(row, "started_at"),
+                this.platform.readInstant(row, "finished_at"),
+                row.getString("error_class"),
+                row.getString("error_message"),
+                row.getString("status_reason"),
+                ExecutionOrigin.valueOf(row.getString("origin")),
+                this.platform.readInstant(row, "due_at"),
+                row.getString("payload"));
+    }
+
     private List<Long> insertBatch(List<ExecutionRecord> batch) {
+        if (this.platform == DatabasePlatform.POSTGRESQL) {
+            return insertRows(batch);
+        }
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         this.jdbc.batchUpdate(
-                (connection) -> connection.prepareStatement(INSERT_WAITING, new String[] {"id"}),
+                (connection) -> connection.prepareStatement(INSERT, new String[] {"id"}),
                 new BatchPreparedStatementSetter() {
                     @Override
                     public void setValues(PreparedStatement statement, int i) throws SQLException {
-                        ExecutionRecord row = batch.get(i);
-                        statement.setString(1, row.jobName());
-                        statement.setObject(2, ExecutionStore.this.platform.bindable(row.scheduledAt()));
-                        statement.setInt(3, row.attempt());
-                        statement.setString(4, row.idempotencyKey());
-                        statement.setString(5, row.status().name());
-                        statement.setString(6, row.nodeId());
-                        statement.setObject(7, ExecutionStore.this.platform.bindable(row.startedAt()));
-                        statement.setString(8, row.statusReason());
-                        statement.setString(9, row.origin().name());
-                        statement.setObject(10, ExecutionStore.this.platform.bindable(row.dueAt()));
-                        statement.setString(11, row.payload());
+                        bind(statement, 0, batch.get(i));
                     }
 
                     @Override
@@ -183,11 +284,22 @@ public class ExecutionStore implements AutoCloseable {
      */
     public List<ExecutionRecord> claimDue(String nodeId, Instant now, int limit, Collection<String> names) {
         if (this.skipLocked && this.platform == DatabasePlatform.POSTGRESQL) {
-            return this.repository.claimDueReturning(nodeId, now, limit, names);
+            return this.transactions.execute((tx) -> {
+                // right after a large batch of submissions the planner's statistics still say the
+                // table is small, and it would read every waiting row and sort them to find the
+                // oldest few; the index of waiting rows gives them in order at any size
+                this.jdbc.execute("SET LOCAL enable_sort = off");
+                return new NamedParameterJdbcTemplate(this.jdbc)
+                        .query(
+                                CLAIM_DUE_RETURNING,
+                                dueParameters(now, limit, names).addValue("nodeId", nodeId),
+                                this::mapRow);
+            });
         }
         if (this.skipLocked) {
             return this.transactions.execute((tx) -> {
-                List<ExecutionRecord> locked = this.repository.lockDue(now, limit, names);
+                List<ExecutionRecord> locked = new NamedParameterJdbcTemplate(this.jdbc)
+                        .query(LOCK_DUE, dueParameters(now, limit, names), this::mapRow);
                 if (locked.isEmpty()) {
                     return List.of();
                 }
@@ -246,17 +358,22 @@ public class ExecutionStore implements AutoCloseable {
     }
 
     /**
-     * Records that a running attempt succeeded. Attempts that succeed at about the same time on
-     * this node share one transaction; this returns once the outcome is committed.
+     * Records that a running attempt succeeded, in the background: the outcomes of attempts that
+     * succeed at about the same time on this node are written in one transaction. Until then the
+     * attempt stays RUNNING on this node.
      * @param claim the running attempt
      * @param startedAt when its method started
      * @param finishedAt when it ended
-     * @throws IllegalStateException if the attempt is no longer running on the claiming node
+     * @return completes once the outcome is written; exceptionally with a {@link
+     *     LostClaimException} if the attempt no longer runs on the claiming node, or with what the
+     *     database failed with
      */
-    public void succeed(ExecutionRecord claim, Instant startedAt, Instant finishedAt) {
-        if (!this.successes.succeed(claim, startedAt, finishedAt)) {
-            throw new LostClaimException(claim, ExecutionStatus.SUCCEEDED);
-        }
+    public CompletableFuture<Void> succeed(ExecutionRecord claim, Instant startedAt, Instant finishedAt) {
+        return this.successes.succeed(claim, startedAt, finishedAt).thenAccept((written) -> {
+            if (!written) {
+                throw new LostClaimException(claim, ExecutionStatus.SUCCEEDED);
+            }
+        });
     }
 
     /**
@@ -279,7 +396,7 @@ public class ExecutionStore implements AutoCloseable {
             ExecutionRecord next) {
         this.transactions.executeWithoutResult((tx) -> {
             finish(claim, status, startedAt, finishedAt, error, reason);
-            this.repository.save(next);
+            insert(next);
         });
     }
 
@@ -343,7 +460,7 @@ public class ExecutionStore implements AutoCloseable {
                 return false;
             }
             if (next != null) {
-                this.repository.save(next);
+                insert(next);
             } else {
                 this.deadLetters.save(letter.apply(now));
             }

@@ -3,11 +3,11 @@ package io.dsched.store;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -19,17 +19,21 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Writes the outcomes of attempts that succeeded on this node, many in one transaction (a group
- * commit). Each caller waits until its own outcome is committed, so nothing is reported done
- * before it is durable; attempts that finish at about the same time share one commit instead of
- * paying one each. Each row is fenced as {@link ExecutionRepository#finish} fences it: only an
- * attempt still running on its claiming node is written.
+ * Writes the outcomes of attempts that succeeded on this node, many in one transaction, on a
+ * thread of its own: the worker that ran an attempt goes on to the next while its outcome is
+ * written together with those of the other workers. Each row is fenced as {@link
+ * ExecutionRepository#finish} fences it: only an attempt still running on its claiming node is
+ * written. Until its outcome is written an attempt stays RUNNING on this node, so a node that dies
+ * in between has it run again elsewhere, as if it had died during the run.
  */
 final class GroupedSuccesses implements AutoCloseable {
 
     private static final Logger logger = LoggerFactory.getLogger(GroupedSuccesses.class);
 
     private static final int MAX_BATCH = 256;
+
+    /** How long to keep trying to write a batch while the database is unreachable. */
+    private static final Duration PATIENCE = Duration.ofMinutes(5);
 
     private static final String SUCCEED = """
             UPDATE dsched_execution
@@ -43,7 +47,8 @@ final class GroupedSuccesses implements AutoCloseable {
 
     private final TransactionTemplate transactions;
 
-    private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    /** Bounded, so that workers wait rather than run ahead of a database that cannot keep up. */
+    private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>(4 * MAX_BATCH);
 
     private final Thread writer;
 
@@ -59,26 +64,25 @@ final class GroupedSuccesses implements AutoCloseable {
     }
 
     /**
-     * Records that an attempt succeeded and waits until that is committed.
+     * Hands over the outcome of an attempt that succeeded.
      * @param claim the running attempt
      * @param startedAt when its method started
      * @param finishedAt when it ended
-     * @return {@code true} if written, {@code false} if the attempt no longer runs on its node
+     * @return completes with {@code true} once written, {@code false} if the attempt no longer
+     *     runs on its node, or exceptionally if the database could not be written
      */
-    boolean succeed(ExecutionRecord claim, Instant startedAt, Instant finishedAt) {
+    CompletableFuture<Boolean> succeed(ExecutionRecord claim, Instant startedAt, Instant finishedAt) {
         if (!this.open) {
             throw new IllegalStateException("dsched's outcome writer is closed");
         }
         Pending pending = new Pending(claim, startedAt, finishedAt, new CompletableFuture<>());
-        this.queue.add(pending);
         try {
-            return pending.written().join();
-        } catch (CompletionException ex) {
-            if (ex.getCause() instanceof RuntimeException failure) {
-                throw failure;
-            }
-            throw ex;
+            this.queue.put(pending);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            pending.written().completeExceptionally(ex);
         }
+        return pending.written();
     }
 
     private void writeWhileOpen() {
@@ -103,12 +107,13 @@ final class GroupedSuccesses implements AutoCloseable {
 
     private void write(List<Pending> batch) {
         try {
-            boolean[] written = this.transactions.execute((tx) -> update(batch));
+            boolean[] written = TransientFailures.retry(
+                    batch.size() + " outcome(s)", PATIENCE, () -> this.transactions.execute((tx) -> update(batch)));
             for (int i = 0; i < batch.size(); i++) {
                 batch.get(i).written().complete(written[i]);
             }
         } catch (RuntimeException ex) {
-            logger.debug("Could not write {} outcome(s): {}", batch.size(), ex.getMessage());
+            logger.warn("Could not write {} outcome(s): {}", batch.size(), ex.getMessage());
             batch.forEach((pending) -> pending.written().completeExceptionally(ex));
         }
     }
@@ -153,11 +158,12 @@ final class GroupedSuccesses implements AutoCloseable {
         return written;
     }
 
+    /** Writes what was handed over, waiting up to half a minute, then stops the writer. */
     @Override
     public void close() {
         this.open = false;
         try {
-            this.writer.join(TimeUnit.SECONDS.toMillis(10));
+            this.writer.join(TimeUnit.SECONDS.toMillis(30));
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }

@@ -139,9 +139,11 @@ abstract class AbstractSchemaScriptTests {
             for (ExecutionRecord claim : claims) {
                 written.add(workers.submit(() -> {
                     try {
-                        store.succeed(claim, now.plusMillis(1), now.plusMillis(2));
+                        store.succeed(claim, now.plusMillis(1), now.plusMillis(2))
+                                .join();
                         return true;
-                    } catch (ExecutionStore.LostClaimException ex) {
+                    } catch (java.util.concurrent.CompletionException ex) {
+                        assertThat(ex).hasCauseInstanceOf(ExecutionStore.LostClaimException.class);
                         return false;
                     }
                 }));
