@@ -115,7 +115,7 @@ public final class Bench {
                                 .toList())
                 + "\"`");
         line("- every node is a JVM of its own with " + this.threads + " worker threads (W3: 40); each job body"
-                + " inserts one row into `bench_run`; medians of " + reps() + " runs, (min–max); enqueue/s counts"
+                + " inserts one row into `bench_run`; tables give the median of the runs and (min–max); enqueue/s counts"
                 + " the time spent in the scheduler's submission calls, not the start of its client");
         line("");
         if (this.db.isPostgres()
@@ -142,23 +142,28 @@ public final class Bench {
         int jobs = intOption("w1-jobs", 20_000);
         List<String> contestants = contestants(Workload.W1_ONE_OFF);
         Map<String, List<W1Result>> results = new LinkedHashMap<>();
-        for (int rep = 0; rep < reps(); rep++) {
+        for (int rep = 0; rep < reps("W1"); rep++) {
             for (String name : contestants) {
                 attempt("W1", name, rep, results, () -> oneOffRun(name, jobs, 2));
             }
         }
-        line("## W1: " + String.format(Locale.ROOT, "%,d", jobs) + " one-off jobs due at once, 2 nodes");
+        line("## W1: " + String.format(Locale.ROOT, "%,d", jobs) + " one-off jobs due at once, 2 nodes, " + reps("W1")
+                + " runs");
         line("");
-        line("| contestant | executions/s | enqueue/s | duplicates | missing | dsched ÷ contestant |");
-        line("| --- | --- | --- | --- | --- | --- |");
+        line("| contestant | executions/s | enqueue/s | duplicates | missing | dsched ÷ contestant |"
+                + " database sessions busy with |");
+        line("| --- | --- | --- | --- | --- | --- | --- |");
         double dsched = Stats.median(rates(results.get("dsched"), W1Result::executionsPerSecond));
         for (Map.Entry<String, List<W1Result>> entry : results.entrySet()) {
             List<Double> rates = rates(entry.getValue(), W1Result::executionsPerSecond);
             line("| " + entry.getKey() + " | " + Stats.spread(rates) + " | "
                     + Stats.spread(rates(entry.getValue(), W1Result::enqueuePerSecond)) + " | "
                     + sum(entry.getValue(), W1Result::duplicates) + " | " + sum(entry.getValue(), W1Result::missing)
-                    + " | " + ratio(dsched, Stats.median(rates)) + " |");
+                    + " | " + ratio(dsched, Stats.median(rates)) + " | "
+                    + entry.getValue().get(0).waits() + " |");
         }
+        line("");
+        line(WAITS_NOTE);
         line("");
         notes("W1");
     }
@@ -168,9 +173,11 @@ public final class Bench {
         resetAll(contestant);
         double enqueueSeconds = contestant.enqueue(this.db, jobs).toNanos() / 1e9;
         List<WorkerProcess> workers = startWorkers(name, Workload.W1_ONE_OFF, nodes, this.threads, null, 0);
+        WaitSampler sampler = WaitSampler.start(this.db, jdbc());
         try {
             awaitProgress(() -> distinctStarted(), jobs, Duration.ofSeconds(60));
         } finally {
+            close(sampler);
             stopAll(workers);
         }
         Map<String, Object> row = jdbc().queryForMap(
@@ -181,14 +188,18 @@ public final class Bench {
         double seconds =
                 (((Number) row.get("last_ms")).longValue() - ((Number) row.get("first_ms")).longValue()) / 1000.0;
         return new W1Result(
-                jobs / enqueueSeconds, distinct / Math.max(seconds, 0.001), total - distinct, jobs - distinct);
+                jobs / enqueueSeconds,
+                distinct / Math.max(seconds, 0.001),
+                total - distinct,
+                jobs - distinct,
+                summary(sampler));
     }
 
-    record W1Result(double enqueuePerSecond, double executionsPerSecond, long duplicates, long missing) {
+    record W1Result(double enqueuePerSecond, double executionsPerSecond, long duplicates, long missing, String waits) {
         @Override
         public String toString() {
             return Stats.number(executionsPerSecond) + " exec/s, " + Stats.number(enqueuePerSecond) + " enqueue/s, "
-                    + duplicates + " duplicates, " + missing + " missing";
+                    + duplicates + " duplicates, " + missing + " missing; database sessions: " + waits;
         }
     }
 
@@ -200,27 +211,31 @@ public final class Bench {
         RecurringPlan plan = new RecurringPlan(jobs, "*/5 * * * * *", 5);
         List<String> contestants = contestants(Workload.W2_RECURRING);
         Map<String, List<RecurringResult>> results = new LinkedHashMap<>();
-        for (int rep = 0; rep < reps(); rep++) {
+        for (int rep = 0; rep < reps("W2"); rep++) {
             for (String name : contestants) {
                 attempt("W2", name, rep, results, () -> recurringRun(name, Workload.W2_RECURRING, plan, seconds));
             }
         }
         line("## W2: " + jobs + " recurring jobs on `" + plan.cron() + "` for " + seconds + " s, 2 nodes ("
-                + (jobs * seconds / plan.periodSeconds()) + " fires expected per run)");
+                + (jobs * seconds / plan.periodSeconds()) + " fires expected per run), " + reps("W2") + " runs");
         line("");
-        line("| contestant | fires seen | missing | duplicates | lag p50 ms | lag p99 ms | lag max ms |");
-        line("| --- | --- | --- | --- | --- | --- | --- |");
+        line("| contestant | fires seen | missing | duplicates | lag p50 ms | lag p99 ms | lag max ms |"
+                + " database sessions busy with |");
+        line("| --- | --- | --- | --- | --- | --- | --- | --- |");
         for (Map.Entry<String, List<RecurringResult>> entry : results.entrySet()) {
             List<RecurringResult> runs = entry.getValue();
             line("| " + entry.getKey() + " | " + Stats.spread(rates(runs, (run) -> (double) run.seen())) + " | "
                     + sum(runs, RecurringResult::missing) + " | " + sum(runs, RecurringResult::duplicates) + " | "
                     + Stats.spread(rates(runs, RecurringResult::p50)) + " | "
                     + Stats.spread(rates(runs, RecurringResult::p99)) + " | "
-                    + Stats.spread(rates(runs, RecurringResult::max)) + " |");
+                    + Stats.spread(rates(runs, RecurringResult::max)) + " | "
+                    + runs.get(0).waits() + " |");
         }
         line("");
         line("Lag is when the job body started minus the fire's scheduled time; missing and duplicates are"
                 + " summed over all runs.");
+        line("");
+        line(WAITS_NOTE);
         line("");
         notes("W2");
     }
@@ -231,6 +246,7 @@ public final class Bench {
         resetAll(contestant);
         contestant.defineRecurring(this.db, plan);
         List<WorkerProcess> workers = startWorkers(name, workload, 2, this.threads, plan, 0);
+        WaitSampler sampler = WaitSampler.start(this.db, jdbc());
         long period = plan.periodSeconds() * 1000L;
         long from;
         long to;
@@ -240,6 +256,7 @@ public final class Bench {
             to = from + seconds * 1000L;
             pause(Math.max(0, to - System.currentTimeMillis()) + intOption("w2-grace-seconds", 15) * 1000L);
         } finally {
+            close(sampler);
             stopAll(workers);
         }
         List<Map<String, Object>> rows = jdbc().queryForList(
@@ -260,14 +277,15 @@ public final class Bench {
                 duplicates,
                 Stats.percentile(lags, 50),
                 Stats.percentile(lags, 99),
-                Stats.percentile(lags, 100));
+                Stats.percentile(lags, 100),
+                summary(sampler));
     }
 
-    record RecurringResult(long seen, long missing, long duplicates, double p50, double p99, double max) {
+    record RecurringResult(long seen, long missing, long duplicates, double p50, double p99, double max, String waits) {
         @Override
         public String toString() {
             return seen + " seen, " + missing + " missing, " + duplicates + " duplicates, lag p50/p99/max " + p50 + "/"
-                    + p99 + "/" + max + " ms";
+                    + p99 + "/" + max + " ms; database sessions: " + waits;
         }
     }
 
@@ -278,13 +296,13 @@ public final class Bench {
         long hold = intOption("w3-hold-seconds", 20) * 1000L;
         List<String> contestants = contestants(Workload.W3_FAILOVER);
         Map<String, List<FailoverResult>> results = new LinkedHashMap<>();
-        for (int rep = 0; rep < reps(); rep++) {
+        for (int rep = 0; rep < reps("W3"); rep++) {
             for (String name : contestants) {
                 attempt("W3", name, rep, results, () -> failoverRun(name, fires, hold));
             }
         }
         line("## W3: " + fires + " one-off fires holding " + (hold / 1000) + " s on 3 nodes of 40 threads,"
-                + " the busiest node killed with SIGKILL");
+                + " the busiest node killed with SIGKILL, " + reps("W3") + " runs");
         line("");
         line("| contestant | fires lost with the node | every lost fire re-run after, s | not re-run |"
                 + " fires completed twice |");
@@ -368,37 +386,45 @@ public final class Bench {
         int seconds = intOption("w4-seconds", 30);
         RecurringPlan plan = new RecurringPlan(jobs, "* * * * * *", 1);
         List<String> contestants = contestants(Workload.W4_GUARD_OVERHEAD);
-        Map<String, List<Double>> results = new LinkedHashMap<>();
-        for (int rep = 0; rep < reps(); rep++) {
+        Map<String, List<SaturationResult>> results = new LinkedHashMap<>();
+        for (int rep = 0; rep < reps("W4"); rep++) {
             for (String name : contestants) {
                 attempt("W4", name, rep, results, () -> saturationRun(name, plan, seconds));
             }
         }
         line("## W4: " + jobs + " recurring jobs every second (more than the nodes can fire) for " + seconds
-                + " s, 2 nodes, Quartz's JDBC store under both");
+                + " s, 2 nodes, Quartz's JDBC store under both, " + reps("W4") + " runs");
         line("");
-        line("| contestant | fires run per second | dsched ÷ contestant |");
-        line("| --- | --- | --- |");
-        double dsched = Stats.median(results.getOrDefault("dsched", List.of()));
-        results.forEach((name, rates) ->
-                line("| " + name + " | " + Stats.spread(rates) + " | " + ratio(dsched, Stats.median(rates)) + " |"));
+        line("| contestant | fires run per second | dsched ÷ contestant | database sessions busy with |");
+        line("| --- | --- | --- | --- |");
+        double dsched = Stats.median(rates(results.get("dsched"), SaturationResult::firesPerSecond));
+        results.forEach((name, runs) -> {
+            List<Double> rates = rates(runs, SaturationResult::firesPerSecond);
+            line("| " + name + " | " + Stats.spread(rates) + " | " + ratio(dsched, Stats.median(rates)) + " | "
+                    + runs.get(0).waits() + " |");
+        });
+        line("");
+        line(WAITS_NOTE);
         line("");
         notes("W4");
     }
 
-    private double saturationRun(String name, RecurringPlan plan, int seconds) throws Exception {
+    private SaturationResult saturationRun(String name, RecurringPlan plan, int seconds) throws Exception {
         Contestant contestant = Contestants.byName(name);
         resetAll(contestant);
         contestant.defineRecurring(this.db, plan);
         List<WorkerProcess> workers = startWorkers(name, Workload.W4_GUARD_OVERHEAD, 2, this.threads, plan, 0);
+        WaitSampler sampler = null;
         long from;
         long to;
         try {
             pause(intOption("w4-warmup-seconds", 10) * 1000L);
+            sampler = WaitSampler.start(this.db, jdbc());
             from = System.currentTimeMillis();
             to = from + seconds * 1000L;
             pause(seconds * 1000L + 1000);
         } finally {
+            close(sampler);
             stopAll(workers);
         }
         Long runs = jdbc().queryForObject(
@@ -406,7 +432,14 @@ public final class Bench {
                         Long.class,
                         from,
                         to);
-        return runs / (double) seconds;
+        return new SaturationResult(runs / (double) seconds, summary(sampler));
+    }
+
+    record SaturationResult(double firesPerSecond, String waits) {
+        @Override
+        public String toString() {
+            return Stats.number(firesPerSecond) + " fires/s; database sessions: " + waits;
+        }
     }
 
     // Scale --------------------------------------------------------------------------------------
@@ -419,19 +452,20 @@ public final class Bench {
                 .toList();
         List<String> contestants = List.of(option("scale-contestants", "dsched").split(","));
         line("## Scale: W1 (" + String.format(Locale.ROOT, "%,d", jobs) + " one-offs) on 1, 2 and 4 nodes of "
-                + this.threads + " threads");
+                + this.threads + " threads, " + reps("SCALE") + " runs each");
         line("");
-        line("| contestant | nodes | executions/s |");
-        line("| --- | --- | --- |");
+        line("| contestant | nodes | executions/s | database sessions busy with |");
+        line("| --- | --- | --- | --- |");
         for (String name : contestants) {
             for (int nodes : nodeCounts) {
-                List<Double> rates = new ArrayList<>();
-                for (int rep = 0; rep < reps(); rep++) {
+                List<W1Result> runs = new ArrayList<>();
+                for (int rep = 0; rep < reps("SCALE"); rep++) {
                     W1Result result = oneOffRun(name, jobs, nodes);
                     progress("Scale " + name + " " + nodes + " nodes run " + (rep + 1) + ": " + result);
-                    rates.add(result.executionsPerSecond());
+                    runs.add(result);
                 }
-                line("| " + name + " | " + nodes + " | " + Stats.spread(rates) + " |");
+                line("| " + name + " | " + nodes + " | " + Stats.spread(rates(runs, W1Result::executionsPerSecond))
+                        + " | " + runs.get(0).waits() + " |");
             }
         }
         line("");
@@ -523,6 +557,21 @@ public final class Bench {
 
     private final Map<String, String> failures = new LinkedHashMap<>();
 
+    private static final String WAITS_NOTE = "Database sessions busy with: the two largest shares of the samples"
+            + " (every 50 ms, PostgreSQL's `pg_stat_activity`) of busy database sessions during the first run:"
+            + " waiting for Quartz's cluster-wide lock row, for other row locks, for the write-ahead log (commits),"
+            + " for the application (a session inside a transaction waiting for its next statement), or running (CPU).";
+
+    private static void close(WaitSampler sampler) {
+        if (sampler != null) {
+            sampler.close();
+        }
+    }
+
+    private static String summary(WaitSampler sampler) {
+        return (sampler != null) ? sampler.summary() : "n/a";
+    }
+
     /** Runs one measurement; a contestant that cannot run it is left out of the table and noted. */
     private <R> void attempt(
             String workload, String name, int rep, Map<String, List<R>> results, Callable<R> measurement) {
@@ -583,6 +632,11 @@ public final class Bench {
 
     private static void stopAll(List<WorkerProcess> workers) {
         workers.parallelStream().forEach(WorkerProcess::close);
+        long cpu = workers.stream()
+                .mapToLong(WorkerProcess::cpuMillis)
+                .filter((millis) -> millis >= 0)
+                .sum();
+        progress("  worker JVMs used " + cpu + " ms of CPU");
     }
 
     private long distinctStarted() {
@@ -615,7 +669,7 @@ public final class Bench {
 
     private JdbcTemplate jdbc() {
         if (this.jdbc == null) {
-            this.pool = this.db.pool("bench-coordinator", 2);
+            this.pool = this.db.pool("bench-coordinator", 3);
             this.jdbc = new JdbcTemplate(this.pool);
         }
         return this.jdbc;
@@ -632,6 +686,11 @@ public final class Bench {
 
     private int reps() {
         return intOption("reps", 3);
+    }
+
+    /** Repetitions of one workload: {@code --w2-reps} and so on, else {@code --reps}. */
+    private int reps(String workload) {
+        return intOption(workload.toLowerCase(Locale.ROOT) + "-reps", reps());
     }
 
     private String option(String name, String fallback) {

@@ -3,6 +3,7 @@ package io.dsched.benchmarks;
 import io.dsched.benchmarks.contestants.DbSchedulerContestant;
 import io.dsched.benchmarks.contestants.DschedContestant;
 import io.dsched.benchmarks.contestants.JobRunrContestant;
+import io.dsched.benchmarks.contestants.QuartzContestant;
 import io.dsched.benchmarks.contestants.ShedLockContestant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +17,9 @@ public final class Contestants {
 
     static {
         register(DschedContestant::new);
+        for (QuartzContestant.Variant variant : QuartzContestant.Variant.values()) {
+            register(() -> new QuartzContestant(variant));
+        }
         for (DbSchedulerContestant.Variant variant : DbSchedulerContestant.Variant.values()) {
             register(() -> new DbSchedulerContestant(variant));
         }

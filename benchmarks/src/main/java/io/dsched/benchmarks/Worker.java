@@ -41,6 +41,11 @@ public final class Worker {
         AutoCloseable running = contestant.start(db, new NodeSpec(node, threads, workload, plan));
         say("READY");
         awaitCommand(commands, "STOP");
+        long cpuMillis = ((com.sun.management.OperatingSystemMXBean)
+                                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                        .getProcessCpuTime()
+                / 1_000_000;
+        say("CPU " + cpuMillis);
         running.close();
         Probe.close();
         say("STOPPED");

@@ -26,6 +26,8 @@ final class WorkerProcess implements AutoCloseable {
 
     private final Set<String> said = ConcurrentHashMap.newKeySet();
 
+    private volatile long cpuMillis = -1;
+
     WorkerProcess(String node, Process process, Path log) throws IOException {
         this.node = node;
         this.process = process;
@@ -84,7 +86,11 @@ final class WorkerProcess implements AutoCloseable {
             String line;
             while ((line = lines.readLine()) != null) {
                 if (line.startsWith(Worker.MARK)) {
-                    this.said.add(line.substring(Worker.MARK.length()).trim());
+                    String word = line.substring(Worker.MARK.length()).trim();
+                    if (word.startsWith("CPU ")) {
+                        this.cpuMillis = Long.parseLong(word.substring(4));
+                    }
+                    this.said.add(word);
                 }
                 out.write(line);
                 out.write('\n');
@@ -92,6 +98,14 @@ final class WorkerProcess implements AutoCloseable {
         } catch (IOException ex) {
             // the process ended
         }
+    }
+
+    /**
+     * Returns the CPU time the worker JVM used, as it said when stopped.
+     * @return milliseconds, or -1 if it did not say
+     */
+    long cpuMillis() {
+        return this.cpuMillis;
     }
 
     String node() {

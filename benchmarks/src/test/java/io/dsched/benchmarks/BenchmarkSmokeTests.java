@@ -1,0 +1,161 @@
+package io.dsched.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dsched.test.TestDatabase;
+import io.dsched.test.TestDatabases;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A short run of every workload, so that the benchmark and every contestant's adapter keep
+ * working: each contestant runs W1 in worker JVMs of their own; W2 to W4 run for dsched and a
+ * peer. The numbers of so short a run mean nothing; what they must show is that every job ran,
+ * and that dsched ran each exactly once.
+ */
+class BenchmarkSmokeTests {
+
+    @Test
+    void everyContestantRunsEveryWorkloadItTakesPartInAndDschedLosesNothing() throws Exception {
+        try (TestDatabase server = TestDatabases.create(TestDatabases.Kind.POSTGRESQL);
+                OwnDatabase database = new OwnDatabase(server)) {
+            BenchDatabase db = database.db();
+            String report = Bench.report(db, options(Map.of("workloads", "W1")));
+            List<String> w1 = rows(report, "## W1");
+            assertThat(w1)
+                    .extracting(BenchmarkSmokeTests::contestant)
+                    .containsExactlyInAnyOrderElementsOf(Contestants.names().stream()
+                            .filter((name) -> Contestants.byName(name).supports(Workload.W1_ONE_OFF))
+                            .toList());
+            // every contestant ran all 200 jobs; no duplicates or missing for dsched
+            assertThat(w1).allSatisfy((row) -> assertThat(cell(row, 4)).as(row).isEqualTo("0"));
+            assertThat(cell(row(w1, "dsched"), 3)).isEqualTo("0");
+
+            String more = Bench.report(
+                    db,
+                    options(Map.of(
+                            "workloads", "W2,W3,W4,SCALE",
+                            "contestants", "dsched,spring-scheduled-shedlock,quartz-tuned",
+                            "w2-jobs", "20",
+                            "w2-seconds", "5",
+                            "w2-grace-seconds", "8",
+                            "w3-fires", "12",
+                            "w3-hold-seconds", "3",
+                            "w4-jobs", "50",
+                            "w4-seconds", "3",
+                            "w4-warmup-seconds", "4")));
+            List<String> w2 = rows(more, "## W2");
+            assertThat(w2)
+                    .extracting(BenchmarkSmokeTests::contestant)
+                    .containsExactlyInAnyOrder("dsched", "quartz-tuned", "spring-scheduled-shedlock");
+            assertThat(cell(row(w2, "dsched"), 1)).isEqualTo("20");
+            assertThat(cell(row(w2, "dsched"), 2)).isEqualTo("0");
+            assertThat(cell(row(w2, "dsched"), 3)).isEqualTo("0");
+            List<String> w3 = rows(more, "## W3");
+            assertThat(cell(row(w3, "dsched"), 3)).as("fires not re-run").isEqualTo("0");
+            assertThat(cell(row(w3, "dsched"), 4)).as("fires completed twice").isEqualTo("0");
+            assertThat(Double.parseDouble(cell(row(w3, "dsched"), 1)))
+                    .as("fires lost")
+                    .isPositive();
+            List<String> w4 = rows(more, "## W4");
+            assertThat(w4)
+                    .extracting(BenchmarkSmokeTests::contestant)
+                    .containsExactlyInAnyOrder("dsched", "quartz-tuned");
+            assertThat(w4).allSatisfy((row) -> assertThat(number(cell(row, 1))).isPositive());
+            List<String> scale = rows(more, "## Scale");
+            assertThat(scale).extracting((row) -> cell(row, 1)).containsExactly("1", "2");
+            assertThat(more).doesNotContain("could not run");
+        }
+    }
+
+    /**
+     * A database of the test's own on the test server: JobRunr looks for its tables in the
+     * database's default schema, so the schema of its own that each test gets will not do.
+     */
+    private static final class OwnDatabase implements AutoCloseable {
+
+        private final TestDatabase server;
+
+        private final String name =
+                "dsched_bench_" + UUID.randomUUID().toString().substring(0, 8);
+
+        OwnDatabase(TestDatabase server) throws SQLException {
+            this.server = server;
+            execute("CREATE DATABASE " + this.name);
+        }
+
+        BenchDatabase db() {
+            String admin = this.server.adminUrl();
+            int query = admin.indexOf('?');
+            String base = (query < 0) ? admin : admin.substring(0, query);
+            String url = base.substring(0, base.lastIndexOf('/') + 1)
+                    + this.name
+                    + ((query < 0) ? "" : admin.substring(query));
+            return new BenchDatabase(url, this.server.username(), this.server.password());
+        }
+
+        private void execute(String sql) throws SQLException {
+            try (Connection connection = DriverManager.getConnection(
+                            this.server.adminUrl(), this.server.username(), this.server.password());
+                    Statement statement = connection.createStatement()) {
+                statement.execute(sql);
+            }
+        }
+
+        @Override
+        public void close() throws SQLException {
+            execute("DROP DATABASE IF EXISTS " + this.name + " WITH (FORCE)");
+        }
+    }
+
+    private static Map<String, String> options(Map<String, String> workload) {
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("reps", "1");
+        options.put("threads", "4");
+        options.put("pgbench", "off");
+        options.put("scale-nodes", "1,2");
+        options.put("w1-jobs", "200");
+        options.put("logs", "target/bench-smoke-logs");
+        options.putAll(workload);
+        return options;
+    }
+
+    /** The data rows of the table under a heading. */
+    private static List<String> rows(String report, String heading) {
+        assertThat(report).contains(heading);
+        String section = report.substring(report.indexOf(heading));
+        return section.lines()
+                .dropWhile((line) -> !line.startsWith("| ---"))
+                .skip(1)
+                .takeWhile((line) -> line.startsWith("|"))
+                .toList();
+    }
+
+    private static String row(List<String> rows, String contestant) {
+        return rows.stream()
+                .filter((row) -> contestant(row).equals(contestant))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("No row for " + contestant + " in " + rows));
+    }
+
+    private static String contestant(String row) {
+        return cell(row, 0);
+    }
+
+    private static String cell(String row, int index) {
+        String[] cells = Arrays.stream(row.split("\\|")).map(String::trim).toArray(String[]::new);
+        return cells[index + 1];
+    }
+
+    private static double number(String cell) {
+        return Double.parseDouble(cell.split(" ")[0].replace(",", ""));
+    }
+}
