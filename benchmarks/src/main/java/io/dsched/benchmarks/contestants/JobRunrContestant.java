@@ -143,40 +143,38 @@ public final class JobRunrContestant implements Contestant {
 
     @Override
     public Duration enqueue(BenchDatabase db, int count) {
-        try (HikariDataSource pool = db.pool("jobrunr-client", 4)) {
-            StorageProvider storage = SqlStorageProviderFactory.using(pool);
-            try {
-                JobScheduler scheduler = JobRunr.configure()
-                        .useStorageProvider(storage)
-                        .initialize()
-                        .getJobScheduler();
-                long start = System.nanoTime();
-                scheduler.enqueue(IntStream.range(0, count).mapToObj(Integer::toString), key -> Probe.oneOff(key));
-                return Duration.ofNanos(System.nanoTime() - start);
-            } finally {
-                storage.close();
-            }
-        }
+        return withClient(db, (scheduler) -> {
+            long start = System.nanoTime();
+            scheduler.enqueue(IntStream.range(0, count).mapToObj(Integer::toString), key -> Probe.oneOff(key));
+            return Duration.ofNanos(System.nanoTime() - start);
+        });
     }
 
     @Override
     public void defineRecurring(BenchDatabase db, RecurringPlan plan) {
-        try (HikariDataSource pool = db.pool("jobrunr-client", 2)) {
+        withClient(db, (scheduler) -> {
+            for (int j = 0; j < plan.jobs(); j++) {
+                int job = j;
+                int period = plan.periodSeconds();
+                scheduler.scheduleRecurrently(
+                        RecurringPlan.jobName(j),
+                        plan.cron(),
+                        ZoneOffset.UTC,
+                        () -> JobRunrContestant.fire(job, period));
+            }
+            return null;
+        });
+    }
+
+    /** Runs work with a client-only JobRunr (no background job server) on a pool of its own. */
+    private static <T> T withClient(BenchDatabase db, java.util.function.Function<JobScheduler, T> work) {
+        try (HikariDataSource pool = db.pool("jobrunr-client", 4)) {
             StorageProvider storage = SqlStorageProviderFactory.using(pool);
             try {
-                JobScheduler scheduler = JobRunr.configure()
+                return work.apply(JobRunr.configure()
                         .useStorageProvider(storage)
                         .initialize()
-                        .getJobScheduler();
-                for (int j = 0; j < plan.jobs(); j++) {
-                    int job = j;
-                    int period = plan.periodSeconds();
-                    scheduler.scheduleRecurrently(
-                            RecurringPlan.jobName(j),
-                            plan.cron(),
-                            ZoneOffset.UTC,
-                            () -> JobRunrContestant.fire(job, period));
-                }
+                        .getJobScheduler());
             } finally {
                 storage.close();
             }
