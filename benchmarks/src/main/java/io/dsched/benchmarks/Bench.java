@@ -166,9 +166,7 @@ public final class Bench {
         line("Missing counts jobs not run when the run ended: a run stops once no job has started for 60 s, or"
                 + " after " + intOption("w1-max-seconds", 150) + " s; executions/s is measured over what ran.");
         line("");
-        line(WAITS_NOTE);
-        line("");
-        notes("W1");
+        endTable("W1");
     }
 
     private W1Result oneOffRun(String name, int jobs, int nodes) throws Exception {
@@ -243,9 +241,7 @@ public final class Bench {
         line("Lag is when the job body started minus the fire's scheduled time; missing and duplicates are"
                 + " summed over all runs.");
         line("");
-        line(WAITS_NOTE);
-        line("");
-        notes("W2");
+        endTable("W2");
     }
 
     private RecurringResult recurringRun(String name, Workload workload, RecurringPlan plan, int seconds)
@@ -415,9 +411,7 @@ public final class Bench {
                     + runs.get(0).waits() + " |");
         });
         line("");
-        line(WAITS_NOTE);
-        line("");
-        notes("W4");
+        endTable("W4");
     }
 
     private SaturationResult saturationRun(String name, RecurringPlan plan, int seconds) throws Exception {
@@ -579,6 +573,13 @@ public final class Bench {
             progress(key + " could not run: " + reason);
             this.failures.put(key, reason);
         }
+    }
+
+    /** Ends the table of a workload with what its profile column means and what could not run. */
+    private void endTable(String workload) {
+        line(WAITS_NOTE);
+        line("");
+        notes(workload);
     }
 
     private void notes(String workload) {
