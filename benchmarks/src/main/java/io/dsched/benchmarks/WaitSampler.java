@@ -86,10 +86,7 @@ final class WaitSampler implements AutoCloseable {
         return type + ":" + event;
     }
 
-    /**
-     * Stops sampling and returns the two largest shares of busy session samples.
-     * @return such as {@code "Quartz's lock row 71%, write-ahead log 12%"}
-     */
+    /** Stops sampling. */
     @Override
     public void close() {
         this.running.set(false);
@@ -100,6 +97,10 @@ final class WaitSampler implements AutoCloseable {
         }
     }
 
+    /**
+     * Returns the two largest shares of the busy session samples.
+     * @return such as {@code "Quartz's lock row 71%, write-ahead log 12%"}
+     */
     String summary() {
         synchronized (this.counts) {
             long total =

@@ -1,6 +1,5 @@
 package io.dsched.benchmarks.contestants;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.dsched.annotation.JobHandler;
 import io.dsched.benchmarks.BenchDatabase;
 import io.dsched.benchmarks.Contestant;
@@ -124,8 +123,7 @@ public final class DschedContestant implements Contestant {
                     environment.getProperty("bench.db.url"),
                     environment.getProperty("bench.db.user"),
                     environment.getProperty("bench.db.password"));
-            HikariDataSource pool = db.pool("dsched", environment.getProperty("bench.pool-size", Integer.class, 16));
-            return pool;
+            return db.pool("dsched", environment.getProperty("bench.pool-size", Integer.class, 16));
         }
 
         @Bean
