@@ -364,7 +364,8 @@ public final class DschedAutoConfiguration {
                         properties.getThreads(),
                         cluster.getCheckinInterval(),
                         cluster.getIdleWait(),
-                        cluster.getMisfireThreshold()),
+                        cluster.getMisfireThreshold(),
+                        cluster.isSkipLocked()),
                 new FireDispatcher(executor, registry, CLOCK),
                 (scheduler) -> new JobSynchronizer(
                         scheduler,

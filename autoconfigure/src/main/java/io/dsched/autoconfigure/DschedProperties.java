@@ -134,6 +134,21 @@ public class DschedProperties {
         /** How late a fire may start before it counts as misfired and follows the misfire policy. */
         private Duration misfireThreshold = Duration.ofSeconds(60);
 
+        /**
+         * Whether nodes acquire, fire and complete triggers row by row with SELECT ... FOR UPDATE
+         * SKIP LOCKED (PostgreSQL, MySQL 8, MariaDB 10.6+) instead of one at a time under
+         * Quartz's cluster-wide TRIGGER_ACCESS lock. Always false on H2.
+         */
+        private boolean skipLocked = true;
+
+        public boolean isSkipLocked() {
+            return this.skipLocked;
+        }
+
+        public void setSkipLocked(boolean skipLocked) {
+            this.skipLocked = skipLocked;
+        }
+
         public String getName() {
             return this.name;
         }

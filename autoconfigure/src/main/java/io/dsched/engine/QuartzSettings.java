@@ -17,8 +17,10 @@ import org.quartz.utils.DBConnectionManager;
  * <ul>
  *   <li>the driver delegate that matches the database (PostgreSQL needs its own for binary
  *       columns);
- *   <li>triggers are acquired under the cluster-wide lock, so that a batch acquisition can
- *       never hand one fire to two nodes;
+ *   <li>on databases with {@code SKIP LOCKED}, the {@link SkipLockedJobStore}, which acquires,
+ *       fires and completes triggers without Quartz's cluster-wide lock; otherwise the stock
+ *       store with triggers acquired under that lock, so that a batch acquisition can never hand
+ *       one fire to two nodes;
  *   <li>a short check-in interval, so that a dead node's work is recovered quickly;
  *   <li>job data kept as strings, so that nodes of different versions can read each other's
  *       rows;
@@ -44,6 +46,8 @@ public final class QuartzSettings {
      * @param checkinInterval how often the node checks in
      * @param idleWait longest idle time between looks for due triggers
      * @param misfireThreshold how late a fire may be before it counts as misfired
+     * @param skipLocked whether to acquire triggers with {@code SKIP LOCKED} instead of under the
+     *     cluster-wide lock; ignored on H2
      * @return the properties for a Quartz {@code StdSchedulerFactory}
      */
     public static Properties forNode(
@@ -54,7 +58,8 @@ public final class QuartzSettings {
             int threads,
             Duration checkinInterval,
             Duration idleWait,
-            Duration misfireThreshold) {
+            Duration misfireThreshold,
+            boolean skipLocked) {
         // one name per cluster and node, so that a restarted context replaces its provider
         // instead of adding one more to Quartz's global registry
         String connectionName = "dsched." + clusterName + "." + nodeId;
@@ -72,9 +77,11 @@ public final class QuartzSettings {
         properties.setProperty("org.quartz.threadPool.class", SimpleThreadPool.class.getName());
         properties.setProperty("org.quartz.threadPool.threadCount", String.valueOf(threads));
         properties.setProperty("org.quartz.threadPool.threadNamePrefix", "dsched-worker");
-        properties.setProperty("org.quartz.jobStore.class", JobStoreTX.class.getName());
+        boolean rowByRow = skipLocked && platform != DatabasePlatform.H2;
+        properties.setProperty(
+                "org.quartz.jobStore.class", (rowByRow ? SkipLockedJobStore.class : JobStoreTX.class).getName());
         properties.setProperty("org.quartz.jobStore.dataSource", connectionName);
-        properties.setProperty("org.quartz.jobStore.driverDelegateClass", delegate(platform));
+        properties.setProperty("org.quartz.jobStore.driverDelegateClass", delegate(platform, rowByRow));
         properties.setProperty(
                 "org.quartz.jobStore.driverDelegateInitString",
                 "triggerPersistenceDelegateClasses=" + SpringCronTriggerPersistenceDelegate.class.getName());
@@ -88,10 +95,13 @@ public final class QuartzSettings {
         return properties;
     }
 
-    private static String delegate(DatabasePlatform platform) {
-        return switch (platform) {
-            case POSTGRESQL -> PostgreSQLDelegate.class.getName();
-            case MYSQL, H2 -> StdJDBCDelegate.class.getName();
-        };
+    private static String delegate(DatabasePlatform platform, boolean skipLocked) {
+        Class<?> delegate =
+                switch (platform) {
+                    case POSTGRESQL -> skipLocked ? SkipLockedDelegates.PostgreSQL.class : PostgreSQLDelegate.class;
+                    case MYSQL -> skipLocked ? SkipLockedDelegates.Standard.class : StdJDBCDelegate.class;
+                    case H2 -> StdJDBCDelegate.class;
+                };
+        return delegate.getName();
     }
 }

@@ -1,0 +1,121 @@
+package io.dsched.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dsched.engine.DschedEngine;
+import io.dsched.engine.SkipLockedJobStore;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.store.ExecutionRecord;
+import io.dsched.test.ClusterNode;
+import io.dsched.test.TestCluster;
+import io.dsched.test.TestDatabases;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.quartz.impl.jdbcjobstore.JobStoreTX;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Trigger acquisition without Quartz's cluster-wide lock: while another session holds the
+ * {@code TRIGGER_ACCESS} row of Quartz's locks table, the skip-locked store keeps firing, and
+ * the stock store, as a control, waits for it. Run against each database with {@code SKIP
+ * LOCKED} by a small subclass.
+ */
+abstract class AbstractTriggerAcquisitionTests {
+
+    private static final Map<String, Object> TICK_EVERY_SECOND = Map.of("test.tick.cron", "* * * * * *");
+
+    private TestCluster cluster;
+
+    protected abstract TestDatabases.Kind kind();
+
+    /**
+     * Counts the sessions of the database that wait for a row lock.
+     * @param jdbc the test's own connections
+     * @return how many wait
+     */
+    protected abstract int sessionsWaitingForALock(JdbcTemplate jdbc);
+
+    @BeforeEach
+    void createDatabase() {
+        TestJobs.reset();
+        this.cluster = TestCluster.on(kind());
+    }
+
+    @AfterEach
+    void stopNodesAndDropDatabase() {
+        if (this.cluster != null) {
+            this.cluster.close();
+        }
+    }
+
+    @Test
+    void firesGoOnWhileAnotherSessionHoldsQuartzsClusterWideLock() throws Exception {
+        ClusterNode first = this.cluster.start("node-1", TestJobs.class, TICK_EVERY_SECOND);
+        this.cluster.start("node-2", TestJobs.class, TICK_EVERY_SECOND);
+        assertThat(first.bean(DschedEngine.class).scheduler().getMetaData().getJobStoreClass())
+                .isEqualTo(SkipLockedJobStore.class);
+        awaitFiresAfter(Instant.now(), 1);
+
+        try (Connection holder = this.cluster.observer().getConnection()) {
+            holdTriggerAccessLock(holder);
+            Instant locked = Instant.now();
+
+            List<ExecutionRecord> fires = awaitFiresAfter(locked, 4);
+
+            assertThat(fires).extracting(ExecutionRecord::status).containsOnly(ExecutionStatus.SUCCEEDED);
+            for (ExecutionRecord fire : fires) {
+                assertThat(TestJobs.invocations("tick").get(fire.scheduledAt()))
+                        .as("invocations of the fire at %s", fire.scheduledAt())
+                        .hasSize(1);
+            }
+            holder.rollback();
+        }
+    }
+
+    @Test
+    void theStockStoreWaitsForTheSameLockAndFiresOnceItIsReleased() throws Exception {
+        Map<String, Object> stock = Map.of("test.tick.cron", "* * * * * *", "dsched.cluster.skip-locked", false);
+        ClusterNode node = this.cluster.start("node-1", TestJobs.class, stock);
+        assertThat(node.bean(DschedEngine.class).scheduler().getMetaData().getJobStoreClass())
+                .isEqualTo(JobStoreTX.class);
+        awaitFiresAfter(Instant.now(), 1);
+        JdbcTemplate jdbc = new JdbcTemplate(this.cluster.observer());
+
+        try (Connection holder = this.cluster.observer().getConnection()) {
+            holdTriggerAccessLock(holder);
+            await().atMost(Duration.ofSeconds(10)).until(() -> sessionsWaitingForALock(jdbc) > 0);
+            holder.rollback();
+        }
+
+        awaitFiresAfter(Instant.now(), 2);
+    }
+
+    private static void holdTriggerAccessLock(Connection connection) throws SQLException {
+        connection.setAutoCommit(false);
+        try (PreparedStatement lock = connection.prepareStatement("SELECT LOCK_NAME FROM DSCHED_QRTZ_LOCKS"
+                        + " WHERE SCHED_NAME = 'test' AND LOCK_NAME = 'TRIGGER_ACCESS' FOR UPDATE");
+                ResultSet row = lock.executeQuery()) {
+            assertThat(row.next()).as("Quartz's TRIGGER_ACCESS row").isTrue();
+        }
+    }
+
+    private List<ExecutionRecord> awaitFiresAfter(Instant after, int count) {
+        return await().atMost(Duration.ofSeconds(20))
+                .until(
+                        () -> this.cluster.executions().findByJobName("tick").stream()
+                                .filter((fire) -> fire.scheduledAt().isAfter(after))
+                                .filter((fire) -> fire.status() != ExecutionStatus.RUNNING)
+                                .toList(),
+                        (fires) -> fires.size() >= count);
+    }
+}
