@@ -43,7 +43,7 @@ class BenchmarkSmokeTests {
                     db,
                     options(Map.of(
                             "workloads", "W2,W3,W4,SCALE",
-                            "contestants", "dsched,spring-scheduled-shedlock,quartz-tuned",
+                            "contestants", "dsched,spring-scheduled-shedlock,quartz-skip-locked",
                             "w2-jobs", "20",
                             "w2-seconds", "5",
                             "w2-grace-seconds", "8",
@@ -55,7 +55,7 @@ class BenchmarkSmokeTests {
             List<String> w2 = rows(more, "## W2");
             assertThat(w2)
                     .extracting(BenchmarkSmokeTests::contestant)
-                    .containsExactlyInAnyOrder("dsched", "quartz-tuned", "spring-scheduled-shedlock");
+                    .containsExactlyInAnyOrder("dsched", "quartz-skip-locked", "spring-scheduled-shedlock");
             assertThat(number(cell(row(w2, "dsched"), 1))).as("fires seen").isEqualTo(20.0);
             assertThat(cell(row(w2, "dsched"), 2)).isEqualTo("0");
             assertThat(cell(row(w2, "dsched"), 3)).isEqualTo("0");
@@ -68,7 +68,7 @@ class BenchmarkSmokeTests {
             List<String> w4 = rows(more, "## W4");
             assertThat(w4)
                     .extracting(BenchmarkSmokeTests::contestant)
-                    .containsExactlyInAnyOrder("dsched", "quartz-tuned");
+                    .containsExactlyInAnyOrder("dsched", "quartz-skip-locked");
             assertThat(w4).allSatisfy((row) -> assertThat(number(cell(row, 1))).isPositive());
             List<String> scale = rows(more, "## Scale");
             assertThat(scale).extracting((row) -> cell(row, 1)).containsExactly("1", "2");

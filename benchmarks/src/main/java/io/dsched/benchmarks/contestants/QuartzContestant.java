@@ -7,6 +7,8 @@ import io.dsched.benchmarks.NodeSpec;
 import io.dsched.benchmarks.Probe;
 import io.dsched.benchmarks.RecurringPlan;
 import io.dsched.benchmarks.Workload;
+import io.dsched.engine.SkipLockedDelegates;
+import io.dsched.engine.SkipLockedJobStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +42,7 @@ import org.quartz.utils.ConnectionProvider;
 import org.quartz.utils.DBConnectionManager;
 
 /**
- * Plain Quartz ({@code org.quartz-scheduler:quartz} 2.5.2), clustered on its JDBC job store, in two
+ * Plain Quartz ({@code org.quartz-scheduler:quartz} 2.5.2), clustered on its JDBC job store, in three
  * variants.
  *
  * <p>Common to both: {@code org.quartz.jobStore.class = JobStoreTX}, {@code isClustered = true},
@@ -99,6 +101,12 @@ import org.quartz.utils.DBConnectionManager;
  * {@code txIsolationLevelReadCommitted} does not exist in 2.5.2 (only
  * {@code txIsolationLevelSerializable}, which would slow it down); {@code useProperties} and
  * {@code lockOnInsert} are about safety and inserts, not firing.
+ *
+ * <p>{@link Variant#SKIP_LOCKED} ({@code quartz-skip-locked}): the tuned variant on dsched's
+ * clustering extension ({@code jobStore.class = io.dsched.engine.SkipLockedJobStore} with the
+ * matching {@code SkipLockedDelegates} delegate), which acquires, fires and completes triggers
+ * without the {@code TRIGGER_ACCESS} lock. It is the bare Quartz that W4 compares dsched with on
+ * the same store, and it shows what the store alone changes for a Quartz user.
  */
 public class QuartzContestant implements Contestant {
 
@@ -119,7 +127,9 @@ public class QuartzContestant implements Contestant {
         /** Quartz's defaults for a clustered JDBC job store. */
         DEFAULTS("quartz-defaults"),
         /** Quartz's documented tuning for many due triggers. */
-        TUNED("quartz-tuned");
+        TUNED("quartz-tuned"),
+        /** The same tuning on dsched's store, which acquires triggers with {@code SKIP LOCKED}. */
+        SKIP_LOCKED("quartz-skip-locked");
 
         private final String contestantName;
 
@@ -199,7 +209,7 @@ public class QuartzContestant implements Contestant {
                     .requestRecovery(true)
                     .build();
             SimpleScheduleBuilder schedule = SimpleScheduleBuilder.simpleSchedule();
-            if (this.variant == Variant.TUNED) {
+            if (this.variant != Variant.DEFAULTS) {
                 schedule = schedule.withMisfireHandlingInstructionIgnoreMisfires();
             }
             Trigger trigger = TriggerBuilder.newTrigger()
@@ -247,12 +257,19 @@ public class QuartzContestant implements Contestant {
             Properties properties = properties(db, spec.name(), pool);
             properties.setProperty("org.quartz.threadPool.class", "org.quartz.simpl.SimpleThreadPool");
             properties.setProperty("org.quartz.threadPool.threadCount", String.valueOf(spec.threads()));
-            if (this.variant == Variant.TUNED) {
+            if (this.variant != Variant.DEFAULTS) {
                 properties.setProperty(
                         "org.quartz.scheduler.batchTriggerAcquisitionMaxCount", String.valueOf(spec.threads()));
                 properties.setProperty("org.quartz.scheduler.batchTriggerAcquisitionFireAheadTimeWindow", "1000");
                 properties.setProperty("org.quartz.jobStore.acquireTriggersWithinLock", "true");
                 properties.setProperty("org.quartz.scheduler.idleWaitTime", "1000");
+            }
+            if (this.variant == Variant.SKIP_LOCKED) {
+                properties.setProperty("org.quartz.jobStore.class", SkipLockedJobStore.class.getName());
+                properties.setProperty(
+                        "org.quartz.jobStore.driverDelegateClass",
+                        (db.isPostgres() ? SkipLockedDelegates.PostgreSQL.class : SkipLockedDelegates.Standard.class)
+                                .getName());
             }
             Scheduler scheduler = create(properties);
             scheduler.start();
