@@ -25,7 +25,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * <pre>
  * --db postgresql|mariadb   --url jdbc:... --user u --password p
  * --workloads W1,W2,W3,W4,SCALE   --contestants name,name|all   --reps 3   --threads 10
- * --w1-jobs 20000   --w2-jobs 500   --w2-seconds 60   --w3-fires 100   --w4-jobs 1000
+ * --w1-jobs 20000   --w2-jobs 500   --w2-seconds 60   --w2-warmup-seconds 20   --w3-fires 100   --w4-jobs 1000
  * --w4-seconds 30   --scale-nodes 1,2,4   --out FILE
  * </pre>
  */
@@ -239,7 +239,9 @@ public final class Bench {
         }
         line("");
         line("Lag is when the job body started minus the fire's scheduled time; missing and duplicates are"
-                + " summed over all runs.");
+                + " summed over all runs. The window starts " + intOption("w2-warmup-seconds", 20)
+                + " s or more after every node is up, so that the fires which fell due while the nodes"
+                + " started are not measured.");
         line("");
         endTable("W2");
     }
@@ -255,8 +257,10 @@ public final class Bench {
         long from;
         long to;
         try {
-            // the window starts on a period boundary at least one period after every node is up
-            from = ((System.currentTimeMillis() + period) / period + 1) * period;
+            // the window starts on a period boundary at least one period and the warm-up after every
+            // node is up: the burst of fires that fell due while the nodes started is not measured
+            long warmup = intOption("w2-warmup-seconds", 20) * 1000L;
+            from = ((System.currentTimeMillis() + warmup + period) / period + 1) * period;
             to = from + seconds * 1000L;
             pause(Math.max(0, to - System.currentTimeMillis()) + intOption("w2-grace-seconds", 15) * 1000L);
         } finally {

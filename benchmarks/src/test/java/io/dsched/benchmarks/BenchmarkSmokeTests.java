@@ -41,17 +41,18 @@ class BenchmarkSmokeTests {
 
             String more = Bench.report(
                     db,
-                    options(Map.of(
-                            "workloads", "W2,W3,W4,SCALE",
-                            "contestants", "dsched,spring-scheduled-shedlock,quartz-skip-locked",
-                            "w2-jobs", "20",
-                            "w2-seconds", "5",
-                            "w2-grace-seconds", "8",
-                            "w3-fires", "12",
-                            "w3-hold-seconds", "3",
-                            "w4-jobs", "50",
-                            "w4-seconds", "3",
-                            "w4-warmup-seconds", "4")));
+                    options(Map.ofEntries(
+                            Map.entry("workloads", "W2,W3,W4,SCALE"),
+                            Map.entry("contestants", "dsched,spring-scheduled-shedlock,quartz-skip-locked"),
+                            Map.entry("w2-jobs", "20"),
+                            Map.entry("w2-seconds", "5"),
+                            Map.entry("w2-grace-seconds", "8"),
+                            Map.entry("w2-warmup-seconds", "0"),
+                            Map.entry("w3-fires", "12"),
+                            Map.entry("w3-hold-seconds", "3"),
+                            Map.entry("w4-jobs", "50"),
+                            Map.entry("w4-seconds", "3"),
+                            Map.entry("w4-warmup-seconds", "4"))));
             List<String> w2 = rows(more, "## W2");
             assertThat(w2)
                     .extracting(BenchmarkSmokeTests::contestant)
