@@ -15,6 +15,8 @@ import io.dsched.engine.NodeId;
 import io.dsched.engine.QuartzSettings;
 import io.dsched.execution.AttemptRunner;
 import io.dsched.execution.CompositeJobTargets;
+import io.dsched.execution.ExecutionListener;
+import io.dsched.execution.ExecutionListeners;
 import io.dsched.execution.FireExecutor;
 import io.dsched.execution.JobGuard;
 import io.dsched.execution.JobTargets;
@@ -258,15 +260,29 @@ public final class DschedAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    AttemptRunner dschedAttemptRunner(JobTargets targets, ExecutionStore store, JobGuard guard, NodeId nodeId) {
-        return new AttemptRunner(targets, store, guard, nodeId.value(), CLOCK, new SecureRandom());
+    AttemptRunner dschedAttemptRunner(
+            JobTargets targets,
+            ExecutionStore store,
+            JobGuard guard,
+            NodeId nodeId,
+            ObjectProvider<ExecutionListener> listeners) {
+        return new AttemptRunner(
+                targets, store, guard, nodeId.value(), CLOCK, new SecureRandom(), listeners(listeners));
     }
 
     @Bean
     @ConditionalOnMissingBean
     FireExecutor dschedFireExecutor(
-            ExecutionStore store, AttemptRunner runner, JobTargets targets, ExecutionQueue queue) {
-        return new FireExecutor(store, runner, targets, queue::wakeUp, CLOCK);
+            ExecutionStore store,
+            AttemptRunner runner,
+            JobTargets targets,
+            ExecutionQueue queue,
+            ObjectProvider<ExecutionListener> listeners) {
+        return new FireExecutor(store, runner, targets, queue::wakeUp, CLOCK, listeners(listeners));
+    }
+
+    private static ExecutionListener listeners(ObjectProvider<ExecutionListener> listeners) {
+        return new ExecutionListeners(listeners.orderedStream().toList());
     }
 
     @Bean

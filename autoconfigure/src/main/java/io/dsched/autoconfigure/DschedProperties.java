@@ -46,6 +46,8 @@ public class DschedProperties {
 
     private final History history = new History();
 
+    private final Metrics metrics = new Metrics();
+
     public boolean isEnabled() {
         return this.enabled;
     }
@@ -112,6 +114,50 @@ public class DschedProperties {
 
     public History getHistory() {
         return this.history;
+    }
+
+    public Metrics getMetrics() {
+        return this.metrics;
+    }
+
+    /** The Micrometer meters of dsched. */
+    public static class Metrics {
+
+        /** Whether to publish dsched's meters when Micrometer is present. */
+        private boolean enabled = true;
+
+        /**
+         * How many nodes the cluster should have, published as dsched.cluster.nodes.expected for
+         * the alert on missing nodes; not published when not set.
+         */
+        private Integer expectedNodes;
+
+        /** How long a cluster-wide gauge read from the database is reused before it is read again. */
+        private Duration refresh = Duration.ofSeconds(10);
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Integer getExpectedNodes() {
+            return this.expectedNodes;
+        }
+
+        public void setExpectedNodes(Integer expectedNodes) {
+            this.expectedNodes = expectedNodes;
+        }
+
+        public Duration getRefresh() {
+            return this.refresh;
+        }
+
+        public void setRefresh(Duration refresh) {
+            this.refresh = refresh;
+        }
     }
 
     /** Cluster membership and trigger acquisition. */

@@ -55,6 +55,8 @@ public final class AttemptRunner implements AutoCloseable {
 
     private final ScheduledExecutorService watchdog;
 
+    private final ExecutionListener listener;
+
     private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
 
     /**
@@ -65,6 +67,7 @@ public final class AttemptRunner implements AutoCloseable {
      * @param nodeId this node
      * @param clock the clock
      * @param random the source of retry jitter
+     * @param listener hears what becomes of each attempt
      */
     public AttemptRunner(
             JobTargets targets,
@@ -72,7 +75,9 @@ public final class AttemptRunner implements AutoCloseable {
             JobGuard guard,
             String nodeId,
             Clock clock,
-            RandomGenerator random) {
+            RandomGenerator random,
+            ExecutionListener listener) {
+        this.listener = listener;
         this.targets = targets;
         this.store = store;
         this.guard = guard;
@@ -138,6 +143,7 @@ public final class AttemptRunner implements AutoCloseable {
                     claim.jobName(),
                     claim.scheduledAt(),
                     this.nodeId);
+            this.listener.skipped(claim.jobName(), ExecutionListener.SkipReason.NOT_DECLARED);
             return record(() -> skip(claim, "job is not declared on node " + this.nodeId), Outcome.SKIPPED);
         }
         JobTarget job = target.get();
@@ -167,6 +173,7 @@ public final class AttemptRunner implements AutoCloseable {
                 claim.attempt(),
                 claim.jobName());
         this.store.defer(claim, this.clock.instant().plus(GUARD_RETRY), "waiting for another run of the job");
+        this.listener.skipped(claim.jobName(), ExecutionListener.SkipReason.GUARD_HELD);
         return Outcome.DEFERRED;
     }
 
@@ -174,6 +181,7 @@ public final class AttemptRunner implements AutoCloseable {
         Context context = new Context(claim);
         AtomicBoolean timedOut = new AtomicBoolean();
         Instant startedAt = this.clock.instant();
+        this.listener.started(claim, startedAt);
         Thread worker = Thread.currentThread();
         ScheduledFuture<?> interrupt = (job.timeout() != null)
                 ? this.watchdog.schedule(
@@ -214,9 +222,11 @@ public final class AttemptRunner implements AutoCloseable {
                             (ex.getCause() != null) ? ex.getCause().getMessage() : ex.getMessage());
                 }
             });
+            this.listener.finished(claim, Outcome.SUCCEEDED, Duration.between(startedAt, finishedAt), null);
             return Outcome.SUCCEEDED;
         }
         Outcome outcome = failed(job, claim, startedAt, finishedAt, failure, timedOut.get());
+        this.listener.finished(claim, outcome, Duration.between(startedAt, finishedAt), failure);
         if (failure instanceof VirtualMachineError error) {
             throw error;
         }

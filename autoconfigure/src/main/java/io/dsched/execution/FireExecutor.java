@@ -36,6 +36,8 @@ public final class FireExecutor {
 
     private final Clock clock;
 
+    private final ExecutionListener listener;
+
     /**
      * Creates an executor.
      * @param store the execution history
@@ -43,9 +45,16 @@ public final class FireExecutor {
      * @param targets the jobs this node declares
      * @param wakeQueue makes this node's queue look for due attempts at once
      * @param clock the clock
+     * @param listener hears of fires not run on this node
      */
     public FireExecutor(
-            ExecutionStore store, AttemptRunner runner, JobTargets targets, Runnable wakeQueue, Clock clock) {
+            ExecutionStore store,
+            AttemptRunner runner,
+            JobTargets targets,
+            Runnable wakeQueue,
+            Clock clock,
+            ExecutionListener listener) {
+        this.listener = listener;
         this.store = store;
         this.runner = runner;
         this.targets = targets;
@@ -76,6 +85,7 @@ public final class FireExecutor {
                     null,
                     "job is not declared on node " + this.runner.nodeId()));
             this.wakeQueue.run();
+            this.listener.skipped(jobName, ExecutionListener.SkipReason.NOT_DECLARED);
             return Outcome.DEFERRED;
         }
         Optional<ExecutionRecord> claimed = TransientFailures.retry(
@@ -84,6 +94,7 @@ public final class FireExecutor {
                 () -> this.store.claim(ExecutionRecord.claim(jobName, scheduledAt, this.runner.nodeId(), now)));
         if (claimed.isEmpty()) {
             logger.debug("Not running '{}' scheduled at {}: already claimed", jobName, scheduledAt);
+            this.listener.skipped(jobName, ExecutionListener.SkipReason.ALREADY_CLAIMED);
             return Outcome.ALREADY_CLAIMED;
         }
         return this.runner.run(claimed.get());

@@ -80,6 +80,13 @@ public interface ExecutionRepository extends CrudRepository<ExecutionRecord, Lon
     long countByJobNameAndStatus(String jobName, ExecutionStatus status);
 
     /**
+     * Counts the one-off jobs that wait for their first attempt.
+     * @return how many
+     */
+    @Query("SELECT COUNT(*) FROM dsched_execution WHERE status = 'SCHEDULED' AND origin = 'ONE_OFF'")
+    long countPendingOneOffs();
+
+    /**
      * Finds waiting attempts that have fallen due, oldest first.
      * @param now the current time
      * @param limit how many at most

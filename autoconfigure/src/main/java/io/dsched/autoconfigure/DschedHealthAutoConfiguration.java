@@ -1,0 +1,45 @@
+package io.dsched.autoconfigure;
+
+import io.dsched.cluster.NodeTable;
+import io.dsched.deadletter.DeadLetters;
+import io.dsched.engine.DschedEngine;
+import io.dsched.engine.NodeId;
+import io.dsched.execution.AttemptRunner;
+import io.dsched.health.DschedHealthIndicator;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The {@code dsched} health indicator, when Spring Boot's health support is on the class path. Add
+ * it to the readiness group ({@code management.endpoint.health.group.readiness.include=
+ * readinessState,dsched}) so that a node that lost the cluster gets no traffic.
+ */
+@AutoConfiguration(after = DschedAutoConfiguration.class)
+@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnBean(DschedEngine.class)
+@ConditionalOnProperty(prefix = "management.health.dsched", name = "enabled", matchIfMissing = true)
+public final class DschedHealthAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "dschedHealthIndicator")
+    DschedHealthIndicator dschedHealthIndicator(
+            DschedJdbc jdbc,
+            NodeId nodeId,
+            DschedEngine engine,
+            AttemptRunner runner,
+            DeadLetters deadLetters,
+            DschedProperties properties) {
+        return new DschedHealthIndicator(
+                nodeId.value(),
+                engine::isRunning,
+                new NodeTable(jdbc.dataSource(), jdbc.platform()),
+                properties.getRecovery().getNodeTimeout(),
+                () -> runner.inFlight().size(),
+                deadLetters::openCount);
+    }
+}

@@ -1,0 +1,70 @@
+package io.dsched.autoconfigure;
+
+import io.dsched.cluster.NodeTable;
+import io.dsched.deadletter.DeadLetters;
+import io.dsched.definition.JobDefinition;
+import io.dsched.definition.JobRegistry;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.jobs.RuntimeJobRecord;
+import io.dsched.jobs.RuntimeJobs;
+import io.dsched.metrics.ClusterGauges;
+import io.dsched.metrics.DschedMetrics;
+import io.dsched.store.ExecutionRecord;
+import io.dsched.store.ExecutionRepository;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Publishes dsched's meters (see {@link DschedMetrics}) when Micrometer is on the class path; Spring
+ * Boot binds them to every meter registry of the application.
+ */
+@AutoConfiguration(after = DschedAutoConfiguration.class)
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean(JobRegistry.class)
+@ConditionalOnProperty(prefix = "dsched.metrics", name = "enabled", havingValue = "true", matchIfMissing = true)
+public final class DschedMetricsAutoConfiguration {
+
+    /** How many of a job's latest attempts are looked through for its last success at start-up. */
+    private static final int LAST_SUCCESS_LOOKBACK = 50;
+
+    @Bean
+    @ConditionalOnMissingBean
+    DschedMetrics dschedMetrics(
+            DschedJdbc jdbc,
+            JobRegistry registry,
+            RuntimeJobs runtimeJobs,
+            ObjectProvider<DeadLetters> deadLetters,
+            ExecutionRepository executions,
+            DschedProperties properties) {
+        NodeTable nodes = new NodeTable(jdbc.dataSource(), jdbc.platform());
+        Duration nodeTimeout = properties.getRecovery().getNodeTimeout();
+        ClusterGauges cluster = new ClusterGauges(
+                () -> nodes.sightings().stream()
+                        .filter((node) -> node.silence().compareTo(nodeTimeout) < 0)
+                        .count(),
+                // looked up when first read: the dead letters depend on the runner, which calls the metrics
+                () -> deadLetters.getObject().openCount(),
+                executions::countPendingOneOffs,
+                properties.getMetrics().getRefresh(),
+                Clock.systemUTC());
+        return new DschedMetrics(
+                cluster,
+                (job) -> registry.definition(job)
+                        .map(JobDefinition::schedule)
+                        .or(() -> runtimeJobs.record(job).map(RuntimeJobRecord::schedule)),
+                (job) -> executions.findLatestByJobName(job, LAST_SUCCESS_LOOKBACK).stream()
+                        .filter((attempt) -> attempt.status() == ExecutionStatus.SUCCEEDED)
+                        .map(ExecutionRecord::finishedAt)
+                        .findFirst(),
+                registry::names,
+                properties.getMetrics().getExpectedNodes());
+    }
+}

@@ -1,0 +1,87 @@
+package io.dsched.health;
+
+import io.dsched.cluster.NodeTable;
+import io.dsched.cluster.NodeTable.NodeSighting;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+
+/**
+ * The health of this dsched node: UP while its scheduler runs, the database answers and the node
+ * has checked in within the node timeout, so that the cluster counts it as alive; DOWN otherwise,
+ * with the reason. Details: the node, the live nodes of the cluster, the attempts running here
+ * and the open dead letters.
+ */
+public final class DschedHealthIndicator extends AbstractHealthIndicator {
+
+    private final String nodeId;
+
+    private final BooleanSupplier running;
+
+    private final NodeTable nodes;
+
+    private final Duration nodeTimeout;
+
+    private final IntSupplier runningAttempts;
+
+    private final LongSupplier openDeadLetters;
+
+    /**
+     * Creates the indicator.
+     * @param nodeId this node
+     * @param running whether this node's scheduler runs
+     * @param nodes the cluster's node table
+     * @param nodeTimeout how long a node may be silent before the cluster counts it as dead
+     * @param runningAttempts how many attempts run on this node
+     * @param openDeadLetters counts the open dead letters
+     */
+    public DschedHealthIndicator(
+            String nodeId,
+            BooleanSupplier running,
+            NodeTable nodes,
+            Duration nodeTimeout,
+            IntSupplier runningAttempts,
+            LongSupplier openDeadLetters) {
+        super("dsched health check failed");
+        this.nodeId = nodeId;
+        this.running = running;
+        this.nodes = nodes;
+        this.nodeTimeout = nodeTimeout;
+        this.runningAttempts = runningAttempts;
+        this.openDeadLetters = openDeadLetters;
+    }
+
+    @Override
+    protected void doHealthCheck(Health.Builder builder) {
+        builder.withDetail("node", this.nodeId);
+        // an exception here (the database does not answer) makes the indicator DOWN with its message
+        List<NodeSighting> sightings = this.nodes.sightings();
+        long live = sightings.stream()
+                .filter((node) -> node.silence().compareTo(this.nodeTimeout) < 0)
+                .count();
+        builder.withDetail("liveNodes", live)
+                .withDetail("runningAttempts", this.runningAttempts.getAsInt())
+                .withDetail("openDeadLetters", this.openDeadLetters.getAsLong());
+        Optional<NodeSighting> self = sightings.stream()
+                .filter((node) -> node.nodeId().equals(this.nodeId))
+                .findFirst();
+        if (!this.running.getAsBoolean()) {
+            builder.down().withDetail("reason", "the scheduler of this node is not running");
+        } else if (self.isEmpty()) {
+            builder.down().withDetail("reason", "this node has not checked in yet");
+        } else if (self.get().silence().compareTo(this.nodeTimeout) >= 0) {
+            builder.down()
+                    .withDetail(
+                            "reason",
+                            "this node last checked in " + self.get().silence().toSeconds()
+                                    + " s ago, more than the node timeout");
+        } else {
+            builder.up().withDetail("lastCheckIn", self.get().lastSeen());
+        }
+    }
+}
