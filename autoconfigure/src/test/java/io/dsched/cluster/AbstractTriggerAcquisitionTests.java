@@ -27,8 +27,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * Trigger acquisition without Quartz's cluster-wide lock: while another session holds the
  * {@code TRIGGER_ACCESS} row of Quartz's locks table, the skip-locked store keeps firing, and
- * the stock store, as a control, waits for it. Run against each database with {@code SKIP
- * LOCKED} by a small subclass.
+ * the stock store, as a control, waits for it; a node that stops during a run leaves no trigger
+ * behind that its batched completions would have released. Run against each database with
+ * {@code SKIP LOCKED} by a small subclass.
  */
 abstract class AbstractTriggerAcquisitionTests {
 
@@ -98,6 +99,26 @@ abstract class AbstractTriggerAcquisitionTests {
         }
 
         awaitFiresAfter(Instant.now(), 2);
+    }
+
+    @Test
+    void aNodeThatStopsDuringARunLeavesNoFiredOrBlockedTriggerBehind() {
+        ClusterNode node = this.cluster.start("node-1", TestJobs.class, Map.of("test.slow.cron", "* * * * * *"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> this.cluster.executions().findByJobName("slow").stream()
+                .anyMatch((run) -> run.status() == ExecutionStatus.RUNNING));
+
+        // waits for the running fire, whose completion the writer records before the store shuts down
+        node.close();
+
+        JdbcTemplate jdbc = new JdbcTemplate(this.cluster.observer());
+        assertThat(jdbc.queryForObject(
+                        "SELECT COUNT(*) FROM DSCHED_QRTZ_FIRED_TRIGGERS WHERE INSTANCE_NAME = 'node-1'",
+                        Integer.class))
+                .as("fired triggers the stopped node left behind")
+                .isZero();
+        assertThat(jdbc.queryForObject(
+                        "SELECT TRIGGER_STATE FROM DSCHED_QRTZ_TRIGGERS WHERE TRIGGER_NAME = 'slow'", String.class))
+                .isEqualTo("WAITING");
     }
 
     private static void holdTriggerAccessLock(Connection connection) throws SQLException {

@@ -18,6 +18,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * dsched's meters in a real Prometheus scrape after a known sequence of runs: successes, a fire
@@ -52,6 +53,7 @@ abstract class AbstractMetricsTests {
         Instant base = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(60);
         for (int i = 0; i < 3; i++) {
             fires.fire("steady", base.plusSeconds(i));
+            awaitGuardReleased("steady");
         }
         fires.fire("steady", base);
         fires.fire("flaky", base);
@@ -97,6 +99,14 @@ abstract class AbstractMetricsTests {
                 .isBetween(base.getEpochSecond() + 0.0, Instant.now().getEpochSecond() + 1.0);
         assertThat(scrape.get("dsched_job_last_success_timestamp_seconds{job=\"doomed\"}"))
                 .isNaN();
+    }
+
+    /** Waits until a job's guard is free: a run releases it on a thread of its own as it ends. */
+    private void awaitGuardReleased(String job) {
+        JdbcTemplate jdbc = new JdbcTemplate(this.cluster.observer());
+        String held = "SELECT COUNT(*) FROM dsched_lock WHERE name = ? AND lock_until > "
+                + this.cluster.platform().lockClockSql();
+        await().atMost(Duration.ofSeconds(10)).until(() -> jdbc.queryForObject(held, Integer.class, job) == 0);
     }
 
     /** Reads the samples of a scrape in Prometheus's text format, by series. */
