@@ -19,6 +19,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,7 +41,7 @@ public final class AttemptRunner implements AutoCloseable {
 
     private static final Duration GUARD_RETRY = Duration.ofSeconds(1);
 
-    private static final int UNLOCK_THREADS = 2;
+    private static final int UNLOCK_THREADS = 16;
 
     private static final Duration UNLOCK_PATIENCE = Duration.ofSeconds(10);
 
@@ -62,7 +64,11 @@ public final class AttemptRunner implements AutoCloseable {
 
     private final ScheduledExecutorService watchdog;
 
-    /** Releases guards off the worker's path: the worker goes on to its next attempt at once. */
+    /**
+     * Releases guards off the worker's path, so that the worker goes on to its next attempt at
+     * once. When all its threads are busy, the worker releases its guard itself: a release never
+     * waits in a queue, where a burst of fires would leave the guards held into the next fire.
+     */
     private final ExecutorService unlocks;
 
     private final ExecutionListener listener;
@@ -100,11 +106,12 @@ public final class AttemptRunner implements AutoCloseable {
             return thread;
         });
         AtomicInteger unlockThreads = new AtomicInteger();
-        this.unlocks = Executors.newFixedThreadPool(UNLOCK_THREADS, (runnable) -> {
-            Thread thread = new Thread(runnable, "dsched-unlocks-" + unlockThreads.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.unlocks = new ThreadPoolExecutor(
+                0, UNLOCK_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), (runnable) -> {
+                    Thread thread = new Thread(runnable, "dsched-unlocks-" + unlockThreads.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
     }
 
     /**
