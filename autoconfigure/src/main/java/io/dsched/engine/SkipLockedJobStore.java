@@ -4,18 +4,13 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import org.quartz.JobDetail;
 import org.quartz.JobPersistenceException;
-import org.quartz.SchedulerException;
-import org.quartz.Trigger.CompletedExecutionInstruction;
 import org.quartz.TriggerKey;
 import org.quartz.impl.jdbcjobstore.FiredTriggerRecord;
 import org.quartz.impl.jdbcjobstore.JobStoreTX;
@@ -36,8 +31,7 @@ import org.quartz.spi.TriggerFiredResult;
  *   <li><b>fire</b> first locks the rows of the triggers it fires, in key order, so that nothing
  *       can change a trigger between Quartz's check that it is still acquired and its write of
  *       the next fire time: a pause arriving meanwhile waits for that write and then wins;
- *   <li><b>complete</b> touches only the rows of its own job, and a writer thread completes the
- *       fires of many jobs in one transaction.
+ *   <li><b>complete</b> touches only the rows of its own job.
  * </ul>
  *
  * <p>Everything else (scheduling, pausing, misfire handling, recovery of failed nodes) keeps
@@ -54,22 +48,9 @@ import org.quartz.spi.TriggerFiredResult;
  */
 public class SkipLockedJobStore extends JobStoreTX {
 
-    /** Most completions written in one transaction. */
-    private static final int MAX_BATCH = 200;
-
-    /** Longest a stopping node waits for its completions to be written. */
-    private static final Duration COMPLETION_PATIENCE = Duration.ofSeconds(30);
-
-    /** Tells the writer of completions to stop, once it has written those before it. */
-    private static final Completion STOP = new Completion(null, null, null);
-
     private static final Comparator<OperableTrigger> KEY_ORDER = Comparator.comparing(
                     (OperableTrigger trigger) -> trigger.getKey().getGroup())
             .thenComparing((trigger) -> trigger.getKey().getName());
-
-    private final BlockingQueue<Completion> completions = new LinkedBlockingQueue<>();
-
-    private volatile Thread completer;
 
     @Override
     public List<OperableTrigger> acquireNextTriggers(long noLaterThan, int maxCount, long timeWindow)
@@ -112,91 +93,15 @@ public class SkipLockedJobStore extends JobStoreTX {
     }
 
     @Override
-    public void schedulerStarted() throws SchedulerException {
-        super.schedulerStarted();
-        Thread thread = new Thread(this::writeCompletions, "dsched-trigger-completions");
-        thread.setDaemon(true);
-        this.completer = thread;
-        thread.start();
-    }
-
-    /**
-     * Queues the completion of a fire for the writer, which records the completions of many
-     * fires in one transaction, so that a worker goes on to its next fire at once. Until its
-     * completion is written, the trigger of a job that must not overlap stays blocked, as while
-     * the fire ran; a node that dies meanwhile has it released by the recovery of failed nodes.
-     */
-    @Override
     public void triggeredJobComplete(
-            OperableTrigger trigger, JobDetail jobDetail, CompletedExecutionInstruction instruction) {
-        Completion completion = new Completion(trigger, jobDetail, instruction);
-        if (this.completer == null || !this.completions.offer(completion)) {
-            complete(List.of(completion));
-        }
+            OperableTrigger trigger,
+            JobDetail jobDetail,
+            org.quartz.Trigger.CompletedExecutionInstruction instruction) {
+        retryExecuteInNonManagedTXLock(null, (conn) -> {
+            triggeredJobComplete(conn, trigger, jobDetail, instruction);
+            return null;
+        });
     }
-
-    @Override
-    public void shutdown() {
-        Thread thread = this.completer;
-        if (thread != null) {
-            this.completions.add(STOP);
-            try {
-                thread.join(COMPLETION_PATIENCE.toMillis());
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
-            this.completer = null;
-        }
-        super.shutdown();
-    }
-
-    private void writeCompletions() {
-        List<Completion> batch = new ArrayList<>();
-        boolean stopping = false;
-        while (!stopping) {
-            try {
-                batch.add(this.completions.take());
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                stopping = true;
-            }
-            this.completions.drainTo(batch, MAX_BATCH - batch.size());
-            stopping |= batch.remove(STOP);
-            if (!batch.isEmpty()) {
-                complete(batch);
-            }
-            batch.clear();
-        }
-    }
-
-    private void complete(List<Completion> completions) {
-        List<Completion> ordered = new ArrayList<>(completions);
-        ordered.sort(Comparator.comparing(Completion::trigger, KEY_ORDER));
-        try {
-            executeInNonManagedTXLock(
-                    null,
-                    (conn) -> {
-                        for (Completion completion : ordered) {
-                            triggeredJobComplete(
-                                    conn, completion.trigger(), completion.jobDetail(), completion.instruction());
-                        }
-                        return null;
-                    },
-                    null);
-        } catch (JobPersistenceException ex) {
-            // one at a time, each with Quartz's own patience while the database is away
-            for (Completion completion : ordered) {
-                retryExecuteInNonManagedTXLock(null, (conn) -> {
-                    triggeredJobComplete(conn, completion.trigger(), completion.jobDetail(), completion.instruction());
-                    return null;
-                });
-            }
-        }
-    }
-
-    /** The completion of one fire, as Quartz reports it. */
-    private record Completion(
-            OperableTrigger trigger, JobDetail jobDetail, CompletedExecutionInstruction instruction) {}
 
     private void lockRow(Connection conn, TriggerKey key) throws JobPersistenceException {
         String sql = "SELECT TRIGGER_STATE FROM " + getTablePrefix() + "TRIGGERS"

@@ -14,16 +14,11 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import org.slf4j.Logger;
@@ -40,10 +35,6 @@ public final class AttemptRunner implements AutoCloseable {
     static final int MAX_STACK_TRACE = 16_000;
 
     private static final Duration GUARD_RETRY = Duration.ofSeconds(1);
-
-    private static final int UNLOCK_THREADS = 16;
-
-    private static final Duration UNLOCK_PATIENCE = Duration.ofSeconds(10);
 
     /** How long to keep trying to record an outcome while the database is unreachable. */
     private static final Duration OUTCOME_PATIENCE = Duration.ofMinutes(5);
@@ -63,13 +54,6 @@ public final class AttemptRunner implements AutoCloseable {
     private final RandomGenerator random;
 
     private final ScheduledExecutorService watchdog;
-
-    /**
-     * Releases guards off the worker's path, so that the worker goes on to its next attempt at
-     * once. When all its threads are busy, the worker releases its guard itself: a release never
-     * waits in a queue, where a burst of fires would leave the guards held into the next fire.
-     */
-    private final ExecutorService unlocks;
 
     private final ExecutionListener listener;
 
@@ -105,13 +89,6 @@ public final class AttemptRunner implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        AtomicInteger unlockThreads = new AtomicInteger();
-        this.unlocks = new ThreadPoolExecutor(
-                0, UNLOCK_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), (runnable) -> {
-                    Thread thread = new Thread(runnable, "dsched-unlocks-" + unlockThreads.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                });
     }
 
     /**
@@ -185,24 +162,7 @@ public final class AttemptRunner implements AutoCloseable {
         try {
             return invoke(job, claim);
         } finally {
-            lock.ifPresent(this::release);
-        }
-    }
-
-    private void release(SimpleLock lock) {
-        try {
-            this.unlocks.execute(() -> unlock(lock));
-        } catch (RejectedExecutionException ex) {
-            unlock(lock);
-        }
-    }
-
-    private static void unlock(SimpleLock lock) {
-        try {
-            lock.unlock();
-        } catch (RuntimeException ex) {
-            // the lock expires at its lockAtMostFor, or when the membership releases it
-            logger.warn("Could not release a job's lock: {}", ex.getMessage());
+            lock.ifPresent(SimpleLock::unlock);
         }
     }
 
@@ -374,14 +334,6 @@ public final class AttemptRunner implements AutoCloseable {
     @Override
     public void close() {
         this.watchdog.shutdownNow();
-        this.unlocks.shutdown();
-        try {
-            if (!this.unlocks.awaitTermination(UNLOCK_PATIENCE.toMillis(), TimeUnit.MILLISECONDS)) {
-                logger.warn("Stopped with job locks still to release; they expire at their lockAtMostFor");
-            }
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** What became of an attempt on this node. */
