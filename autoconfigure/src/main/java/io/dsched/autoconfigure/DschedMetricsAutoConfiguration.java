@@ -48,7 +48,7 @@ public final class DschedMetricsAutoConfiguration {
         Duration nodeTimeout = properties.getRecovery().getNodeTimeout();
         ClusterGauges cluster = new ClusterGauges(
                 () -> nodes.sightings().stream()
-                        .filter((node) -> node.silence().compareTo(nodeTimeout) < 0)
+                        .filter((node) -> node.isAlive(nodeTimeout))
                         .count(),
                 // looked up when first read: the dead letters depend on the runner, which calls the metrics
                 () -> deadLetters.getObject().openCount(),

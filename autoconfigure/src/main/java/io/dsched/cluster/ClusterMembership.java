@@ -195,7 +195,7 @@ public final class ClusterMembership implements SmartLifecycle {
     void rescueDeadNodes() {
         List<NodeSighting> sightings = this.nodes.sightings();
         Set<String> live = sightings.stream()
-                .filter((node) -> node.silence().compareTo(this.nodeTimeout) <= 0)
+                .filter((node) -> node.isAlive(this.nodeTimeout))
                 .map(NodeSighting::nodeId)
                 .collect(Collectors.toSet());
         live.add(this.nodeId);

@@ -109,5 +109,14 @@ public class NodeTable {
         public java.time.Duration silence() {
             return java.time.Duration.between(this.lastSeen, this.now);
         }
+
+        /**
+         * Whether the cluster counts the node as alive: seen within the node timeout.
+         * @param nodeTimeout how long a node may be silent
+         * @return {@code true} if alive
+         */
+        public boolean isAlive(java.time.Duration nodeTimeout) {
+            return silence().compareTo(nodeTimeout) <= 0;
+        }
     }
 }

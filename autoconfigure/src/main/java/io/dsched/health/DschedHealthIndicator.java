@@ -62,7 +62,7 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
         // an exception here (the database does not answer) makes the indicator DOWN with its message
         List<NodeSighting> sightings = this.nodes.sightings();
         long live = sightings.stream()
-                .filter((node) -> node.silence().compareTo(this.nodeTimeout) < 0)
+                .filter((node) -> node.isAlive(this.nodeTimeout))
                 .count();
         builder.withDetail("liveNodes", live)
                 .withDetail("runningAttempts", this.runningAttempts.getAsInt())
@@ -74,7 +74,7 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
             builder.down().withDetail("reason", "the scheduler of this node is not running");
         } else if (self.isEmpty()) {
             builder.down().withDetail("reason", "this node has not checked in yet");
-        } else if (self.get().silence().compareTo(this.nodeTimeout) >= 0) {
+        } else if (!self.get().isAlive(this.nodeTimeout)) {
             builder.down()
                     .withDetail(
                             "reason",
