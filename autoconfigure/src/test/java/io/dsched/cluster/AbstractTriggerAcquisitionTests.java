@@ -28,7 +28,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * Trigger acquisition without Quartz's cluster-wide lock: while another session holds the
  * {@code TRIGGER_ACCESS} row of Quartz's locks table, the skip-locked store keeps firing, and
  * the stock store, as a control, waits for it; a node that stops during a run leaves no trigger
- * behind that its batched completions would have released. Run against each database with
+ * behind that the completion of its last fire should have released. Run against each database with
  * {@code SKIP LOCKED} by a small subclass.
  */
 abstract class AbstractTriggerAcquisitionTests {
@@ -107,7 +107,7 @@ abstract class AbstractTriggerAcquisitionTests {
         await().atMost(Duration.ofSeconds(20)).until(() -> this.cluster.executions().findByJobName("slow").stream()
                 .anyMatch((run) -> run.status() == ExecutionStatus.RUNNING));
 
-        // waits for the running fire, whose completion the writer records before the store shuts down
+        // waits for the running fire, whose completion releases its trigger
         node.close();
 
         JdbcTemplate jdbc = new JdbcTemplate(this.cluster.observer());

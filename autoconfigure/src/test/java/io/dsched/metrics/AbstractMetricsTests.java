@@ -101,7 +101,7 @@ abstract class AbstractMetricsTests {
                 .isNaN();
     }
 
-    /** Waits until a job's guard is free: a run releases it on a thread of its own as it ends. */
+    /** Waits until a job's guard is free, so that the next fire of the job is not held back by it. */
     private void awaitGuardReleased(String job) {
         JdbcTemplate jdbc = new JdbcTemplate(this.cluster.observer());
         String held = "SELECT COUNT(*) FROM dsched_lock WHERE name = ? AND lock_until > "
