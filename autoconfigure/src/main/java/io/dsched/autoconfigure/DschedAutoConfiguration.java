@@ -10,6 +10,7 @@ import io.dsched.deadletter.DeadLetters;
 import io.dsched.definition.JobRegistry;
 import io.dsched.engine.DschedEngine;
 import io.dsched.engine.FireDispatcher;
+import io.dsched.engine.GracefulShutdown;
 import io.dsched.engine.JobSynchronizer;
 import io.dsched.engine.NodeId;
 import io.dsched.engine.QuartzSettings;
@@ -33,6 +34,7 @@ import io.dsched.store.ExecutionStore;
 import io.dsched.store.JobDefinitionStore;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
@@ -287,12 +289,20 @@ public final class DschedAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    GracefulShutdown dschedGracefulShutdown(DschedProperties properties) {
+        DschedProperties.Shutdown shutdown = properties.getShutdown();
+        return new GracefulShutdown(shutdown.isWaitForJobs() ? shutdown.getTimeout() : Duration.ZERO, CLOCK);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
     ExecutionQueue dschedExecutionQueue(
             ExecutionStore store,
             AttemptRunner runner,
             JobTargets targets,
             DschedProperties properties,
-            DschedSchemaInitializer schemaInitializer) {
+            DschedSchemaInitializer schemaInitializer,
+            GracefulShutdown shutdown) {
         return new ExecutionQueue(
                 store,
                 runner,
@@ -300,7 +310,7 @@ public final class DschedAutoConfiguration {
                 CLOCK,
                 properties.getQueue().getPollInterval(),
                 properties.getThreads(),
-                properties.getShutdown().isWaitForJobs(),
+                shutdown,
                 properties.isRunJobs());
     }
 
@@ -368,7 +378,8 @@ public final class DschedAutoConfiguration {
             FireExecutor executor,
             JobDefinitionStore definitions,
             Housekeeping housekeeping,
-            RuntimeJobs runtimeJobs)
+            RuntimeJobs runtimeJobs,
+            GracefulShutdown shutdown)
             throws SchedulerException {
         DschedProperties.Cluster cluster = properties.getCluster();
         return new DschedEngine(
@@ -391,7 +402,7 @@ public final class DschedAutoConfiguration {
                         properties.getJobs().isReapplySuperseded(),
                         CLOCK,
                         runtimeJobs::synchronize),
-                properties.getShutdown().isWaitForJobs(),
+                shutdown,
                 properties.isRunJobs(),
                 jdbc.dataSource());
     }

@@ -48,6 +48,8 @@ public class DschedProperties {
 
     private final Metrics metrics = new Metrics();
 
+    private final Management management = new Management();
+
     public boolean isEnabled() {
         return this.enabled;
     }
@@ -118,6 +120,10 @@ public class DschedProperties {
 
     public Metrics getMetrics() {
         return this.metrics;
+    }
+
+    public Management getManagement() {
+        return this.management;
     }
 
     /** The Micrometer meters of dsched. */
@@ -310,12 +316,77 @@ public class DschedProperties {
         /** Whether to let running jobs finish when the node stops. */
         private boolean waitForJobs = true;
 
+        /**
+         * Longest time a stopping node waits for its running jobs; a job still running then is
+         * taken over by another node.
+         */
+        private Duration timeout = Duration.ofSeconds(30);
+
         public boolean isWaitForJobs() {
             return this.waitForJobs;
         }
 
         public void setWaitForJobs(boolean waitForJobs) {
             this.waitForJobs = waitForJobs;
+        }
+
+        public Duration getTimeout() {
+            return this.timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+    }
+
+    /** The {@code dsched} Actuator endpoint. */
+    public static class Management {
+
+        /** Role that may read through the endpoint. */
+        private String viewerRole = "DSCHED_VIEWER";
+
+        /** Role that may also pause, resume and trigger jobs and replay or discard dead letters. */
+        private String operatorRole = "DSCHED_OPERATOR";
+
+        /** Role that may also change jobs' schedules and parameters. */
+        private String adminRole = "DSCHED_ADMIN";
+
+        /**
+         * Whether to offer the endpoint's write operations to anyone who can reach it when Spring
+         * Security is not on the class path.
+         */
+        private boolean unsecuredWrites = false;
+
+        public String getViewerRole() {
+            return this.viewerRole;
+        }
+
+        public void setViewerRole(String viewerRole) {
+            this.viewerRole = viewerRole;
+        }
+
+        public String getOperatorRole() {
+            return this.operatorRole;
+        }
+
+        public void setOperatorRole(String operatorRole) {
+            this.operatorRole = operatorRole;
+        }
+
+        public String getAdminRole() {
+            return this.adminRole;
+        }
+
+        public void setAdminRole(String adminRole) {
+            this.adminRole = adminRole;
+        }
+
+        public boolean isUnsecuredWrites() {
+            return this.unsecuredWrites;
+        }
+
+        public void setUnsecuredWrites(boolean unsecuredWrites) {
+            this.unsecuredWrites = unsecuredWrites;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.dsched.engine;
 
+import java.time.Duration;
 import java.util.Properties;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
@@ -23,7 +24,7 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
 
     private final JobSynchronizer synchronizer;
 
-    private final boolean waitForJobs;
+    private final GracefulShutdown shutdown;
 
     private final boolean runJobs;
 
@@ -36,7 +37,7 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
      * @param quartzProperties the node's Quartz properties, see {@link QuartzSettings}
      * @param dispatcher receives the fires
      * @param synchronizerFactory creates the synchronizer for the scheduler
-     * @param waitForJobs whether stopping waits for running jobs
+     * @param shutdown how stopping waits for running jobs
      * @param runJobs whether this node fires triggers; when not, its scheduler stays in standby
      *     and serves only the management of jobs
      * @param dataSource dsched's DataSource, to release acquired triggers on stop
@@ -46,14 +47,15 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
             Properties quartzProperties,
             FireDispatcher dispatcher,
             java.util.function.Function<Scheduler, JobSynchronizer> synchronizerFactory,
-            boolean waitForJobs,
+            GracefulShutdown shutdown,
             boolean runJobs,
             javax.sql.DataSource dataSource)
             throws SchedulerException {
         this.scheduler = createScheduler(quartzProperties);
         this.scheduler.setJobFactory(dispatcher);
         this.synchronizer = synchronizerFactory.apply(this.scheduler);
-        this.waitForJobs = waitForJobs;
+        this.shutdown = shutdown;
+        shutdown.onQuiesce(this::standby);
         this.runJobs = runJobs;
         this.acquiredTriggers = new AcquiredTriggers(
                 dataSource, this.scheduler.getSchedulerName(), this.scheduler.getSchedulerInstanceId());
@@ -103,7 +105,8 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
     @Override
     public void stop() {
         try {
-            this.scheduler.shutdown(this.waitForJobs);
+            awaitRunningJobs();
+            this.scheduler.shutdown(false);
             int released = this.acquiredTriggers.release();
             if (released > 0) {
                 logger.debug("Released {} trigger(s) this node had acquired but not fired", released);
@@ -112,6 +115,37 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
             logger.warn("Could not stop the dsched scheduler cleanly", ex);
         } finally {
             this.running = false;
+        }
+    }
+
+    private void standby() {
+        try {
+            if (this.scheduler.isStarted() && !this.scheduler.isShutdown()) {
+                this.scheduler.standby();
+            }
+        } catch (SchedulerException ex) {
+            logger.warn("Could not stop taking fires: {}", ex.getMessage());
+        }
+    }
+
+    private void awaitRunningJobs() throws SchedulerException {
+        Duration left = this.shutdown.remaining();
+        long deadline = System.nanoTime() + left.toNanos();
+        int running = this.scheduler.getCurrentlyExecutingJobs().size();
+        while (running > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            running = this.scheduler.getCurrentlyExecutingJobs().size();
+        }
+        if (running > 0) {
+            logger.warn(
+                    "Stopping with {} job(s) still running after the shutdown timeout; another node takes"
+                            + " their fires over",
+                    running);
         }
     }
 

@@ -204,8 +204,30 @@ public class JobScheduler {
      * @throws UnknownJobException if this node does not declare the job
      */
     public ScheduledJob trigger(String job) {
-        if (this.jobs.definition(job).isEmpty() && this.runtimeJobs.record(job).isEmpty()) {
+        return trigger(job, null);
+    }
+
+    /**
+     * Runs a scheduled job once now, as {@link #trigger(String)} does, with parameters of its own
+     * for this run instead of the job's.
+     * @param job the job's name
+     * @param params the parameters, or {@code null} for the job's own
+     * @return the scheduled run
+     * @throws UnknownJobException if this node does not declare the job
+     * @throws IllegalArgumentException if the job is declared in code (it takes no parameters) or
+     *     the parameters cannot be read as its handler's payload
+     */
+    public ScheduledJob trigger(String job, Object params) {
+        Optional<RuntimeJobRecord> runtime = this.runtimeJobs.record(job);
+        if (this.jobs.definition(job).isEmpty() && runtime.isEmpty()) {
             throw new UnknownJobException("No scheduled job named '" + job + "' on this node");
+        }
+        String payload = null;
+        if (params != null) {
+            if (runtime.isEmpty()) {
+                throw new IllegalArgumentException("'" + job + "' is declared in code and takes no parameters");
+            }
+            payload = payload(handler(runtime.get().handler()), params);
         }
         String name = job;
         Instant now = this.clock.instant();
@@ -213,7 +235,7 @@ public class JobScheduler {
                 + UUID.randomUUID().toString().substring(0, 8);
         ExecutionRecord run = this.store
                 .claim(ExecutionRecord.waiting(
-                        name, now, 1, key, ExecutionOrigin.MANUAL, this.nodeId, now, now, null, "triggered by hand"))
+                        name, now, 1, key, ExecutionOrigin.MANUAL, this.nodeId, now, now, payload, "triggered by hand"))
                 .orElseThrow();
         this.wakeQueue.run();
         return new ScheduledJob(run.id(), name, key, now, true);

@@ -1,6 +1,7 @@
 package io.dsched.queue;
 
 import io.dsched.engine.DschedPhases;
+import io.dsched.engine.GracefulShutdown;
 import io.dsched.execution.AttemptRunner;
 import io.dsched.execution.JobTargets;
 import io.dsched.store.ExecutionRecord;
@@ -40,7 +41,7 @@ public final class ExecutionQueue implements SmartLifecycle {
 
     private final int threads;
 
-    private final boolean waitForJobs;
+    private final GracefulShutdown shutdown;
 
     private final boolean runJobs;
 
@@ -74,7 +75,7 @@ public final class ExecutionQueue implements SmartLifecycle {
      * @param clock the clock
      * @param pollInterval how often to look for due attempts
      * @param threads how many attempts to run at once
-     * @param waitForJobs whether stopping waits for running attempts
+     * @param shutdown how stopping waits for running attempts
      * @param runJobs whether this node runs attempts; when not, the queue never starts
      */
     public ExecutionQueue(
@@ -84,7 +85,7 @@ public final class ExecutionQueue implements SmartLifecycle {
             Clock clock,
             Duration pollInterval,
             int threads,
-            boolean waitForJobs,
+            GracefulShutdown shutdown,
             boolean runJobs) {
         this.store = store;
         this.runner = runner;
@@ -92,7 +93,8 @@ public final class ExecutionQueue implements SmartLifecycle {
         this.clock = clock;
         this.pollInterval = pollInterval;
         this.threads = threads;
-        this.waitForJobs = waitForJobs;
+        this.shutdown = shutdown;
+        shutdown.onQuiesce(this::quiesce);
         this.runJobs = runJobs;
         // claims come in batches of at least a quarter of the workers: fewer round trips per
         // attempt, while a worker waits at most one claim for its next attempt
@@ -190,22 +192,25 @@ public final class ExecutionQueue implements SmartLifecycle {
         }
     }
 
-    @Override
-    public void stop() {
+    private void quiesce() {
         this.running = false;
         wakeUp();
+    }
+
+    @Override
+    public void stop() {
+        quiesce();
         if (this.workers == null) {
             return;
         }
         this.workers.shutdown();
-        if (this.waitForJobs) {
-            try {
-                if (!this.workers.awaitTermination(1, TimeUnit.HOURS)) {
-                    logger.warn("Attempts still running after an hour; stopping without them");
-                }
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
+        try {
+            if (!this.workers.awaitTermination(this.shutdown.remaining().toMillis(), TimeUnit.MILLISECONDS)) {
+                logger.warn("Stopping with attempts still running after the shutdown timeout; another node"
+                        + " takes them over");
             }
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
         }
     }
 

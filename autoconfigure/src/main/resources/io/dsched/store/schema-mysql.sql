@@ -240,3 +240,20 @@ CREATE TABLE IF NOT EXISTS dsched_job (
     updated_at  DATETIME(3) NOT NULL,
     PRIMARY KEY (name)
 ) ENGINE = InnoDB;
+
+-- Every write asked of the management endpoint, granted or refused. A public table; dsched only
+-- ever adds to it.
+CREATE TABLE IF NOT EXISTS dsched_audit (
+    id             BIGINT AUTO_INCREMENT PRIMARY KEY,
+    acted_at       DATETIME(3)   NOT NULL,
+    actor          VARCHAR(200)  NOT NULL,
+    action         VARCHAR(60)   NOT NULL,
+    target         VARCHAR(1000),
+    before_value   MEDIUMTEXT,
+    after_value    MEDIUMTEXT,
+    reason         VARCHAR(1000),
+    remote_address VARCHAR(100),
+    result         INTEGER       NOT NULL,
+    detail         VARCHAR(1000),
+    node_id        VARCHAR(200)  NOT NULL
+) ENGINE = InnoDB;

@@ -32,7 +32,7 @@ class ReadmeConfigurationTests {
                     + property.get("description") + " |";
             assertThat(table).as("README row of %s", property.get("name")).contains(row);
         }
-        assertThat(table.lines().filter((line) -> line.startsWith("| `dsched.")))
+        assertThat(table.lines().filter((line) -> line.startsWith("| `dsched.") || line.startsWith("| `management.")))
                 .hasSameSizeAs(properties);
     }
 }

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.io.DefaultResourceLoader;
 
 /**
  * One node of an in-process test cluster: an application context of its own, with its own
@@ -31,16 +32,55 @@ public final class ClusterNode implements AutoCloseable {
      */
     public static ClusterNode start(
             TestDatabase database, String id, Class<?> application, Map<String, Object> properties) {
+        return start(database, id, application, properties, WebApplicationType.NONE, null);
+    }
+
+    /**
+     * Starts a node that serves HTTP on a free port.
+     * @param database the shared database
+     * @param id the node id
+     * @param application the application's configuration class (with auto-configuration enabled)
+     * @param properties further properties
+     * @param classLoader the class loader of the node's context, or {@code null} for the default
+     * @return the running node
+     */
+    public static ClusterNode startWeb(
+            TestDatabase database,
+            String id,
+            Class<?> application,
+            Map<String, Object> properties,
+            ClassLoader classLoader) {
+        Map<String, Object> all = new LinkedHashMap<>(properties);
+        all.put("server.port", "0");
+        return start(database, id, application, all, WebApplicationType.SERVLET, classLoader);
+    }
+
+    private static ClusterNode start(
+            TestDatabase database,
+            String id,
+            Class<?> application,
+            Map<String, Object> properties,
+            WebApplicationType web,
+            ClassLoader classLoader) {
         Map<String, Object> all = new LinkedHashMap<>(database.springProperties());
         all.put("dsched.node-id", id);
         all.put("dsched.cluster.name", "test");
         all.put("spring.main.banner-mode", "off");
         all.putAll(properties);
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(application)
-                .web(WebApplicationType.NONE)
-                .properties(all)
-                .run();
-        return new ClusterNode(id, context);
+        SpringApplicationBuilder builder =
+                new SpringApplicationBuilder(application).web(web).properties(all);
+        if (classLoader != null) {
+            builder.resourceLoader(new DefaultResourceLoader(classLoader));
+        }
+        return new ClusterNode(id, builder.run());
+    }
+
+    /**
+     * Returns the port a web node serves HTTP on.
+     * @return the port
+     */
+    public int port() {
+        return this.context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
     }
 
     /**

@@ -53,6 +53,21 @@ public final class TestCluster implements AutoCloseable {
     }
 
     /**
+     * Starts a node that serves HTTP on a free port.
+     * @param id the node id
+     * @param application the application's configuration class
+     * @param properties further properties
+     * @param classLoader the class loader of the node's context, or {@code null} for the default
+     * @return the running node
+     */
+    public ClusterNode startWeb(
+            String id, Class<?> application, Map<String, Object> properties, ClassLoader classLoader) {
+        ClusterNode node = ClusterNode.startWeb(this.database, id, application, properties, classLoader);
+        this.nodes.add(node);
+        return node;
+    }
+
+    /**
      * Returns the nodes started so far, running or not.
      * @return the nodes
      */

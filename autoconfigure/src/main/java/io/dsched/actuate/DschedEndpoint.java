@@ -1,0 +1,553 @@
+package io.dsched.actuate;
+
+import io.dsched.actuate.EndpointRoles.Level;
+import io.dsched.actuate.EndpointRoles.Refusal;
+import io.dsched.audit.AuditEntry;
+import io.dsched.audit.AuditLog;
+import io.dsched.deadletter.DeadLetterFilter;
+import io.dsched.deadletter.DeadLetterStatus;
+import io.dsched.deadletter.DeadLetters;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.jobs.UnknownJobException;
+import io.dsched.management.Change;
+import io.dsched.management.DschedManagement;
+import io.dsched.management.ManagementException;
+import io.dsched.management.ScheduleInput;
+import io.dsched.management.Views.PageView;
+import java.security.Principal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.actuate.endpoint.OperationFilter;
+import org.springframework.boot.actuate.endpoint.OperationType;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.actuate.endpoint.web.WebOperation;
+import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.data.domain.PageRequest;
+import org.springframework.data.domain.Pageable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The {@code dsched} endpoint, under {@code /actuator/dsched}: the cluster, its jobs, their
+ * executions, dead letters and the audit log to read; pause, resume, trigger, reschedule, change
+ * parameters, replay and discard to write. The README documents every path and shape.
+ *
+ * <p>Every write is recorded in {@code dsched_audit}, refused ones too. Errors answer 400 for bad
+ * input (naming the field), 401 or 403 for a missing role, 404 for an unknown thing and 409 for a
+ * conflicting change, with a body that says why and never a stack trace.
+ */
+@WebEndpoint(id = DschedEndpoint.ID)
+public class DschedEndpoint {
+
+    /** The endpoint's id. */
+    public static final String ID = "dsched";
+
+    static final int MAX_PAGE_SIZE = 200;
+
+    static final int MAX_IDS = 500;
+
+    static final int MAX_REASON = 1_000;
+
+    static final int MAX_NAME = 200;
+
+    static final int MAX_PARAMS = 64 * 1024;
+
+    private static final Duration MAX_WINDOW = Duration.ofDays(31);
+
+    private static final Logger logger = LoggerFactory.getLogger(DschedEndpoint.class);
+
+    private final DschedManagement management;
+
+    private final DeadLetters deadLetters;
+
+    private final AuditLog audit;
+
+    private final EndpointRoles roles;
+
+    private final Supplier<String> remoteAddress;
+
+    private final String nodeId;
+
+    private final Clock clock;
+
+    private final JsonMapper json = JsonMapper.builder().build();
+
+    /**
+     * Creates the endpoint.
+     * @param management what it reads and changes
+     * @param deadLetters the dead letters
+     * @param audit where it records writes
+     * @param roles who may do what
+     * @param nodeId this node
+     */
+    public DschedEndpoint(
+            DschedManagement management, DeadLetters deadLetters, AuditLog audit, EndpointRoles roles, String nodeId) {
+        this.management = management;
+        this.deadLetters = deadLetters;
+        this.audit = audit;
+        this.roles = roles;
+        this.remoteAddress = new RemoteAddress();
+        this.nodeId = nodeId;
+        this.clock = Clock.systemUTC();
+    }
+
+    /**
+     * Returns a filter that leaves this endpoint's write operations out unless they are exposed.
+     * @param roles who may do what
+     * @return the filter, for Actuator's web endpoint discovery
+     */
+    public static OperationFilter<WebOperation> writeFilter(EndpointRoles roles) {
+        return (operation, endpointId, defaultAccess) -> !EndpointId.of(ID).equals(endpointId)
+                || operation.getType() == OperationType.READ
+                || roles.writesExposed();
+    }
+
+    /**
+     * {@code GET /actuator/dsched}: the cluster at a glance.
+     * @param security the request's security
+     * @param window the window the counts cover, such as {@code 1h} (default)
+     * @return the overview
+     */
+    @ReadOperation
+    public WebEndpointResponse<Object> overview(SecurityContext security, @Nullable String window) {
+        return read(security, () -> this.management.overview(window(window, Duration.ofHours(1))));
+    }
+
+    /**
+     * {@code GET /actuator/dsched/{jobs|executions|dead-letters|audit}}: a list.
+     * @param security the request's security
+     * @param collection which list
+     * @param window for jobs: the window their statistics cover (default 24h)
+     * @param job for executions and dead letters: only this job's
+     * @param status for executions and dead letters: only those in this state
+     * @param from for dead letters: only those that last failed at or after this instant
+     * @param to for dead letters: only those that last failed before this instant
+     * @param actor for the audit log: only this actor's entries
+     * @param page the page, from 0
+     * @param size the page size, at most 200 (default 20)
+     * @return the list
+     */
+    @ReadOperation
+    public WebEndpointResponse<Object> list(
+            SecurityContext security,
+            @Selector String collection,
+            @Nullable String window,
+            @Nullable String job,
+            @Nullable String status,
+            @Nullable String from,
+            @Nullable String to,
+            @Nullable String actor,
+            @Nullable Integer page,
+            @Nullable Integer size) {
+        return read(security, () -> switch (collection) {
+            case "jobs" -> this.management.jobs(window(window, Duration.ofDays(1)));
+            case "executions" ->
+                this.management.executions(
+                        name("job", job), parse("status", status, ExecutionStatus.class), pageable(page, size));
+            case "dead-letters" ->
+                PageView.of(this.deadLetters.list(
+                        new DeadLetterFilter(
+                                name("job", job),
+                                parse("status", status, DeadLetterStatus.class),
+                                instant("from", from),
+                                instant("to", to)),
+                        pageable(page, size)));
+            case "audit" -> PageView.of(this.audit.list(name("actor", actor), null, pageable(page, size)));
+            default -> throw unknownPath(collection);
+        });
+    }
+
+    /**
+     * {@code GET /actuator/dsched/{jobs|executions|dead-letters}/{id}}: one job with a page of its
+     * executions, one execution with its failure and log, or one dead letter.
+     * @param security the request's security
+     * @param collection which list
+     * @param id the job's name or the item's id
+     * @param window for a job: the window its statistics cover (default 24h)
+     * @param status for a job: only its executions in this state
+     * @param page for a job: the page of its executions, from 0
+     * @param size for a job: the page size, at most 200 (default 20)
+     * @return the item
+     */
+    @ReadOperation
+    public WebEndpointResponse<Object> one(
+            SecurityContext security,
+            @Selector String collection,
+            @Selector String id,
+            @Nullable String window,
+            @Nullable String status,
+            @Nullable Integer page,
+            @Nullable Integer size) {
+        return read(security, () -> switch (collection) {
+            case "jobs" ->
+                this.management.job(
+                        name("job", id),
+                        window(window, Duration.ofDays(1)),
+                        parse("status", status, ExecutionStatus.class),
+                        pageable(page, size));
+            case "executions" -> this.management.execution(id("id", id));
+            case "dead-letters" ->
+                this.deadLetters
+                        .find(id("id", id))
+                        .orElseThrow(() -> ManagementException.notFound("No dead letter with id " + id));
+            default -> throw unknownPath(collection);
+        });
+    }
+
+    /**
+     * {@code POST /actuator/dsched/jobs/{name}/{pause|resume|trigger|schedule|params}} and
+     * {@code POST /actuator/dsched/dead-letters/{id}/{replay|discard}}.
+     * @param security the request's security
+     * @param collection {@code jobs} or {@code dead-letters}
+     * @param id the job's name or the dead letter's id
+     * @param action what to do
+     * @param cron for schedule: the new cron expression
+     * @param zone for schedule: the cron's zone
+     * @param fixedRate for schedule: the new fixed rate, instead of a cron
+     * @param params for params, and optionally trigger: the parameters, as JSON text
+     * @param reason why; required to discard
+     * @return what changed
+     */
+    @WriteOperation
+    public WebEndpointResponse<Object> act(
+            SecurityContext security,
+            @Selector String collection,
+            @Selector String id,
+            @Selector String action,
+            @Nullable String cron,
+            @Nullable String zone,
+            @Nullable String fixedRate,
+            @Nullable String params,
+            @Nullable String reason) {
+        if ("dead-letters".equals(collection)) {
+            return actOnDeadLetters(security, action, List.of(id), reason);
+        }
+        if (!"jobs".equals(collection)) {
+            return write(security, collection + "." + action, id, reason, Level.OPERATOR, () -> {
+                throw unknownPath(collection);
+            });
+        }
+        return switch (action) {
+            case "pause" ->
+                write(security, "job.pause", id, reason, Level.OPERATOR, () -> this.management.pause(name("job", id)));
+            case "resume" ->
+                write(
+                        security,
+                        "job.resume",
+                        id,
+                        reason,
+                        Level.OPERATOR,
+                        () -> this.management.resume(name("job", id)));
+            case "trigger" ->
+                write(
+                        security,
+                        "job.trigger",
+                        id,
+                        reason,
+                        Level.OPERATOR,
+                        () -> this.management.trigger(name("job", id), params(params)));
+            case "schedule" ->
+                write(
+                        security,
+                        "job.schedule",
+                        id,
+                        reason,
+                        Level.ADMIN,
+                        () -> this.management.reschedule(name("job", id), new ScheduleInput(cron, zone, fixedRate)));
+            case "params" ->
+                write(
+                        security,
+                        "job.params",
+                        id,
+                        reason,
+                        Level.ADMIN,
+                        () -> this.management.params(name("job", id), params(params)));
+            default ->
+                write(security, "job." + action, id, reason, Level.OPERATOR, () -> {
+                    throw unknownPath(action);
+                });
+        };
+    }
+
+    /**
+     * {@code POST /actuator/dsched/dead-letters/{replay|discard}} with {@code ids}: acts on several
+     * dead letters at once; if one of them cannot be acted on, none is.
+     * @param security the request's security
+     * @param collection {@code dead-letters}
+     * @param action {@code replay} or {@code discard}
+     * @param ids the dead letters' ids, separated by commas, at most 500
+     * @param reason why; required to discard
+     * @return what changed
+     */
+    @WriteOperation
+    public WebEndpointResponse<Object> actOnMany(
+            SecurityContext security,
+            @Selector String collection,
+            @Selector String action,
+            @Nullable String ids,
+            @Nullable String reason) {
+        if (!"dead-letters".equals(collection)) {
+            return write(security, collection + "." + action, null, reason, Level.OPERATOR, () -> {
+                throw unknownPath(collection);
+            });
+        }
+        List<String> given = new ArrayList<>();
+        if (ids != null && !ids.isBlank()) {
+            for (String id : ids.split(",", MAX_IDS + 2)) {
+                given.add(id.strip());
+            }
+        }
+        return actOnDeadLetters(security, action, given, reason);
+    }
+
+    private WebEndpointResponse<Object> actOnDeadLetters(
+            SecurityContext security, String action, List<String> ids, @Nullable String reason) {
+        String target = String.join(",", ids);
+        return write(security, "dead-letter." + action, target, reason, Level.OPERATOR, () -> {
+            List<Long> letters = ids(ids);
+            String actor = actor(security);
+            return switch (action) {
+                case "replay" -> this.management.replay(letters, actor, reason(reason));
+                case "discard" -> this.management.discard(letters, actor, reason(reason));
+                default -> throw unknownPath(action);
+            };
+        });
+    }
+
+    private WebEndpointResponse<Object> read(SecurityContext security, Supplier<Object> read) {
+        Refusal refusal = this.roles.check(security, Level.VIEWER);
+        if (refusal != null) {
+            return error(refusal.status(), refusal.reason(), null);
+        }
+        try {
+            return new WebEndpointResponse<>(read.get());
+        } catch (RuntimeException ex) {
+            return failure(ex);
+        }
+    }
+
+    private WebEndpointResponse<Object> write(
+            SecurityContext security,
+            String action,
+            @Nullable String target,
+            @Nullable String reason,
+            Level level,
+            Supplier<Change> change) {
+        Refusal refusal = this.roles.check(security, level);
+        if (refusal != null) {
+            record(security, action, target, null, null, reason, refusal.status(), refusal.reason());
+            return error(refusal.status(), refusal.reason(), null);
+        }
+        Change done;
+        try {
+            reason(reason);
+            done = change.get();
+        } catch (RuntimeException ex) {
+            WebEndpointResponse<Object> response = failure(ex);
+            record(security, action, target, null, null, reason, response.getStatus(), message(response));
+            return response;
+        }
+        record(security, action, done.target(), done.before(), done.after(), reason, 200, null);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("action", action);
+        body.put("target", done.target());
+        body.put("before", done.before());
+        body.put("after", done.after());
+        return new WebEndpointResponse<>(body);
+    }
+
+    private void record(
+            SecurityContext security,
+            String action,
+            @Nullable String target,
+            @Nullable Object before,
+            @Nullable Object after,
+            @Nullable String reason,
+            int result,
+            @Nullable String detail) {
+        try {
+            this.audit.record(new AuditEntry(
+                    null,
+                    this.clock.instant(),
+                    actor(security),
+                    action,
+                    target,
+                    toJson(before),
+                    toJson(after),
+                    reason,
+                    this.remoteAddress.get(),
+                    result,
+                    detail,
+                    this.nodeId));
+        } catch (RuntimeException ex) {
+            logger.error("Could not write the audit entry of {} on {} ({}): {}", action, target, result, ex.toString());
+        }
+    }
+
+    private WebEndpointResponse<Object> failure(RuntimeException ex) {
+        if (ex instanceof ManagementException managed) {
+            return error(managed.status(), managed.getMessage(), managed.field());
+        }
+        if (ex instanceof UnknownJobException) {
+            return error(404, ex.getMessage(), null);
+        }
+        if (ex instanceof IllegalArgumentException) {
+            return error(400, ex.getMessage(), null);
+        }
+        logger.error("The dsched endpoint failed", ex);
+        return error(500, "The request failed on node " + this.nodeId + "; its log has the cause", null);
+    }
+
+    private static WebEndpointResponse<Object> error(int status, String message, @Nullable String field) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", status);
+        body.put(
+                "error",
+                switch (status) {
+                    case 400 -> "Bad Request";
+                    case 401 -> "Unauthorized";
+                    case 403 -> "Forbidden";
+                    case 404 -> "Not Found";
+                    case 409 -> "Conflict";
+                    default -> "Internal Server Error";
+                });
+        body.put("message", message);
+        if (field != null) {
+            body.put("field", field);
+        }
+        return new WebEndpointResponse<>(body, status);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String message(WebEndpointResponse<Object> response) {
+        return String.valueOf(((Map<String, Object>) response.getBody()).get("message"));
+    }
+
+    private static String actor(SecurityContext security) {
+        Principal principal = security.getPrincipal();
+        return (principal != null) ? principal.getName() : "anonymous";
+    }
+
+    private @Nullable String toJson(@Nullable Object value) {
+        return (value != null) ? this.json.writeValueAsString(value) : null;
+    }
+
+    private @Nullable Object params(@Nullable String params) {
+        if (params == null) {
+            return null;
+        }
+        if (params.length() > MAX_PARAMS) {
+            throw ManagementException.badInput(
+                    "params", "params may have at most " + MAX_PARAMS + " characters of JSON");
+        }
+        try {
+            return this.json.readTree(params);
+        } catch (JacksonException ex) {
+            throw ManagementException.badInput("params", "params is not valid JSON: " + ex.getOriginalMessage());
+        }
+    }
+
+    private static @Nullable String reason(@Nullable String reason) {
+        if (reason != null && reason.length() > MAX_REASON) {
+            throw ManagementException.badInput("reason", "reason may have at most " + MAX_REASON + " characters");
+        }
+        return reason;
+    }
+
+    private static @Nullable String name(String field, @Nullable String name) {
+        if (name != null && (name.isBlank() || name.length() > MAX_NAME)) {
+            throw ManagementException.badInput(field, field + " must have 1 to " + MAX_NAME + " characters");
+        }
+        return name;
+    }
+
+    private static long id(String field, String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException ex) {
+            throw ManagementException.badInput(field, field + " must be a number, was '" + shorten(value) + "'");
+        }
+    }
+
+    private static List<Long> ids(List<String> values) {
+        if (values.size() > MAX_IDS) {
+            throw ManagementException.badInput("ids", "At most " + MAX_IDS + " ids at once");
+        }
+        return values.stream().map((value) -> id("ids", value)).toList();
+    }
+
+    private static Pageable pageable(@Nullable Integer page, @Nullable Integer size) {
+        int number = (page != null) ? page : 0;
+        int count = (size != null) ? size : 20;
+        if (number < 0) {
+            throw ManagementException.badInput("page", "page must be 0 or more");
+        }
+        if (count < 1 || count > MAX_PAGE_SIZE) {
+            throw ManagementException.badInput("size", "size must be 1 to " + MAX_PAGE_SIZE);
+        }
+        return PageRequest.of(number, count);
+    }
+
+    private static Duration window(@Nullable String value, Duration fallback) {
+        if (value == null) {
+            return fallback;
+        }
+        Duration window;
+        try {
+            window = DurationStyle.detectAndParse(shorten(value));
+        } catch (IllegalArgumentException ex) {
+            throw ManagementException.badInput("window", "window must be a duration such as 1h or PT1H");
+        }
+        if (window.isNegative() || window.isZero() || window.compareTo(MAX_WINDOW) > 0) {
+            throw ManagementException.badInput("window", "window must be longer than zero and at most 31d");
+        }
+        return window;
+    }
+
+    private static @Nullable Instant instant(String field, @Nullable String value) {
+        try {
+            return (value != null) ? Instant.parse(value) : null;
+        } catch (DateTimeParseException ex) {
+            throw ManagementException.badInput(
+                    field, field + " must be an ISO-8601 instant such as 2026-01-31T12:00:00Z");
+        }
+    }
+
+    private static <E extends Enum<E>> @Nullable E parse(String field, @Nullable String value, Class<E> type) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Enum.valueOf(type, value.toUpperCase(Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException ex) {
+            throw ManagementException.badInput(
+                    field,
+                    "Unknown " + field + " '" + shorten(value) + "'; one of " + List.of(type.getEnumConstants()));
+        }
+    }
+
+    private static ManagementException unknownPath(String segment) {
+        return ManagementException.notFound("Nothing at '" + shorten(segment) + "' in the dsched endpoint");
+    }
+
+    private static String shorten(String value) {
+        return (value.length() <= 60) ? value : value.substring(0, 60) + "…";
+    }
+}

@@ -1,0 +1,82 @@
+package io.dsched.audit;
+
+import java.util.List;
+import org.springframework.data.domain.Page;
+import org.springframework.data.domain.PageImpl;
+import org.springframework.data.domain.Pageable;
+import org.springframework.data.domain.Sort;
+import org.springframework.data.jdbc.core.JdbcAggregateOperations;
+import org.springframework.data.relational.core.query.Criteria;
+import org.springframework.data.relational.core.query.Query;
+import org.springframework.util.StringUtils;
+
+/**
+ * Writes and reads {@code dsched_audit}. Entries are only ever added; dsched never changes or
+ * deletes one, so their retention is the operator's to decide.
+ */
+public class AuditLog {
+
+    private static final int MAX_VALUE = 8_000;
+
+    private static final int MAX_TEXT = 1_000;
+
+    private final JdbcAggregateOperations aggregates;
+
+    /**
+     * Creates the log.
+     * @param aggregates Spring Data JDBC's operations on dsched's tables
+     */
+    public AuditLog(JdbcAggregateOperations aggregates) {
+        this.aggregates = aggregates;
+    }
+
+    /**
+     * Adds an entry, cutting its texts to the columns' sizes.
+     * @param entry the entry, without an id
+     * @return the saved entry
+     */
+    public AuditEntry record(AuditEntry entry) {
+        return this.aggregates.insert(new AuditEntry(
+                null,
+                entry.actedAt(),
+                cut(entry.actor(), 200),
+                cut(entry.action(), 60),
+                cut(entry.target(), MAX_TEXT),
+                cut(entry.beforeValue(), MAX_VALUE),
+                cut(entry.afterValue(), MAX_VALUE),
+                cut(entry.reason(), MAX_TEXT),
+                cut(entry.remoteAddress(), 100),
+                entry.result(),
+                cut(entry.detail(), MAX_TEXT),
+                cut(entry.nodeId(), 200)));
+    }
+
+    /**
+     * Lists entries, newest first.
+     * @param actor only this actor's entries, or {@code null} for everyone's
+     * @param target only entries about this target, or {@code null} for all
+     * @param page which page
+     * @return the page of entries
+     */
+    public Page<AuditEntry> list(String actor, String target, Pageable page) {
+        Criteria criteria = Criteria.empty();
+        if (StringUtils.hasText(actor)) {
+            criteria = criteria.and("actor").is(actor);
+        }
+        if (StringUtils.hasText(target)) {
+            criteria = criteria.and("target").is(target);
+        }
+        Query query = Query.query(criteria);
+        long total = this.aggregates.count(query, AuditEntry.class);
+        List<AuditEntry> content = this.aggregates.findAll(
+                query.sort(Sort.by(Sort.Order.desc("id")))
+                        .limit(page.getPageSize())
+                        .offset(page.getOffset()),
+                AuditEntry.class);
+        return new PageImpl<>(content, page, total);
+    }
+
+    private static String cut(String text, int max) {
+        return (text == null || text.length() <= max) ? text : text.substring(0, max - 1) + "…";
+    }
+}

@@ -1,0 +1,2 @@
+/** The audit log: who changed what through the management endpoint, when and from where. */
+package io.dsched.audit;

@@ -1,0 +1,101 @@
+package io.dsched.autoconfigure;
+
+import io.dsched.actuate.DschedEndpoint;
+import io.dsched.actuate.EndpointRoles;
+import io.dsched.audit.AuditLog;
+import io.dsched.cluster.NodeTable;
+import io.dsched.deadletter.DeadLetters;
+import io.dsched.definition.JobRegistry;
+import io.dsched.engine.DschedEngine;
+import io.dsched.engine.NodeId;
+import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.RuntimeJobs;
+import io.dsched.management.DschedManagement;
+import io.dsched.management.JobStatistics;
+import io.dsched.store.DschedRepositories;
+import io.dsched.store.ExecutionRepository;
+import java.time.Clock;
+import java.util.Optional;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.OperationFilter;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.web.WebOperation;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The {@code dsched} Actuator endpoint, when Actuator is on the class path and the endpoint is
+ * available ({@code management.endpoints.web.exposure.include} lists {@code dsched}). Its write
+ * operations are offered only with Spring Security, or when
+ * {@code dsched.management.unsecured-writes} turns them on.
+ */
+@AutoConfiguration(after = DschedAutoConfiguration.class)
+@ConditionalOnClass(Endpoint.class)
+@ConditionalOnBean(JobScheduler.class)
+@ConditionalOnAvailableEndpoint(endpoint = DschedEndpoint.class)
+public final class DschedEndpointAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    AuditLog dschedAuditLog(DschedRepositories repositories) {
+        return new AuditLog(repositories.aggregates());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DschedManagement dschedManagement(
+            DschedJdbc jdbc,
+            JobRegistry registry,
+            RuntimeJobs runtimeJobs,
+            JobScheduler scheduler,
+            DschedEngine engine,
+            ExecutionRepository executions,
+            DschedRepositories repositories,
+            DeadLetters deadLetters,
+            NodeId nodeId,
+            DschedProperties properties) {
+        return new DschedManagement(
+                registry,
+                runtimeJobs,
+                scheduler,
+                engine::scheduler,
+                executions,
+                repositories.aggregates(),
+                deadLetters,
+                new NodeTable(jdbc.dataSource(), jdbc.platform()),
+                properties.getRecovery().getNodeTimeout(),
+                new JobStatistics(jdbc.dataSource(), jdbc.platform()),
+                (id) -> Optional.empty(),
+                nodeId.value(),
+                Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EndpointRoles dschedEndpointRoles(DschedProperties properties, ApplicationContext context) {
+        DschedProperties.Management management = properties.getManagement();
+        return new EndpointRoles(
+                management.getViewerRole(),
+                management.getOperatorRole(),
+                management.getAdminRole(),
+                ClassUtils.isPresent("org.springframework.security.core.Authentication", context.getClassLoader()),
+                management.isUnsecuredWrites());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DschedEndpoint dschedEndpoint(
+            DschedManagement management, DeadLetters deadLetters, AuditLog audit, EndpointRoles roles, NodeId nodeId) {
+        return new DschedEndpoint(management, deadLetters, audit, roles, nodeId.value());
+    }
+
+    @Bean
+    OperationFilter<WebOperation> dschedWriteOperationFilter(EndpointRoles roles) {
+        return DschedEndpoint.writeFilter(roles);
+    }
+}

@@ -1,0 +1,504 @@
+package io.dsched.management;
+
+import io.dsched.cluster.NodeTable;
+import io.dsched.deadletter.DeadLetter;
+import io.dsched.deadletter.DeadLetterStatus;
+import io.dsched.deadletter.DeadLetters;
+import io.dsched.definition.JobDefinition;
+import io.dsched.definition.JobRegistry;
+import io.dsched.definition.Schedule;
+import io.dsched.engine.JobSynchronizer;
+import io.dsched.engine.SpringCronTrigger;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.RuntimeJobRecord;
+import io.dsched.jobs.RuntimeJobs;
+import io.dsched.jobs.ScheduledJob;
+import io.dsched.jobs.UnknownJobException;
+import io.dsched.management.Views.ExecutionDetail;
+import io.dsched.management.Views.Job;
+import io.dsched.management.Views.JobDetail;
+import io.dsched.management.Views.LastRun;
+import io.dsched.management.Views.Node;
+import io.dsched.management.Views.Overview;
+import io.dsched.management.Views.PageView;
+import io.dsched.management.Views.Stats;
+import io.dsched.store.ExecutionRecord;
+import io.dsched.store.ExecutionRepository;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.SimpleTrigger;
+import org.quartz.Trigger;
+import org.quartz.TriggerKey;
+import org.springframework.data.domain.PageImpl;
+import org.springframework.data.domain.Pageable;
+import org.springframework.data.domain.Sort;
+import org.springframework.data.jdbc.core.JdbcAggregateOperations;
+import org.springframework.data.relational.core.query.Criteria;
+import org.springframework.data.relational.core.query.Query;
+
+/**
+ * What the management endpoint reads and changes, with the checks that keep bad input out.
+ * Roles and the audit log are the endpoint's concern; this class trusts its caller to have
+ * checked who asks.
+ */
+public class DschedManagement {
+
+    private static final Set<ExecutionStatus> FINISHED = EnumSet.of(
+            ExecutionStatus.SUCCEEDED,
+            ExecutionStatus.FAILED,
+            ExecutionStatus.TIMED_OUT,
+            ExecutionStatus.DEAD_LETTERED);
+
+    private final JobRegistry jobs;
+
+    private final RuntimeJobs runtimeJobs;
+
+    private final JobScheduler scheduler;
+
+    private final Supplier<Scheduler> quartz;
+
+    private final ExecutionRepository executions;
+
+    private final JdbcAggregateOperations aggregates;
+
+    private final DeadLetters deadLetters;
+
+    private final NodeTable nodes;
+
+    private final Duration nodeTimeout;
+
+    private final JobStatistics statistics;
+
+    private final Function<Long, Optional<?>> logs;
+
+    private final String nodeId;
+
+    private final Clock clock;
+
+    /**
+     * Creates the facade.
+     * @param jobs the jobs this node declares
+     * @param runtimeJobs the jobs defined at run time
+     * @param scheduler the job API
+     * @param quartz this node's Quartz scheduler
+     * @param executions the execution history
+     * @param aggregates Spring Data JDBC's operations on dsched's tables
+     * @param deadLetters the dead letters
+     * @param nodes the nodes' check-ins
+     * @param nodeTimeout how long a node may be silent and still count as alive
+     * @param statistics the jobs' statistics
+     * @param logs finds what an attempt logged, by execution id
+     * @param nodeId this node
+     * @param clock the clock
+     */
+    public DschedManagement(
+            JobRegistry jobs,
+            RuntimeJobs runtimeJobs,
+            JobScheduler scheduler,
+            Supplier<Scheduler> quartz,
+            ExecutionRepository executions,
+            JdbcAggregateOperations aggregates,
+            DeadLetters deadLetters,
+            NodeTable nodes,
+            Duration nodeTimeout,
+            JobStatistics statistics,
+            Function<Long, Optional<?>> logs,
+            String nodeId,
+            Clock clock) {
+        this.jobs = jobs;
+        this.runtimeJobs = runtimeJobs;
+        this.scheduler = scheduler;
+        this.quartz = quartz;
+        this.executions = executions;
+        this.aggregates = aggregates;
+        this.deadLetters = deadLetters;
+        this.nodes = nodes;
+        this.nodeTimeout = nodeTimeout;
+        this.statistics = statistics;
+        this.logs = logs;
+        this.nodeId = nodeId;
+        this.clock = clock;
+    }
+
+    /**
+     * Returns the cluster at a glance.
+     * @param window the window the counts cover
+     * @return the overview
+     */
+    public Overview overview(Duration window) {
+        Map<ExecutionStatus, Long> counts = new EnumMap<>(ExecutionStatus.class);
+        this.statistics
+                .counts(this.clock.instant().minus(window))
+                .values()
+                .forEach((byStatus) -> byStatus.forEach((status, n) -> counts.merge(status, n, Long::sum)));
+        List<Node> nodes = this.nodes.sightings().stream()
+                .map((node) -> new Node(
+                        node.nodeId(),
+                        node.startedAt(),
+                        node.lastSeen(),
+                        node.isAlive(this.nodeTimeout),
+                        node.nodeId().equals(this.nodeId)))
+                .sorted(Comparator.comparing(Node::id))
+                .toList();
+        return new Overview(
+                this.nodeId,
+                nodes,
+                count(ExecutionStatus.RUNNING),
+                count(ExecutionStatus.SCHEDULED) + count(ExecutionStatus.RETRY_SCHEDULED),
+                this.deadLetters.openCount(),
+                window,
+                counts,
+                names().size());
+    }
+
+    /**
+     * Lists the scheduled jobs: those this node declares and those defined at run time.
+     * @param window the window their statistics cover
+     * @return the jobs, by name
+     */
+    public List<Job> jobs(Duration window) {
+        Instant since = this.clock.instant().minus(window);
+        Map<String, Map<ExecutionStatus, Long>> counts = this.statistics.counts(since);
+        List<Job> views = new ArrayList<>();
+        for (String name : names()) {
+            views.add(view(name, window, since, counts.getOrDefault(name, Map.of())));
+        }
+        return views;
+    }
+
+    /**
+     * Returns one job with a page of its attempts.
+     * @param name the job
+     * @param window the window its statistics cover
+     * @param status only attempts in this state, or {@code null}
+     * @param page which page of attempts
+     * @return the job
+     */
+    public JobDetail job(String name, Duration window, ExecutionStatus status, Pageable page) {
+        existing(name);
+        Instant since = this.clock.instant().minus(window);
+        Job job = view(name, window, since, this.statistics.counts(since).getOrDefault(name, Map.of()));
+        return new JobDetail(job, executions(name, status, page));
+    }
+
+    /**
+     * Lists attempts, newest first.
+     * @param job only this job's, or {@code null}
+     * @param status only those in this state, or {@code null}
+     * @param page which page
+     * @return the page
+     */
+    public PageView<ExecutionRecord> executions(String job, ExecutionStatus status, Pageable page) {
+        Criteria criteria = Criteria.empty();
+        if (job != null) {
+            criteria = criteria.and("jobName").is(job);
+        }
+        if (status != null) {
+            criteria = criteria.and("status").is(status.name());
+        }
+        Query query = Query.query(criteria);
+        long total = this.aggregates.count(query, ExecutionRecord.class);
+        List<ExecutionRecord> content = this.aggregates.findAll(
+                query.sort(Sort.by(Sort.Order.desc("id")))
+                        .limit(page.getPageSize())
+                        .offset(page.getOffset()),
+                ExecutionRecord.class);
+        return PageView.of(new PageImpl<>(content, page, total));
+    }
+
+    /**
+     * Returns one attempt with the other attempts at its fire, its dead letter and its log.
+     * @param id the execution id
+     * @return the attempt
+     * @throws ManagementException (404) if there is no such attempt
+     */
+    public ExecutionDetail execution(long id) {
+        ExecutionRecord execution = this.executions
+                .findById(id)
+                .orElseThrow(() -> ManagementException.notFound("No execution with id " + id));
+        List<ExecutionRecord> attempts = this.executions.findByIdempotencyKey(execution.idempotencyKey()).stream()
+                .sorted(Comparator.comparingInt(ExecutionRecord::attempt).thenComparing(ExecutionRecord::id))
+                .toList();
+        DeadLetter letter = this.aggregates
+                .findAll(Query.query(Criteria.where("idempotencyKey").is(execution.idempotencyKey())), DeadLetter.class)
+                .stream()
+                .max(Comparator.comparing(DeadLetter::id))
+                .orElse(null);
+        return new ExecutionDetail(
+                execution, attempts, letter, this.logs.apply(id).orElse(null));
+    }
+
+    /**
+     * Pauses a job on every node.
+     * @param job the job
+     * @return what changed
+     * @throws ManagementException (409) if it is paused already
+     */
+    public Change pause(String job) {
+        existing(job);
+        if (this.scheduler.isPaused(job)) {
+            throw ManagementException.conflict("'" + job + "' is paused already");
+        }
+        this.scheduler.pause(job);
+        return new Change(job, Map.of("paused", false), Map.of("paused", true));
+    }
+
+    /**
+     * Resumes a paused job on every node.
+     * @param job the job
+     * @return what changed
+     * @throws ManagementException (409) if it is not paused
+     */
+    public Change resume(String job) {
+        existing(job);
+        if (!this.scheduler.isPaused(job)) {
+            throw ManagementException.conflict("'" + job + "' is not paused");
+        }
+        this.scheduler.resume(job);
+        return new Change(job, Map.of("paused", true), Map.of("paused", false));
+    }
+
+    /**
+     * Runs a job once now, outside its schedule.
+     * @param job the job
+     * @param params parameters for this run (jobs defined at run time only), or {@code null}
+     * @return what changed: the new attempt
+     */
+    public Change trigger(String job, Object params) {
+        existing(job);
+        if (params != null && this.runtimeJobs.record(job).isEmpty()) {
+            throw ManagementException.conflict(
+                    "'" + job + "' is declared in code and takes no parameters; only jobs defined at run time do");
+        }
+        ScheduledJob run = badInputAs("params", () -> this.scheduler.trigger(job, params));
+        Map<String, Object> after = new LinkedHashMap<>();
+        after.put("executionId", run.executionId());
+        after.put("idempotencyKey", run.idempotencyKey());
+        return new Change(job, null, after);
+    }
+
+    /**
+     * Changes a job's schedule on every node.
+     * @param job the job
+     * @param input the new schedule
+     * @return what changed
+     */
+    public Change reschedule(String job, ScheduleInput input) {
+        existing(job);
+        Schedule schedule = input.toSchedule();
+        if (this.jobs
+                        .definition(job)
+                        .filter((d) -> d.schedule() instanceof Schedule.FixedDelay)
+                        .isPresent()
+                && !(schedule instanceof Schedule.Cron)) {
+            throw ManagementException.badInput("fixedRate", "'" + job + "' runs on a fixed delay; give it a cron");
+        }
+        String before = this.scheduler.scheduleOf(job);
+        badInputAs("schedule", () -> {
+            this.scheduler.reschedule(job, schedule);
+            return null;
+        });
+        return new Change(job, Map.of("schedule", before), Map.of("schedule", this.scheduler.scheduleOf(job)));
+    }
+
+    /**
+     * Changes the parameters of a job defined at run time, on every node.
+     * @param job the job
+     * @param params the new parameters
+     * @return what changed
+     */
+    public Change params(String job, Object params) {
+        existing(job);
+        RuntimeJobRecord current = this.runtimeJobs
+                .record(job)
+                .orElseThrow(() -> ManagementException.conflict(
+                        "'" + job + "' is declared in code and has no parameters; only jobs defined at run time do"));
+        if (params == null) {
+            throw ManagementException.badInput("params", "Give the new parameters");
+        }
+        badInputAs("params", () -> {
+            this.scheduler.update(job, null, params);
+            return null;
+        });
+        String after =
+                this.runtimeJobs.record(job).map(RuntimeJobRecord::params).orElse(null);
+        return new Change(job, Map.of("params", String.valueOf(current.params())), Map.of("params", after));
+    }
+
+    /**
+     * Replays open dead letters.
+     * @param ids the letters
+     * @param actor who replays them
+     * @param reason why
+     * @return what changed: the new attempt of each letter
+     * @throws ManagementException (404) for an unknown letter, (409) for one that is not open;
+     *     nothing is replayed then
+     */
+    public Change replay(List<Long> ids, String actor, String reason) {
+        checkOpen(ids);
+        Map<Long, Long> replays = new LinkedHashMap<>();
+        for (long id : ids) {
+            ExecutionRecord attempt = this.deadLetters
+                    .replay(id, actor, reason)
+                    .orElseThrow(() -> ManagementException.conflict("Dead letter " + id + " is no longer open"));
+            replays.put(id, attempt.id());
+        }
+        return new Change(join(ids), Map.of("status", DeadLetterStatus.OPEN), Map.of("replays", replays));
+    }
+
+    /**
+     * Discards open dead letters.
+     * @param ids the letters
+     * @param actor who discards them
+     * @param reason why; required
+     * @return what changed
+     * @throws ManagementException (400) without a reason, (404) for an unknown letter, (409) for
+     *     one that is not open; nothing is discarded then
+     */
+    public Change discard(List<Long> ids, String actor, String reason) {
+        if (reason == null || reason.isBlank()) {
+            throw ManagementException.badInput("reason", "A reason is required to discard a dead letter");
+        }
+        checkOpen(ids);
+        for (long id : ids) {
+            if (!this.deadLetters.discard(id, actor, reason)) {
+                throw ManagementException.conflict("Dead letter " + id + " is no longer open");
+            }
+        }
+        return new Change(
+                join(ids), Map.of("status", DeadLetterStatus.OPEN), Map.of("status", DeadLetterStatus.DISCARDED));
+    }
+
+    private static String join(List<Long> ids) {
+        return ids.stream().map(String::valueOf).collect(Collectors.joining(","));
+    }
+
+    private void checkOpen(List<Long> ids) {
+        if (ids.isEmpty()) {
+            throw ManagementException.badInput("ids", "Name at least one dead letter");
+        }
+        for (long id : ids) {
+            DeadLetter letter = this.deadLetters
+                    .find(id)
+                    .orElseThrow(() -> ManagementException.notFound("No dead letter with id " + id));
+            if (letter.status() != DeadLetterStatus.OPEN) {
+                throw ManagementException.conflict(
+                        "Dead letter " + id + " is " + letter.status() + " already, by " + letter.actedBy());
+            }
+        }
+    }
+
+    private Job view(String name, Duration window, Instant since, Map<ExecutionStatus, Long> counts) {
+        Optional<RuntimeJobRecord> runtime = this.runtimeJobs.record(name);
+        Schedule schedule = runtime.map(RuntimeJobRecord::schedule)
+                .orElseGet(() ->
+                        this.jobs.definition(name).map(JobDefinition::schedule).orElse(null));
+        Trigger trigger = trigger(name);
+        String cron = null;
+        String zone = null;
+        Duration fixedRate = null;
+        Duration fixedDelay = null;
+        if (trigger instanceof SpringCronTrigger spring) {
+            cron = spring.getExpression();
+            zone = (spring.getZone() != null) ? spring.getZone().getId() : null;
+        } else if (trigger instanceof SimpleTrigger simple && simple.getRepeatCount() != 0) {
+            fixedRate = Duration.ofMillis(simple.getRepeatInterval());
+        } else if (schedule instanceof Schedule.FixedDelay delay) {
+            fixedDelay = delay.delay();
+        }
+        long succeeded = counts.getOrDefault(ExecutionStatus.SUCCEEDED, 0L);
+        long failed = counts.getOrDefault(ExecutionStatus.FAILED, 0L)
+                + counts.getOrDefault(ExecutionStatus.TIMED_OUT, 0L)
+                + counts.getOrDefault(ExecutionStatus.DEAD_LETTERED, 0L);
+        long runs = succeeded + failed;
+        Stats stats = new Stats(
+                window,
+                runs,
+                succeeded,
+                failed,
+                (runs > 0) ? (double) succeeded / runs : null,
+                this.statistics.p95(name, since));
+        LastRun last = this.executions.findLatestByJobName(name, 10).stream()
+                .filter((run) -> run.finishedAt() != null && FINISHED.contains(run.status()))
+                .findFirst()
+                .map((run) -> new LastRun(run.id(), run.status(), run.finishedAt()))
+                .orElse(null);
+        return new Job(
+                name,
+                runtime.isPresent() ? "runtime" : "declared",
+                runtime.map(RuntimeJobRecord::handler).orElse(null),
+                (trigger != null) ? this.scheduler.scheduleOf(name) : (schedule != null) ? schedule.describe() : null,
+                cron,
+                zone,
+                fixedRate,
+                fixedDelay,
+                runtime.map(RuntimeJobRecord::params).orElse(null),
+                (trigger != null && trigger.getNextFireTime() != null)
+                        ? trigger.getNextFireTime().toInstant()
+                        : null,
+                isPaused(name),
+                last,
+                stats);
+    }
+
+    private Trigger trigger(String name) {
+        try {
+            Scheduler quartz = this.quartz.get();
+            Trigger declared = quartz.getTrigger(JobSynchronizer.triggerKey(name));
+            return (declared != null) ? declared : quartz.getTrigger(TriggerKey.triggerKey(name, RuntimeJobs.GROUP));
+        } catch (SchedulerException ex) {
+            throw new IllegalStateException("Could not read the trigger of '" + name + "': " + ex.getMessage(), ex);
+        }
+    }
+
+    private boolean isPaused(String name) {
+        try {
+            return this.scheduler.isPaused(name);
+        } catch (UnknownJobException ex) {
+            return false;
+        }
+    }
+
+    private TreeSet<String> names() {
+        TreeSet<String> names = new TreeSet<>(this.jobs.names());
+        names.addAll(this.runtimeJobs.names());
+        return names;
+    }
+
+    private void existing(String job) {
+        if (!names().contains(job)) {
+            throw ManagementException.notFound("No scheduled job named '" + job + "'");
+        }
+    }
+
+    private long count(ExecutionStatus status) {
+        return this.aggregates.count(Query.query(Criteria.where("status").is(status.name())), ExecutionRecord.class);
+    }
+
+    private static <T> T badInputAs(String field, Supplier<T> change) {
+        try {
+            return change.get();
+        } catch (UnknownJobException ex) {
+            throw ManagementException.notFound(ex.getMessage());
+        } catch (IllegalArgumentException ex) {
+            throw ManagementException.badInput(field, ex.getMessage());
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.dsched.management;
+
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.store.DatabasePlatform;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Counts the attempts of each job that started within a window, and the 95th percentile of their
+ * durations, from {@code dsched_execution}.
+ */
+public class JobStatistics {
+
+    /** How many of a job's latest finished attempts the percentile is taken over, at most. */
+    static final int PERCENTILE_SAMPLE = 1_000;
+
+    private static final String FINISHED = "'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'DEAD_LETTERED'";
+
+    private final JdbcTemplate jdbc;
+
+    private final DatabasePlatform platform;
+
+    /**
+     * Creates the statistics.
+     * @param dataSource dsched's DataSource
+     * @param platform its database
+     */
+    public JobStatistics(DataSource dataSource, DatabasePlatform platform) {
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.platform = platform;
+    }
+
+    /**
+     * Counts attempts by job and state among those that started since a time.
+     * @param since the start of the window
+     * @return the counts of each job that had attempts
+     */
+    public Map<String, Map<ExecutionStatus, Long>> counts(Instant since) {
+        Map<String, Map<ExecutionStatus, Long>> counts = new HashMap<>();
+        this.jdbc.query(
+                "SELECT job_name, status, COUNT(*) AS n FROM dsched_execution WHERE started_at >= ?"
+                        + " GROUP BY job_name, status",
+                (rs) -> {
+                    counts.computeIfAbsent(rs.getString("job_name"), (job) -> new EnumMap<>(ExecutionStatus.class))
+                            .put(ExecutionStatus.valueOf(rs.getString("status")), rs.getLong("n"));
+                },
+                this.platform.bindable(since));
+        return counts;
+    }
+
+    /**
+     * Returns the 95th percentile of the durations of a job's latest finished attempts that
+     * started since a time.
+     * @param job the job
+     * @param since the start of the window
+     * @return the percentile, or {@code null} when no attempt finished
+     */
+    public Duration p95(String job, Instant since) {
+        List<Long> millis = new ArrayList<>();
+        this.jdbc.query(
+                "SELECT started_at, finished_at FROM dsched_execution WHERE job_name = ? AND started_at >= ?"
+                        + " AND finished_at IS NOT NULL AND status IN (" + FINISHED + ")"
+                        + " ORDER BY started_at DESC LIMIT " + PERCENTILE_SAMPLE,
+                (rs) -> {
+                    Instant started = this.platform.readInstant(rs, "started_at");
+                    Instant finished = this.platform.readInstant(rs, "finished_at");
+                    millis.add(Math.max(0, Duration.between(started, finished).toMillis()));
+                },
+                job,
+                this.platform.bindable(since));
+        if (millis.isEmpty()) {
+            return null;
+        }
+        millis.sort(null);
+        int rank = (int) Math.ceil(0.95 * millis.size()) - 1;
+        return Duration.ofMillis(millis.get(Math.max(0, rank)));
+    }
+}

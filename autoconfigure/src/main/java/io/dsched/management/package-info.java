@@ -1,0 +1,2 @@
+/** Managing a cluster at run time: what the management endpoint reads and changes, and its errors. */
+package io.dsched.management;

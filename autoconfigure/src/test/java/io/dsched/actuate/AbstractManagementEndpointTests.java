@@ -1,0 +1,438 @@
+package io.dsched.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dsched.actuate.EndpointClient.Response;
+import io.dsched.definition.Schedule;
+import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.RecurringJob;
+import io.dsched.test.ClusterNode;
+import io.dsched.test.TestCluster;
+import io.dsched.test.TestDatabases;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The {@code dsched} endpoint over real HTTP, behind Spring Security, on a real database: every
+ * read, every write with each role, the audit row of every write, and each error. Run against
+ * each database by a small subclass.
+ */
+abstract class AbstractManagementEndpointTests {
+
+    private TestCluster cluster;
+
+    private ClusterNode node;
+
+    private EndpointClient client;
+
+    private JdbcTemplate sql;
+
+    protected abstract TestDatabases.Kind kind();
+
+    @BeforeEach
+    void startNode() {
+        this.cluster = TestCluster.on(kind());
+        this.node = this.cluster.startWeb(
+                "node-1",
+                SecuredManagementApp.class,
+                Map.of("management.endpoints.web.exposure.include", "dsched", "dsched.queue.poll-interval", "100ms"),
+                null);
+        this.client = new EndpointClient(this.node.port());
+        this.sql = new JdbcTemplate(this.cluster.observer());
+    }
+
+    @AfterEach
+    void stopNodesAndDropDatabase() {
+        if (this.cluster != null) {
+            this.cluster.close();
+        }
+    }
+
+    @Test
+    void aViewerReadsTheClusterItsJobsTheirExecutionsDeadLettersAndTheAuditLog() {
+        Response overview = this.client.get("", "viewer");
+        assertThat(overview.status()).isEqualTo(200);
+        assertThat(overview.body().get("node").asString()).isEqualTo("node-1");
+        JsonNode self = overview.body().get("nodes").get(0);
+        assertThat(self.get("id").asString()).isEqualTo("node-1");
+        assertThat(self.get("alive").asBoolean()).isTrue();
+        assertThat(self.get("self").asBoolean()).isTrue();
+        assertThat(overview.body().get("jobs").asInt()).isEqualTo(3);
+
+        assertThat(job(this.client.get("/jobs", "viewer"), "dsched.housekeeping")
+                        .get("kind")
+                        .asString())
+                .isEqualTo("declared");
+        JsonNode report = job(this.client.get("/jobs", "viewer"), "report");
+        assertThat(report.get("kind").asString()).isEqualTo("declared");
+        assertThat(report.get("cron").asString()).isEqualTo(ManagementApp.NEVER);
+        assertThat(report.get("zone").asString()).isEqualTo("Europe/Berlin");
+        assertThat(report.get("schedule").asString()).isEqualTo("cron(0 0 0 1 1 *, Europe/Berlin)");
+        assertThat(report.get("nextFireAt").asString()).endsWith("Z");
+        assertThat(report.get("paused").asBoolean()).isFalse();
+
+        Response triggered = this.client.post("/jobs/doomed/trigger", "operator", "{}");
+        assertThat(triggered.status()).isEqualTo(200);
+        long executionId = triggered.body().get("after").get("executionId").asLong();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> this.client
+                                .get("/dead-letters?job=doomed&status=open", "viewer")
+                                .body()
+                                .get("total")
+                                .asLong()
+                        == 1);
+
+        JsonNode execution =
+                this.client.get("/executions/" + executionId, "viewer").body();
+        assertThat(execution.get("execution").get("status").asString()).isEqualTo("DEAD_LETTERED");
+        assertThat(execution.get("execution").get("origin").asString()).isEqualTo("MANUAL");
+        assertThat(execution.get("attempts")).hasSize(1);
+        assertThat(execution.get("deadLetter").get("stackTrace").asString())
+                .contains("java.lang.IllegalStateException: partner <script>alert(1)</script> is down")
+                .contains("at io.dsched.actuate.ManagementApp$Jobs.doomed");
+
+        JsonNode doomed =
+                this.client.get("/jobs/doomed?status=dead_lettered", "viewer").body();
+        assertThat(doomed.get("job").get("lastRun").get("status").asString()).isEqualTo("DEAD_LETTERED");
+        assertThat(doomed.get("job").get("stats").get("runs").asLong()).isEqualTo(1);
+        assertThat(doomed.get("job").get("stats").get("failed").asLong()).isEqualTo(1);
+        assertThat(doomed.get("job").get("stats").get("successRate").asDouble()).isEqualTo(0.0);
+        assertThat(doomed.get("job").get("stats").get("p95").isNull()).isFalse();
+        assertThat(doomed.get("executions").get("total").asLong()).isEqualTo(1);
+        assertThat(doomed.get("executions").get("content").get(0).get("id").asLong())
+                .isEqualTo(executionId);
+        assertThat(this.client
+                        .get("/jobs/doomed?status=succeeded", "viewer")
+                        .body()
+                        .get("executions")
+                        .get("total")
+                        .asLong())
+                .isZero();
+
+        JsonNode letters = this.client.get("/dead-letters?job=doomed", "viewer").body();
+        long letterId = letters.get("content").get(0).get("id").asLong();
+        JsonNode letter = this.client.get("/dead-letters/" + letterId, "viewer").body();
+        assertThat(letter.get("executionId").asLong()).isEqualTo(executionId);
+        assertThat(letter.get("errorMessage").asString()).isEqualTo("partner <script>alert(1)</script> is down");
+
+        assertThat(this.client
+                        .get("/executions?job=doomed", "viewer")
+                        .body()
+                        .get("total")
+                        .asLong())
+                .isEqualTo(1);
+        JsonNode audit =
+                this.client.get("/audit", "viewer").body().get("content").get(0);
+        assertThat(audit.get("actor").asString()).isEqualTo("operator");
+        assertThat(audit.get("action").asString()).isEqualTo("job.trigger");
+        assertThat(audit.get("target").asString()).isEqualTo("doomed");
+        assertThat(audit.get("result").asInt()).isEqualTo(200);
+
+        assertThat(this.client.get("", null).status()).isEqualTo(401);
+        assertThat(this.client.get("/jobs", "stranger").status()).isEqualTo(403);
+    }
+
+    @Test
+    void everyWriteNeedsItsRoleAndEveryAttemptIsAudited() {
+        JobScheduler scheduler = this.node.bean(JobScheduler.class);
+        scheduler.create(RecurringJob.of(
+                "newsletter", "mailer", new Schedule.Cron(ManagementApp.NEVER, null), new ManagementApp.Mail("a@b.c")));
+        for (int i = 0; i < 4; i++) {
+            scheduler.trigger("doomed");
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> openLetters().size() == 4);
+        List<Long> letters = openLetters();
+        int expectedAudit = 0;
+
+        expectedAudit += refusedBelow("/jobs/report/pause", "{}", "operator");
+        assertThat(this.client
+                        .get("/jobs/report", "viewer")
+                        .body()
+                        .get("job")
+                        .get("paused")
+                        .asBoolean())
+                .isFalse();
+        Response pause = this.client.post("/jobs/report/pause", "operator", "{\"reason\":\"maintenance\"}");
+        expectedAudit++;
+        assertThat(pause.status()).isEqualTo(200);
+        assertThat(this.client
+                        .get("/jobs/report", "viewer")
+                        .body()
+                        .get("job")
+                        .get("paused")
+                        .asBoolean())
+                .isTrue();
+        assertLatestAudit("operator", "job.pause", "report", "{\"paused\":false}", "{\"paused\":true}", 200);
+        assertThat(latestAudit().get("reason")).isEqualTo("maintenance");
+
+        expectedAudit += refusedBelow("/jobs/report/resume", "{}", "operator");
+        assertThat(this.client.post("/jobs/report/resume", "admin", "{}").status())
+                .isEqualTo(200);
+        expectedAudit++;
+        assertLatestAudit("admin", "job.resume", "report", "{\"paused\":true}", "{\"paused\":false}", 200);
+
+        expectedAudit += refusedBelow("/jobs/newsletter/trigger", params("{\"to\":\"x@y.z\"}"), "operator");
+        Response trigger = this.client.post("/jobs/newsletter/trigger", "operator", params("{\"to\":\"x@y.z\"}"));
+        expectedAudit++;
+        assertThat(trigger.status()).isEqualTo(200);
+        long run = trigger.body().get("after").get("executionId").asLong();
+        await().atMost(Duration.ofSeconds(30)).until(() -> "SUCCEEDED"
+                .equals(this.client
+                        .get("/executions/" + run, "viewer")
+                        .body()
+                        .get("execution")
+                        .get("status")
+                        .asString()));
+        assertThat(this.client
+                        .get("/executions/" + run, "viewer")
+                        .body()
+                        .get("execution")
+                        .get("payload")
+                        .asString())
+                .isEqualTo("{\"to\":\"x@y.z\"}");
+
+        String schedule = "{\"cron\":\"0 30 2 * * *\",\"zone\":\"UTC\"}";
+        expectedAudit += refusedBelow("/jobs/report/schedule", schedule, "admin");
+        assertThat(this.client.post("/jobs/report/schedule", "admin", schedule).status())
+                .isEqualTo(200);
+        expectedAudit++;
+        JsonNode report = this.client.get("/jobs/report", "viewer").body().get("job");
+        assertThat(report.get("cron").asString()).isEqualTo("0 30 2 * * *");
+        assertThat(report.get("zone").asString()).isEqualTo("UTC");
+        assertLatestAudit(
+                "admin",
+                "job.schedule",
+                "report",
+                "{\"schedule\":\"cron(0 0 0 1 1 *, Europe/Berlin)\"}",
+                "{\"schedule\":\"cron(0 30 2 * * *, UTC)\"}",
+                200);
+
+        String params = params("{\"to\":\"ops@example.com\"}");
+        expectedAudit += refusedBelow("/jobs/newsletter/params", params, "admin");
+        assertThat(this.client.post("/jobs/newsletter/params", "admin", params).status())
+                .isEqualTo(200);
+        expectedAudit++;
+        assertThat(job(this.client.get("/jobs", "viewer"), "newsletter")
+                        .get("params")
+                        .asString())
+                .isEqualTo("{\"to\":\"ops@example.com\"}");
+        assertLatestAudit(
+                "admin",
+                "job.params",
+                "newsletter",
+                "{\"params\":\"{\\\"to\\\":\\\"a@b.c\\\"}\"}",
+                "{\"params\":\"{\\\"to\\\":\\\"ops@example.com\\\"}\"}",
+                200);
+
+        String replay = "/dead-letters/" + letters.get(0) + "/replay";
+        expectedAudit += refusedBelow(replay, "{\"reason\":\"fixed\"}", "operator");
+        Response replayed = this.client.post(replay, "operator", "{\"reason\":\"fixed\"}");
+        expectedAudit++;
+        assertThat(replayed.status()).isEqualTo(200);
+        assertThat(replayed.body()
+                        .get("after")
+                        .get("replays")
+                        .get(String.valueOf(letters.get(0)))
+                        .asLong())
+                .isPositive();
+        assertThat(letterStatus(letters.get(0))).isEqualTo("REPLAYED");
+
+        String discard = "/dead-letters/" + letters.get(1) + "/discard";
+        expectedAudit += refusedBelow(discard, "{\"reason\":\"obsolete\"}", "operator");
+        assertThat(this.client
+                        .post(discard, "operator", "{\"reason\":\"obsolete\"}")
+                        .status())
+                .isEqualTo(200);
+        expectedAudit++;
+        assertThat(letterStatus(letters.get(1))).isEqualTo("DISCARDED");
+        assertLatestAudit(
+                "operator",
+                "dead-letter.discard",
+                String.valueOf(letters.get(1)),
+                "{\"status\":\"OPEN\"}",
+                "{\"status\":\"DISCARDED\"}",
+                200);
+
+        String many = "{\"ids\":\"" + letters.get(2) + "," + letters.get(3) + "\",\"reason\":\"bulk\"}";
+        expectedAudit += refusedBelow("/dead-letters/replay", many, "operator");
+        assertThat(this.client.post("/dead-letters/replay", "operator", many).status())
+                .isEqualTo(200);
+        expectedAudit++;
+        assertThat(letterStatus(letters.get(2))).isEqualTo("REPLAYED");
+        assertThat(letterStatus(letters.get(3))).isEqualTo("REPLAYED");
+        assertThat(latestAudit().get("target")).isEqualTo(letters.get(2) + "," + letters.get(3));
+
+        assertThat(this.sql.queryForObject("SELECT COUNT(*) FROM dsched_audit", Long.class))
+                .isEqualTo(expectedAudit);
+        assertThat(this.sql.queryForList("SELECT DISTINCT remote_address FROM dsched_audit", String.class))
+                .containsExactly("127.0.0.1");
+        assertThat(this.sql.queryForList("SELECT DISTINCT node_id FROM dsched_audit", String.class))
+                .containsExactly("node-1");
+    }
+
+    @Test
+    void badInputUnknownThingsAndConflictsAreRefusedWithTheReasonAndChangeNothing() {
+        Response cron = this.client.post("/jobs/report/schedule", "admin", "{\"cron\":\"0 61 * * * *\"}");
+        assertThat(cron.status()).isEqualTo(400);
+        assertThat(cron.body().get("field").asString()).isEqualTo("cron");
+        assertThat(cron.body().get("message").asString())
+                .startsWith("Invalid cron expression '0 61 * * * *'")
+                .contains("61");
+        assertThat(this.client
+                        .get("/jobs/report", "viewer")
+                        .body()
+                        .get("job")
+                        .get("cron")
+                        .asString())
+                .isEqualTo(ManagementApp.NEVER);
+
+        assertError(
+                this.client.post("/jobs/report/schedule", "admin", "{\"cron\":\"0 0 * * * *\",\"zone\":\"Mars/Base\"}"),
+                400,
+                "zone");
+        assertError(this.client.post("/jobs/report/schedule", "admin", "{}"), 400, "cron");
+        assertError(this.client.post("/jobs/report/schedule", "admin", "{\"fixedRate\":\"soon\"}"), 400, "fixedRate");
+        assertError(this.client.post("/jobs/nosuch/pause", "operator", "{}"), 404, null);
+        assertError(this.client.get("/jobs/nosuch", "viewer"), 404, null);
+        assertError(this.client.get("/executions/999999", "viewer"), 404, null);
+        assertError(this.client.get("/executions/abc", "viewer"), 400, "id");
+        assertError(this.client.get("/dead-letters/424242", "viewer"), 404, null);
+        assertError(this.client.get("/nosuch", "viewer"), 404, null);
+        assertError(this.client.get("/executions?size=500", "viewer"), 400, "size");
+        assertError(this.client.get("/executions?status=happy", "viewer"), 400, "status");
+        assertError(this.client.get("/jobs?window=forever", "viewer"), 400, "window");
+        assertError(this.client.get("/dead-letters?from=yesterday", "viewer"), 400, "from");
+        assertError(this.client.post("/jobs/report/params", "admin", params("{\"a\":1}")), 409, null);
+        assertError(this.client.post("/jobs/report/trigger", "operator", params("{\"a\":1}")), 409, null);
+        assertError(
+                this.client.post("/jobs/report/pause", "operator", "{\"reason\":\"" + "x".repeat(1001) + "\"}"),
+                400,
+                "reason");
+        assertError(this.client.post("/dead-letters/replay", "operator", "{\"ids\":\"\"}"), 400, "ids");
+        assertError(this.client.post("/dead-letters/replay", "operator", "{\"ids\":\"1,x\"}"), 400, "ids");
+        assertError(this.client.post("/jobs/report/trigger", "operator", "{\"params\":\"{oops\"}"), 400, "params");
+        assertError(this.client.post("/dead-letters/1/discard", "operator", "{}"), 400, "reason");
+        assertError(this.client.post("/dead-letters/77/replay", "operator", "{}"), 404, null);
+
+        assertThat(this.client.post("/jobs/report/pause", "operator", "{}").status())
+                .isEqualTo(200);
+        assertError(this.client.post("/jobs/report/pause", "operator", "{}"), 409, null);
+        assertThat(this.client.post("/jobs/report/resume", "operator", "{}").status())
+                .isEqualTo(200);
+        assertError(this.client.post("/jobs/report/resume", "operator", "{}"), 409, null);
+
+        this.node.bean(JobScheduler.class).trigger("doomed");
+        await().atMost(Duration.ofSeconds(30)).until(() -> openLetters().size() == 1);
+        long letter = openLetters().get(0);
+        assertThat(this.client
+                        .post("/dead-letters/" + letter + "/discard", "operator", "{\"reason\":\"no\"}")
+                        .status())
+                .isEqualTo(200);
+        Response again = this.client.post("/dead-letters/" + letter + "/replay", "operator", "{}");
+        assertError(again, 409, null);
+        assertThat(again.body().get("message").asString()).contains("DISCARDED").contains("operator");
+        assertThat(letterStatus(letter)).isEqualTo("DISCARDED");
+
+        List<Map<String, Object>> refused =
+                this.sql.queryForList("SELECT action, result, detail FROM dsched_audit WHERE result <> 200");
+        assertThat(refused)
+                .extracting((row) -> ((Number) row.get("result")).intValue())
+                .contains(400, 404, 409);
+        assertThat(refused)
+                .anySatisfy((row) -> assertThat((String) row.get("detail")).startsWith("Invalid cron expression"));
+    }
+
+    private int refusedBelow(String path, String body, String needed) {
+        List<String> refusedUsers = new ArrayList<>(List.of("stranger", "viewer"));
+        if (needed.equals("admin")) {
+            refusedUsers.add("operator");
+        }
+        String before = state();
+        Response anonymous = this.client.post(path, null, body);
+        assertThat(anonymous.status()).as("anonymous POST %s", path).isEqualTo(401);
+        assertLatestAudit("anonymous", null, null, null, null, 401);
+        for (String user : refusedUsers) {
+            Response refused = this.client.post(path, user, body);
+            assertThat(refused.status()).as("%s POST %s", user, path).isEqualTo(403);
+            assertThat(refused.body().get("message").asString()).contains("DSCHED_");
+            assertLatestAudit(user, null, null, null, null, 403);
+        }
+        assertThat(state()).as("state after refused POST %s", path).isEqualTo(before);
+        return 1 + refusedUsers.size();
+    }
+
+    private static String params(String json) {
+        return "{\"params\":" + JsonMapper.builder().build().writeValueAsString(json) + "}";
+    }
+
+    private String state() {
+        return this.sql.queryForList(
+                        "SELECT TRIGGER_NAME, TRIGGER_STATE FROM DSCHED_QRTZ_TRIGGERS ORDER BY TRIGGER_NAME")
+                + ""
+                + this.sql.queryForList("SELECT id, status FROM dsched_dead_letter ORDER BY id")
+                + this.sql.queryForList("SELECT cron_expression FROM DSCHED_QRTZ_CRON_TRIGGERS ORDER BY 1")
+                + this.sql.queryForList("SELECT params FROM dsched_job")
+                + this.sql.queryForObject("SELECT COUNT(*) FROM dsched_execution", Long.class);
+    }
+
+    private Map<String, Object> latestAudit() {
+        return this.sql.queryForMap("SELECT * FROM dsched_audit WHERE id = (SELECT MAX(id) FROM dsched_audit)");
+    }
+
+    private void assertLatestAudit(
+            String actor, String action, String target, String before, String after, int result) {
+        Map<String, Object> row = latestAudit();
+        assertThat(row.get("actor")).isEqualTo(actor);
+        assertThat(((Number) row.get("result")).intValue()).isEqualTo(result);
+        assertThat(row.get("acted_at")).isNotNull();
+        if (action != null) {
+            assertThat(row.get("action")).isEqualTo(action);
+            assertThat(row.get("target")).isEqualTo(target);
+            assertThat(String.valueOf(row.get("before_value"))).isEqualTo(before);
+            assertThat(String.valueOf(row.get("after_value"))).isEqualTo(after);
+        } else {
+            assertThat(row.get("after_value")).isNull();
+            assertThat((String) row.get("detail")).isNotBlank();
+        }
+    }
+
+    private List<Long> openLetters() {
+        return this.sql.queryForList("SELECT id FROM dsched_dead_letter WHERE status = 'OPEN' ORDER BY id", Long.class);
+    }
+
+    private String letterStatus(long id) {
+        return this.client
+                .get("/dead-letters/" + id, "viewer")
+                .body()
+                .get("status")
+                .asString();
+    }
+
+    private static JsonNode job(Response jobs, String name) {
+        assertThat(jobs.status()).isEqualTo(200);
+        return StreamSupport.stream(jobs.body().spliterator(), false)
+                .filter((job) -> name.equals(job.get("name").asString()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("No job " + name + " in " + jobs.text()));
+    }
+
+    private static void assertError(Response response, int status, String field) {
+        assertThat(response.status()).as(response.text()).isEqualTo(status);
+        assertThat(response.body().get("status").asInt()).isEqualTo(status);
+        assertThat(response.body().get("message").asString()).isNotBlank();
+        if (field != null) {
+            assertThat(response.body().get("field").asString()).isEqualTo(field);
+        }
+        assertThat(response.text()).doesNotContain("Exception").doesNotContain("\tat ");
+    }
+}
