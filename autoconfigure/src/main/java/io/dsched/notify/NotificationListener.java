@@ -44,7 +44,7 @@ public final class NotificationListener implements ExecutionListener {
             Supplier<? extends Collection<Notifier>> notifiers, int streakThreshold, String nodeId, Clock clock) {
         if (streakThreshold < 1) {
             throw new IllegalArgumentException(
-                    "dsched.notify.failure-streak must be at least 1, but is " + streakThreshold);
+                    "A failure streak to notify of must be at least 1 fire long, but is " + streakThreshold);
         }
         this.notifiers = SingletonSupplier.of(notifiers);
         this.streakThreshold = streakThreshold;

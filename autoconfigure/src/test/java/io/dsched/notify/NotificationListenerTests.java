@@ -149,7 +149,7 @@ class NotificationListenerTests {
     void refusesAThresholdBelowOne() {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new NotificationListener(List::of, 0, "node-1", Clock.systemUTC()))
-                .withMessageContaining("at least 1");
+                .withMessageContaining("at least 1 fire");
     }
 
     private void fail(ExecutionRecord attempt, Outcome outcome, Throwable failure) {
