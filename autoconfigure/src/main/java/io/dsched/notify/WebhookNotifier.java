@@ -119,8 +119,8 @@ public final class WebhookNotifier implements Notifier, AutoCloseable {
             throw new IllegalArgumentException("A webhook needs at least 1 attempt, but has " + maxAttempts);
         }
         this.url = url;
-        this.target = url.getScheme() + "://" + url.getHost() + ((url.getPort() != -1) ? ":" + url.getPort() : "")
-                + url.getRawPath();
+        // logged without path and query: chat webhooks carry their token there
+        this.target = url.getScheme() + "://" + url.getHost() + ((url.getPort() != -1) ? ":" + url.getPort() : "");
         this.secret = secret;
         this.events = events.isEmpty() ? EnumSet.noneOf(Kind.class) : EnumSet.copyOf(events);
         this.timeout = timeout;

@@ -165,7 +165,7 @@ class WebhookNotifierTests {
     @Test
     void aRequestThatTimesOutIsRetried() {
         this.receiver.answer(WebhookReceiver.STALL);
-        this.notifier = notifier(EnumSet.allOf(Kind.class), Duration.ofMillis(300), 5);
+        this.notifier = notifier(EnumSet.allOf(Kind.class), Duration.ofSeconds(2), 5);
 
         this.notifier.notify(DEAD_LETTER);
 
