@@ -1,6 +1,10 @@
 package io.dsched.autoconfigure;
 
+import io.dsched.notify.Notification;
+import java.net.URI;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
@@ -49,6 +53,8 @@ public class DschedProperties {
     private final Metrics metrics = new Metrics();
 
     private final Management management = new Management();
+
+    private final Notify notify = new Notify();
 
     public boolean isEnabled() {
         return this.enabled;
@@ -124,6 +130,107 @@ public class DschedProperties {
 
     public Management getManagement() {
         return this.management;
+    }
+
+    public Notify getNotify() {
+        return this.notify;
+    }
+
+    /** Notifications of dead letters and failure streaks. */
+    public static class Notify {
+
+        /**
+         * How many fires of a job in a row must fail on one node to raise a failure-streak
+         * notification; raised once per streak, which a success of the job ends.
+         */
+        private int failureStreak = 3;
+
+        private final Webhook webhook = new Webhook();
+
+        public int getFailureStreak() {
+            return this.failureStreak;
+        }
+
+        public void setFailureStreak(int failureStreak) {
+            this.failureStreak = failureStreak;
+        }
+
+        public Webhook getWebhook() {
+            return this.webhook;
+        }
+
+        /** The webhook that notifications are posted to as signed JSON. */
+        public static class Webhook {
+
+            /** URL to post notifications to; no webhook when not set. */
+            private URI url;
+
+            /**
+             * Secret shared with the receiver, which signs each request in the X-Dsched-Signature
+             * header; required with a url.
+             */
+            private String secret;
+
+            /** Kinds of notification to post (dead-lettered, failure-streak). */
+            private Set<Notification.Kind> events = EnumSet.allOf(Notification.Kind.class);
+
+            /** Longest time one request may take. */
+            private Duration timeout = Duration.ofSeconds(5);
+
+            /** Maximum number of requests for one notification, the first included. */
+            private int maxAttempts = 5;
+
+            /** Wait before the second request for a notification; doubled for each further one. */
+            private Duration initialBackoff = Duration.ofSeconds(1);
+
+            public URI getUrl() {
+                return this.url;
+            }
+
+            public void setUrl(URI url) {
+                this.url = url;
+            }
+
+            public String getSecret() {
+                return this.secret;
+            }
+
+            public void setSecret(String secret) {
+                this.secret = secret;
+            }
+
+            public Set<Notification.Kind> getEvents() {
+                return this.events;
+            }
+
+            public void setEvents(Set<Notification.Kind> events) {
+                this.events = events;
+            }
+
+            public Duration getTimeout() {
+                return this.timeout;
+            }
+
+            public void setTimeout(Duration timeout) {
+                this.timeout = timeout;
+            }
+
+            public int getMaxAttempts() {
+                return this.maxAttempts;
+            }
+
+            public void setMaxAttempts(int maxAttempts) {
+                this.maxAttempts = maxAttempts;
+            }
+
+            public Duration getInitialBackoff() {
+                return this.initialBackoff;
+            }
+
+            public void setInitialBackoff(Duration initialBackoff) {
+                this.initialBackoff = initialBackoff;
+            }
+        }
     }
 
     /** The Micrometer meters of dsched. */

@@ -28,6 +28,10 @@ class ReadmeConfigurationTests {
         assertThat(properties).isNotEmpty();
         for (Map<String, Object> property : properties) {
             Object value = property.get("defaultValue");
+            if (value instanceof List<?> values) {
+                // as it is written in application.properties
+                value = String.join(",", values.stream().map(String::valueOf).toList());
+            }
             String row = "| `" + property.get("name") + "` | " + ((value != null) ? "`" + value + "` " : "") + "| "
                     + property.get("description") + " |";
             assertThat(table).as("README row of %s", property.get("name")).contains(row);
