@@ -248,3 +248,14 @@ CREATE TABLE IF NOT EXISTS dsched_job (
     updated_at  TIMESTAMP WITH TIME ZONE NOT NULL,
     PRIMARY KEY (name)
 );
+
+-- What each attempt logged on its thread (capped) and the stack trace it failed with: a row
+-- only for an attempt that logged something or failed, deleted together with its attempt.
+CREATE TABLE IF NOT EXISTS dsched_execution_log (
+    execution_id BIGINT       NOT NULL PRIMARY KEY,
+    job_name     VARCHAR(200) NOT NULL,
+    log_lines    TEXT,
+    stack_trace  TEXT,
+    truncated    BOOLEAN      NOT NULL,
+    created_at   TIMESTAMP WITH TIME ZONE NOT NULL
+);
