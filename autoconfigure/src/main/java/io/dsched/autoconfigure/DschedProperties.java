@@ -2,7 +2,9 @@ package io.dsched.autoconfigure;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration properties of dsched, under the prefix {@code dsched}.
@@ -47,6 +49,8 @@ public class DschedProperties {
     private final History history = new History();
 
     private final Metrics metrics = new Metrics();
+
+    private final Logs logs = new Logs();
 
     public boolean isEnabled() {
         return this.enabled;
@@ -118,6 +122,53 @@ public class DschedProperties {
 
     public Metrics getMetrics() {
         return this.metrics;
+    }
+
+    public Logs getLogs() {
+        return this.logs;
+    }
+
+    /** What each attempt logs, captured and kept with its execution. */
+    public static class Logs {
+
+        /**
+         * Whether to capture the lines each attempt logs on its own thread and keep them in
+         * dsched_execution_log (with Logback, Spring Boot's default logging).
+         */
+        private boolean capture = true;
+
+        /** Least level of the lines captured; a line must pass its logger's level as well. */
+        private LogLevel level = LogLevel.INFO;
+
+        /**
+         * Most text kept per attempt; of a longer log, the first part is kept and marked as
+         * truncated.
+         */
+        private DataSize maxSize = DataSize.ofKilobytes(64);
+
+        public boolean isCapture() {
+            return this.capture;
+        }
+
+        public void setCapture(boolean capture) {
+            this.capture = capture;
+        }
+
+        public LogLevel getLevel() {
+            return this.level;
+        }
+
+        public void setLevel(LogLevel level) {
+            this.level = level;
+        }
+
+        public DataSize getMaxSize() {
+            return this.maxSize;
+        }
+
+        public void setMaxSize(DataSize maxSize) {
+            this.maxSize = maxSize;
+        }
     }
 
     /** The Micrometer meters of dsched. */
