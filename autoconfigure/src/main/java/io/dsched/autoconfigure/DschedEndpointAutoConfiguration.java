@@ -10,12 +10,14 @@ import io.dsched.engine.DschedEngine;
 import io.dsched.engine.NodeId;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.RuntimeJobs;
+import io.dsched.logs.ExecutionLogs;
 import io.dsched.management.DschedManagement;
 import io.dsched.management.JobStatistics;
 import io.dsched.store.DschedRepositories;
 import io.dsched.store.ExecutionRepository;
 import java.time.Clock;
 import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.OperationFilter;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -58,7 +60,8 @@ public final class DschedEndpointAutoConfiguration {
             DschedRepositories repositories,
             DeadLetters deadLetters,
             NodeId nodeId,
-            DschedProperties properties) {
+            DschedProperties properties,
+            ObjectProvider<ExecutionLogs> logs) {
         return new DschedManagement(
                 registry,
                 runtimeJobs,
@@ -70,7 +73,10 @@ public final class DschedEndpointAutoConfiguration {
                 new NodeTable(jdbc.dataSource(), jdbc.platform()),
                 properties.getRecovery().getNodeTimeout(),
                 new JobStatistics(jdbc.dataSource(), jdbc.platform()),
-                (id) -> Optional.empty(),
+                (id) -> {
+                    ExecutionLogs found = logs.getIfAvailable();
+                    return (found != null) ? found.find(id) : Optional.empty();
+                },
                 nodeId.value(),
                 Clock.systemUTC());
     }

@@ -6,7 +6,9 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration properties of dsched, under the prefix {@code dsched}.
@@ -55,6 +57,7 @@ public class DschedProperties {
     private final Management management = new Management();
 
     private final Notify notify = new Notify();
+    private final Logs logs = new Logs();
 
     public boolean isEnabled() {
         return this.enabled;
@@ -230,6 +233,53 @@ public class DschedProperties {
             public void setInitialBackoff(Duration initialBackoff) {
                 this.initialBackoff = initialBackoff;
             }
+        }
+    }
+
+    public Logs getLogs() {
+        return this.logs;
+    }
+
+    /** What each attempt logs, captured and kept with its execution. */
+    public static class Logs {
+
+        /**
+         * Whether to capture the lines each attempt logs on its own thread and keep them in
+         * dsched_execution_log (with Logback, Spring Boot's default logging).
+         */
+        private boolean capture = true;
+
+        /** Least level of the lines captured; a line must pass its logger's level as well. */
+        private LogLevel level = LogLevel.INFO;
+
+        /**
+         * Most text kept per attempt; of a longer log, the first part is kept and marked as
+         * truncated.
+         */
+        private DataSize maxSize = DataSize.ofKilobytes(64);
+
+        public boolean isCapture() {
+            return this.capture;
+        }
+
+        public void setCapture(boolean capture) {
+            this.capture = capture;
+        }
+
+        public LogLevel getLevel() {
+            return this.level;
+        }
+
+        public void setLevel(LogLevel level) {
+            this.level = level;
+        }
+
+        public DataSize getMaxSize() {
+            return this.maxSize;
+        }
+
+        public void setMaxSize(DataSize maxSize) {
+            this.maxSize = maxSize;
         }
     }
 

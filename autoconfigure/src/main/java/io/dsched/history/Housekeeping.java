@@ -17,9 +17,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
 /**
- * Deletes finished attempts and closed dead letters older than the retention, in small batches so
- * that no statement holds many locks. It runs as a scheduled job of its own, so on one node of the
- * cluster at a time.
+ * Deletes finished attempts (with their captured logs) and closed dead letters older than the
+ * retention, in small batches so that no statement holds many locks. It runs as a scheduled job of
+ * its own, so on one node of the cluster at a time.
  */
 public class Housekeeping {
 
@@ -32,6 +32,8 @@ public class Housekeeping {
             "'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'SKIPPED', 'DEAD_LETTERED', 'CANCELLED'";
 
     private static final int MAX_BATCHES_PER_RUN = 1000;
+
+    private static final String EXECUTION_LOGS = "DELETE FROM dsched_execution_log WHERE execution_id IN (:ids)";
 
     private final JdbcTemplate jdbc;
 
@@ -88,7 +90,8 @@ public class Housekeeping {
      */
     public int purge() {
         Object cutoff = this.platform.bindable(this.clock.instant().minus(this.retention));
-        int attempts = deleteInBatches("dsched_execution", "status IN (" + FINISHED + ") AND started_at < ?", cutoff);
+        int attempts = deleteInBatches(
+                "dsched_execution", "status IN (" + FINISHED + ") AND started_at < ?", cutoff, EXECUTION_LOGS);
         int letters = deleteInBatches("dsched_dead_letter", "status <> 'OPEN' AND last_failed_at < ?", cutoff);
         if (attempts + letters > 0) {
             logger.info(
@@ -97,7 +100,7 @@ public class Housekeeping {
         return attempts + letters;
     }
 
-    private int deleteInBatches(String table, String condition, Object cutoff) {
+    private int deleteInBatches(String table, String condition, Object cutoff, String... dependents) {
         // ids first, then a delete by id: one form that every database runs the same way
         // (MySQL takes no LIMIT in an IN subquery; H2's DELETE ... LIMIT stops early on an index)
         String select = "SELECT id FROM " + table + " WHERE " + condition + " ORDER BY id LIMIT " + this.batchSize;
@@ -107,6 +110,11 @@ public class Housekeeping {
             List<Long> ids = this.jdbc.queryForList(select, Long.class, cutoff);
             if (ids.isEmpty()) {
                 break;
+            }
+            // the rows that belong to these first: if the run stops in between, the next one
+            // finds the same ids again
+            for (String dependent : dependents) {
+                this.named.update(dependent, Map.of("ids", ids));
             }
             total += this.named.update(delete, Map.of("ids", ids));
             if (ids.size() < this.batchSize) {

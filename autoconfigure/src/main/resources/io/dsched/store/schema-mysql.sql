@@ -257,3 +257,15 @@ CREATE TABLE IF NOT EXISTS dsched_audit (
     detail         VARCHAR(1000),
     node_id        VARCHAR(200)  NOT NULL
 ) ENGINE = InnoDB;
+
+-- What each attempt logged on its thread (capped) and the stack trace it failed with: a row
+-- only for an attempt that logged something or failed, deleted together with its attempt.
+-- utf8mb4 whatever the server's default: a log line may hold any character.
+CREATE TABLE IF NOT EXISTS dsched_execution_log (
+    execution_id BIGINT       NOT NULL PRIMARY KEY,
+    job_name     VARCHAR(200) NOT NULL,
+    log_lines    LONGTEXT,
+    stack_trace  MEDIUMTEXT,
+    truncated    BOOLEAN      NOT NULL,
+    created_at   DATETIME(3)  NOT NULL
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;

@@ -265,3 +265,14 @@ CREATE TABLE IF NOT EXISTS dsched_audit (
     detail         VARCHAR(1000),
     node_id        VARCHAR(200)  NOT NULL
 );
+
+-- What each attempt logged on its thread (capped) and the stack trace it failed with: a row
+-- only for an attempt that logged something or failed, deleted together with its attempt.
+CREATE TABLE IF NOT EXISTS dsched_execution_log (
+    execution_id BIGINT       NOT NULL PRIMARY KEY,
+    job_name     VARCHAR(200) NOT NULL,
+    log_lines    TEXT,
+    stack_trace  TEXT,
+    truncated    BOOLEAN      NOT NULL,
+    created_at   TIMESTAMP WITH TIME ZONE NOT NULL
+);

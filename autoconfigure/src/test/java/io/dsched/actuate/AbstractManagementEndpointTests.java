@@ -100,6 +100,10 @@ abstract class AbstractManagementEndpointTests {
         assertThat(execution.get("deadLetter").get("stackTrace").asString())
                 .contains("java.lang.IllegalStateException: partner <script>alert(1)</script> is down")
                 .contains("at io.dsched.actuate.ManagementApp$Jobs.doomed");
+        JsonNode log = execution.get("log");
+        assertThat(log.get("stackTrace").asString()).contains("partner <script>alert(1)</script> is down");
+        assertThat(StreamSupport.stream(log.get("lines").spliterator(), false).map(JsonNode::asString))
+                .anySatisfy((line) -> assertThat(line).contains("ERROR").contains("Dead-lettering 'doomed'"));
 
         JsonNode doomed =
                 this.client.get("/jobs/doomed?status=dead_lettered", "viewer").body();

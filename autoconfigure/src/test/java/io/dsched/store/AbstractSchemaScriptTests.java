@@ -11,6 +11,8 @@ import io.dsched.deadletter.DeadLetterStatus;
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.history.Housekeeping;
+import io.dsched.logs.ExecutionLog;
+import io.dsched.logs.ExecutionLogs;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;
 import java.time.Duration;
@@ -85,7 +87,12 @@ abstract class AbstractSchemaScriptTests {
             "DSCHED_QRTZ_LOCKS",
             "dsched_lock",
             "dsched_execution",
-            "dsched_job_definition"
+            "dsched_job_definition",
+            "dsched_dead_letter",
+            "dsched_node",
+            "dsched_job",
+            "dsched_execution_log",
+            "dsched_audit"
         }) {
             assertThat(sql.queryForObject("SELECT COUNT(*) FROM " + table, Long.class))
                     .as(table)
@@ -204,7 +211,8 @@ abstract class AbstractSchemaScriptTests {
         for (int i = 0; i < 2500; i++) {
             rows.add(finished(ExecutionRecord.claim("old", old.plusSeconds(i), "node-1", old.plusSeconds(i))));
         }
-        store.repository().saveAll(rows);
+        List<ExecutionRecord> saved = new ArrayList<>();
+        store.repository().saveAll(rows).forEach(saved::add);
         ExecutionRecord running = store.repository().save(ExecutionRecord.claim("stuck", old, "node-1", old));
         ExecutionRecord waiting = store.repository()
                 .save(ExecutionRecord.waiting(
@@ -222,6 +230,10 @@ abstract class AbstractSchemaScriptTests {
         DeadLetterRepository letters = new DschedRepositories(jdbc.dataSource(), jdbc.platform()).deadLetters();
         DeadLetter open = letters.save(letter(old, DeadLetterStatus.OPEN));
         letters.save(letter(old, DeadLetterStatus.DISCARDED));
+        ExecutionLogs logs = new ExecutionLogs(jdbc.dataSource(), jdbc.platform());
+        for (ExecutionRecord attempt : List.of(saved.get(0), saved.get(1499), saved.get(2499), running, recent)) {
+            logs.save(new ExecutionLog(attempt.id(), attempt.jobName(), List.of("a line"), null, false, now));
+        }
 
         int deleted = new Housekeeping(
                         jdbc.dataSource(), jdbc.platform(), Duration.ofDays(14), 1000, java.time.Clock.systemUTC())
@@ -232,6 +244,38 @@ abstract class AbstractSchemaScriptTests {
                 .extracting(ExecutionRecord::id)
                 .containsExactlyInAnyOrder(running.id(), waiting.id(), recent.id());
         assertThat(letters.findAll()).extracting(DeadLetter::id).containsExactly(open.id());
+        assertThat(new JdbcTemplate(this.dataSource)
+                        .queryForList("SELECT execution_id FROM dsched_execution_log", Long.class))
+                .containsExactlyInAnyOrder(running.id(), recent.id());
+    }
+
+    @Test
+    void anExecutionLogReadsBackAsWritten() {
+        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
+        new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
+        ExecutionLogs logs = new ExecutionLogs(jdbc.dataSource(), jdbc.platform());
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            lines.add(now + " INFO com.example.Billing - invoice " + i + " réglée ✓ 🧾");
+        }
+        String stackTrace = "java.lang.IllegalStateException: boom\n\tat com.example.Billing.run(Billing.java:42)\n";
+
+        logs.save(new ExecutionLog(41, "billing", lines, stackTrace, true, now));
+        logs.save(new ExecutionLog(42, "quiet-failure", List.of(), "java.lang.Error\n", false, now));
+
+        assertThat(logs.find(41)).hasValueSatisfying((log) -> {
+            assertThat(log.jobName()).isEqualTo("billing");
+            assertThat(log.lines()).isEqualTo(lines);
+            assertThat(log.stackTrace()).isEqualTo(stackTrace);
+            assertThat(log.truncated()).isTrue();
+            assertThat(log.createdAt()).isEqualTo(now);
+        });
+        assertThat(logs.find(42)).hasValueSatisfying((log) -> {
+            assertThat(log.lines()).isEmpty();
+            assertThat(log.truncated()).isFalse();
+        });
+        assertThat(logs.find(43)).isEmpty();
     }
 
     private static ExecutionRecord finished(ExecutionRecord claim) {
