@@ -48,6 +48,8 @@ public class DschedProperties {
 
     private final Metrics metrics = new Metrics();
 
+    private final Observation observation = new Observation();
+
     public boolean isEnabled() {
         return this.enabled;
     }
@@ -118,6 +120,28 @@ public class DschedProperties {
 
     public Metrics getMetrics() {
         return this.metrics;
+    }
+
+    public Observation getObservation() {
+        return this.observation;
+    }
+
+    /** The Micrometer observations of dsched, which a tracer turns into spans. */
+    public static class Observation {
+
+        /**
+         * Whether to observe every attempt and every submission, and to store the trace context of
+         * submitted jobs, when the application has an ObservationRegistry.
+         */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
     }
 
     /** The Micrometer meters of dsched. */
