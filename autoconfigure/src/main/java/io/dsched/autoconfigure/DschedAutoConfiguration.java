@@ -14,6 +14,7 @@ import io.dsched.engine.GracefulShutdown;
 import io.dsched.engine.JobSynchronizer;
 import io.dsched.engine.NodeId;
 import io.dsched.engine.QuartzSettings;
+import io.dsched.execution.AttemptObserver;
 import io.dsched.execution.AttemptRunner;
 import io.dsched.execution.CompositeJobTargets;
 import io.dsched.execution.ExecutionListener;
@@ -25,6 +26,7 @@ import io.dsched.handler.HandlerRegistry;
 import io.dsched.history.Housekeeping;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.RuntimeJobs;
+import io.dsched.jobs.SubmissionObserver;
 import io.dsched.queue.ExecutionQueue;
 import io.dsched.retry.RetryDefaults;
 import io.dsched.store.DatabasePlatform;
@@ -247,7 +249,8 @@ public final class DschedAutoConfiguration {
             ObjectProvider<JsonMapper> jsonMappers,
             NodeId nodeId,
             ExecutionQueue queue,
-            RuntimeJobs runtimeJobs) {
+            RuntimeJobs runtimeJobs,
+            ObjectProvider<SubmissionObserver> observer) {
         return new JobScheduler(
                 handlers,
                 jobs,
@@ -257,7 +260,8 @@ public final class DschedAutoConfiguration {
                 nodeId.value(),
                 CLOCK,
                 queue::wakeUp,
-                runtimeJobs);
+                runtimeJobs,
+                observer.getIfAvailable(() -> SubmissionObserver.NONE));
     }
 
     @Bean
@@ -267,9 +271,17 @@ public final class DschedAutoConfiguration {
             ExecutionStore store,
             JobGuard guard,
             NodeId nodeId,
-            ObjectProvider<ExecutionListener> listeners) {
+            ObjectProvider<ExecutionListener> listeners,
+            ObjectProvider<AttemptObserver> observer) {
         return new AttemptRunner(
-                targets, store, guard, nodeId.value(), CLOCK, new SecureRandom(), listeners(listeners));
+                targets,
+                store,
+                guard,
+                nodeId.value(),
+                CLOCK,
+                new SecureRandom(),
+                listeners(listeners),
+                observer.getIfAvailable(() -> AttemptObserver.NONE));
     }
 
     @Bean

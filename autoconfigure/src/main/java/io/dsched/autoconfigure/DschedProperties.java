@@ -59,6 +59,8 @@ public class DschedProperties {
     private final Notify notify = new Notify();
     private final Logs logs = new Logs();
 
+    private final Observation observation = new Observation();
+
     public boolean isEnabled() {
         return this.enabled;
     }
@@ -280,6 +282,28 @@ public class DschedProperties {
 
         public void setMaxSize(DataSize maxSize) {
             this.maxSize = maxSize;
+        }
+    }
+
+    public Observation getObservation() {
+        return this.observation;
+    }
+
+    /** The Micrometer observations of dsched, which a tracer turns into spans. */
+    public static class Observation {
+
+        /**
+         * Whether to observe every attempt and every submission, and to store the trace context of
+         * submitted jobs, when the application has an ObservationRegistry.
+         */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
     }
 

@@ -57,6 +57,8 @@ public final class AttemptRunner implements AutoCloseable {
 
     private final ExecutionListener listener;
 
+    private final AttemptObserver observer;
+
     private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
 
     /**
@@ -68,6 +70,7 @@ public final class AttemptRunner implements AutoCloseable {
      * @param clock the clock
      * @param random the source of retry jitter
      * @param listener hears what becomes of each attempt
+     * @param observer wraps each attempt, for tracing
      */
     public AttemptRunner(
             JobTargets targets,
@@ -76,8 +79,10 @@ public final class AttemptRunner implements AutoCloseable {
             String nodeId,
             Clock clock,
             RandomGenerator random,
-            ExecutionListener listener) {
+            ExecutionListener listener,
+            AttemptObserver observer) {
         this.listener = listener;
+        this.observer = observer;
         this.targets = targets;
         this.store = store;
         this.guard = guard;
@@ -178,6 +183,17 @@ public final class AttemptRunner implements AutoCloseable {
     }
 
     private Outcome invoke(JobTarget job, ExecutionRecord claim) {
+        AttemptObserver.Observed observed = this.observer.start(claim);
+        Outcome outcome = null;
+        try {
+            outcome = invoke(job, claim, observed);
+            return outcome;
+        } finally {
+            observed.stop(outcome);
+        }
+    }
+
+    private Outcome invoke(JobTarget job, ExecutionRecord claim, AttemptObserver.Observed observed) {
         Context context = new Context(claim);
         AtomicBoolean timedOut = new AtomicBoolean();
         Instant startedAt = this.clock.instant();
@@ -225,6 +241,7 @@ public final class AttemptRunner implements AutoCloseable {
             this.listener.finished(claim, Outcome.SUCCEEDED, Duration.between(startedAt, finishedAt), null);
             return Outcome.SUCCEEDED;
         }
+        observed.failed(failure);
         Outcome outcome = failed(job, claim, startedAt, finishedAt, failure, timedOut.get());
         this.listener.finished(claim, outcome, Duration.between(startedAt, finishedAt), failure);
         if (failure instanceof VirtualMachineError error) {

@@ -18,8 +18,9 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
 /**
  * Deletes finished attempts (with their captured logs) and closed dead letters older than the
- * retention, in small batches so that no statement holds many locks. It runs as a scheduled job of
- * its own, so on one node of the cluster at a time.
+ * retention, in small batches so that no statement holds many locks, and then the stored trace
+ * contexts of fires that have no attempt left. It runs as a scheduled job of its own, so on one
+ * node of the cluster at a time.
  */
 public class Housekeeping {
 
@@ -86,18 +87,44 @@ public class Housekeeping {
 
     /**
      * Deletes what is older than the retention.
-     * @return how many attempts and dead letters were deleted
+     * @return how many attempts, dead letters and trace contexts were deleted
      */
     public int purge() {
         Object cutoff = this.platform.bindable(this.clock.instant().minus(this.retention));
         int attempts = deleteInBatches(
                 "dsched_execution", "status IN (" + FINISHED + ") AND started_at < ?", cutoff, EXECUTION_LOGS);
         int letters = deleteInBatches("dsched_dead_letter", "status <> 'OPEN' AND last_failed_at < ?", cutoff);
-        if (attempts + letters > 0) {
+        int traces = deleteTraces(cutoff);
+        if (attempts + letters + traces > 0) {
             logger.info(
-                    "Deleted {} attempts and {} closed dead letters older than {}", attempts, letters, this.retention);
+                    "Deleted {} attempts, {} closed dead letters and {} trace contexts older than {}",
+                    attempts,
+                    letters,
+                    traces,
+                    this.retention);
         }
-        return attempts + letters;
+        return attempts + letters + traces;
+    }
+
+    private int deleteTraces(Object cutoff) {
+        // only of fires with no attempt left: one still waiting or running keeps its trace however old
+        String select = "SELECT t.idempotency_key FROM dsched_execution_trace t WHERE t.created_at < ?"
+                + " AND NOT EXISTS (SELECT 1 FROM dsched_execution e WHERE e.idempotency_key = t.idempotency_key)"
+                + " LIMIT " + this.batchSize;
+        // the cutoff again: a fire submitted meanwhile under a key just freed keeps its new row
+        String delete = "DELETE FROM dsched_execution_trace WHERE idempotency_key IN (:keys) AND created_at < :cutoff";
+        int total = 0;
+        for (int batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
+            List<String> keys = this.jdbc.queryForList(select, String.class, cutoff);
+            if (keys.isEmpty()) {
+                break;
+            }
+            total += this.named.update(delete, Map.of("keys", keys, "cutoff", cutoff));
+            if (keys.size() < this.batchSize) {
+                break;
+            }
+        }
+        return total;
     }
 
     private int deleteInBatches(String table, String condition, Object cutoff, String... dependents) {

@@ -58,6 +58,8 @@ public class JobScheduler {
 
     private final RuntimeJobs runtimeJobs;
 
+    private final SubmissionObserver observer;
+
     /**
      * Creates the API.
      * @param handlers the handlers this node declares
@@ -69,6 +71,7 @@ public class JobScheduler {
      * @param clock the clock
      * @param wakeQueue makes this node look for due attempts at once
      * @param runtimeJobs the recurring jobs defined at run time
+     * @param observer wraps the storing of submitted jobs, for tracing
      */
     public JobScheduler(
             HandlerRegistry handlers,
@@ -79,7 +82,8 @@ public class JobScheduler {
             String nodeId,
             Clock clock,
             Runnable wakeQueue,
-            RuntimeJobs runtimeJobs) {
+            RuntimeJobs runtimeJobs,
+            SubmissionObserver observer) {
         this.handlers = handlers;
         this.jobs = jobs;
         this.store = store;
@@ -89,6 +93,7 @@ public class JobScheduler {
         this.clock = clock;
         this.wakeQueue = wakeQueue;
         this.runtimeJobs = runtimeJobs;
+        this.observer = observer;
     }
 
     /**
@@ -103,11 +108,18 @@ public class JobScheduler {
     public ScheduledJob submit(OneOff request) {
         HandlerDefinition handler = handler(request.handler());
         String payload = payload(handler, request.payload());
+        return this.observer.observe(
+                handler.name(), 1, (traceCarrier) -> submit(handler, payload, request, traceCarrier));
+    }
+
+    private ScheduledJob submit(HandlerDefinition handler, String payload, OneOff request, String traceCarrier) {
         Instant now = this.clock.instant();
         Instant dueAt = request.dueAt(now);
         String key = handler.name() + ":" + ((request.key() != null) ? request.key() : UUID.randomUUID());
-        Optional<ExecutionRecord> saved = this.store.claim(ExecutionRecord.waiting(
-                handler.name(), dueAt, 1, key, ExecutionOrigin.ONE_OFF, this.nodeId, now, dueAt, payload, null));
+        Optional<ExecutionRecord> saved = this.store.claim(
+                ExecutionRecord.waiting(
+                        handler.name(), dueAt, 1, key, ExecutionOrigin.ONE_OFF, this.nodeId, now, dueAt, payload, null),
+                traceCarrier);
         if (saved.isPresent()) {
             if (!dueAt.isAfter(now)) {
                 this.wakeQueue.run();
@@ -130,11 +142,19 @@ public class JobScheduler {
      *     handler's payload type
      */
     public List<ScheduledJob> submitAll(List<OneOff> requests) {
+        if (requests.isEmpty()) {
+            return List.of();
+        }
         Instant now = this.clock.instant();
+        List<HandlerDefinition> handlers = new ArrayList<>(requests.size());
+        List<String> payloads = new ArrayList<>(requests.size());
         List<ExecutionRecord> unkeyed = new ArrayList<>();
         for (OneOff request : requests) {
+            HandlerDefinition handler = handler(request.handler());
+            String payload = payload(handler, request.payload());
+            handlers.add(handler);
+            payloads.add(payload);
             if (request.key() == null) {
-                HandlerDefinition handler = handler(request.handler());
                 Instant dueAt = request.dueAt(now);
                 unkeyed.add(ExecutionRecord.waiting(
                         handler.name(),
@@ -145,22 +165,28 @@ public class JobScheduler {
                         this.nodeId,
                         now,
                         dueAt,
-                        payload(handler, request.payload()),
+                        payload,
                         null));
-            } else {
-                handler(request.handler());
             }
         }
-        Iterator<ExecutionRecord> saved = this.store.insertAll(unkeyed).iterator();
-        List<ScheduledJob> scheduled = new ArrayList<>(requests.size());
-        for (OneOff request : requests) {
-            if (request.key() == null) {
-                ExecutionRecord row = saved.next();
-                scheduled.add(new ScheduledJob(row.id(), row.jobName(), row.idempotencyKey(), row.scheduledAt(), true));
-            } else {
-                scheduled.add(submit(request));
+        List<String> names =
+                handlers.stream().map(HandlerDefinition::name).distinct().toList();
+        String job = (names.size() == 1) ? names.get(0) : "several";
+        List<ScheduledJob> scheduled = this.observer.observe(job, requests.size(), (traceCarrier) -> {
+            Iterator<ExecutionRecord> saved =
+                    this.store.insertAll(unkeyed, traceCarrier).iterator();
+            List<ScheduledJob> jobs = new ArrayList<>(requests.size());
+            for (int i = 0; i < requests.size(); i++) {
+                OneOff request = requests.get(i);
+                if (request.key() == null) {
+                    ExecutionRecord row = saved.next();
+                    jobs.add(new ScheduledJob(row.id(), row.jobName(), row.idempotencyKey(), row.scheduledAt(), true));
+                } else {
+                    jobs.add(submit(handlers.get(i), payloads.get(i), request, traceCarrier));
+                }
             }
-        }
+            return jobs;
+        });
         if (unkeyed.stream().anyMatch((row) -> !row.dueAt().isAfter(now))) {
             this.wakeQueue.run();
         }
@@ -222,21 +248,29 @@ public class JobScheduler {
         if (this.jobs.definition(job).isEmpty() && runtime.isEmpty()) {
             throw new UnknownJobException("No scheduled job named '" + job + "' on this node");
         }
-        String payload = null;
-        if (params != null) {
-            if (runtime.isEmpty()) {
-                throw new IllegalArgumentException("'" + job + "' is declared in code and takes no parameters");
-            }
-            payload = payload(handler(runtime.get().handler()), params);
+        if (params != null && runtime.isEmpty()) {
+            throw new IllegalArgumentException("'" + job + "' is declared in code and takes no parameters");
         }
+        String payload = (params != null) ? payload(handler(runtime.get().handler()), params) : null;
         String name = job;
         Instant now = this.clock.instant();
         String key = ExecutionRecord.idempotencyKey(name, now) + "#manual-"
                 + UUID.randomUUID().toString().substring(0, 8);
-        ExecutionRecord run = this.store
-                .claim(ExecutionRecord.waiting(
-                        name, now, 1, key, ExecutionOrigin.MANUAL, this.nodeId, now, now, payload, "triggered by hand"))
-                .orElseThrow();
+        ExecutionRecord run = this.observer.observe(name, 1, (traceCarrier) -> this.store
+                .claim(
+                        ExecutionRecord.waiting(
+                                name,
+                                now,
+                                1,
+                                key,
+                                ExecutionOrigin.MANUAL,
+                                this.nodeId,
+                                now,
+                                now,
+                                payload,
+                                "triggered by hand"),
+                        traceCarrier)
+                .orElseThrow());
         this.wakeQueue.run();
         return new ScheduledJob(run.id(), name, key, now, true);
     }

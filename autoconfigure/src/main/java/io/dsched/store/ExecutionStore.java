@@ -29,7 +29,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Claims attempts and records their outcomes in {@code dsched_execution}. An outcome and what
- * follows from it (the next attempt, or the dead letter) are written in one transaction.
+ * follows from it (the next attempt, or the dead letter) are written in one transaction; so are a
+ * submitted fire and the trace context it was submitted in ({@code dsched_execution_trace}).
  */
 public class ExecutionStore implements AutoCloseable {
 
@@ -88,6 +89,8 @@ public class ExecutionStore implements AutoCloseable {
 
     private final DatabasePlatform platform;
 
+    private final ExecutionTraces traces;
+
     /**
      * Creates a store.
      * @param repository the repository of executions
@@ -112,6 +115,7 @@ public class ExecutionStore implements AutoCloseable {
         this.jdbc = new JdbcTemplate(dataSource);
         this.platform = platform;
         this.successes = new GroupedSuccesses(this.jdbc, platform, transactions);
+        this.traces = new ExecutionTraces(this.jdbc, platform);
     }
 
     /**
@@ -145,6 +149,51 @@ public class ExecutionStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Inserts an attempt as {@link #claim(ExecutionRecord)} does and, in the same transaction, the
+     * trace context its fire was submitted in.
+     * @param attempt the first attempt of a fire, waiting
+     * @param traceCarrier the trace context's propagation fields, encoded, or {@code null} for none;
+     *     one longer than 1000 characters is not stored
+     * @return the saved row, or empty if the attempt already exists
+     */
+    public Optional<ExecutionRecord> claim(ExecutionRecord attempt, String traceCarrier) {
+        String carrier = storable(traceCarrier);
+        if (carrier == null) {
+            return claim(attempt);
+        }
+        try {
+            return Optional.of(this.transactions.execute((tx) -> {
+                ExecutionRecord saved = insert(attempt);
+                this.traces.save(List.of(saved), carrier);
+                return saved;
+            }));
+        } catch (DuplicateKeyException ex) {
+            logger.debug("Attempt {} of '{}' already exists", attempt.attempt(), attempt.idempotencyKey());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Returns the trace context a fire was submitted in.
+     * @param idempotencyKey the fire's key
+     * @return its propagation fields, encoded, or empty if it was submitted outside a trace
+     */
+    public Optional<String> traceCarrier(String idempotencyKey) {
+        return this.traces.find(idempotencyKey);
+    }
+
+    private static String storable(String traceCarrier) {
+        if (traceCarrier != null && traceCarrier.length() > ExecutionTraces.MAX_CARRIER) {
+            logger.debug(
+                    "Not storing a trace context of {} characters; at most {} fit",
+                    traceCarrier.length(),
+                    ExecutionTraces.MAX_CARRIER);
+            return null;
+        }
+        return traceCarrier;
+    }
+
     private ExecutionRecord insert(ExecutionRecord row) {
         return row.withId(insertBatch(List.of(row)).get(0));
     }
@@ -156,10 +205,29 @@ public class ExecutionStore implements AutoCloseable {
      * @return the saved rows, in order
      */
     public List<ExecutionRecord> insertAll(List<ExecutionRecord> attempts) {
+        return insertAll(attempts, null);
+    }
+
+    /**
+     * Inserts new waiting attempts as {@link #insertAll(List)} does and, in the transaction of
+     * each batch, the trace context they were submitted in.
+     * @param attempts the rows to insert
+     * @param traceCarrier the trace context's propagation fields, encoded, or {@code null} for none;
+     *     one longer than 1000 characters is not stored
+     * @return the saved rows, in order
+     */
+    public List<ExecutionRecord> insertAll(List<ExecutionRecord> attempts, String traceCarrier) {
+        String carrier = storable(traceCarrier);
         List<ExecutionRecord> saved = new ArrayList<>(attempts.size());
         for (int from = 0; from < attempts.size(); from += INSERT_BATCH) {
             List<ExecutionRecord> batch = attempts.subList(from, Math.min(attempts.size(), from + INSERT_BATCH));
-            List<Long> ids = this.transactions.execute((tx) -> insertBatch(batch));
+            List<Long> ids = this.transactions.execute((tx) -> {
+                List<Long> inserted = insertBatch(batch);
+                if (carrier != null) {
+                    this.traces.save(batch, carrier);
+                }
+                return inserted;
+            });
             for (int i = 0; i < batch.size(); i++) {
                 saved.add(batch.get(i).withId(ids.get(i)));
             }

@@ -272,3 +272,15 @@ CREATE TABLE IF NOT EXISTS dsched_execution_log (
     truncated    BOOLEAN      NOT NULL,
     created_at   TIMESTAMP WITH TIME ZONE NOT NULL
 );
+
+-- The trace context a one-off job or a run triggered by hand was submitted in, by its fire's
+-- idempotency key, so that every attempt of the fire continues that trace. Written only while
+-- tracing is on; housekeeping deletes a row once the fire's attempts are gone.
+CREATE TABLE IF NOT EXISTS dsched_execution_trace (
+    idempotency_key VARCHAR(255)  NOT NULL,
+    carrier         VARCHAR(1000) NOT NULL,
+    created_at      TIMESTAMP WITH TIME ZONE NOT NULL,
+    PRIMARY KEY (idempotency_key)
+);
+
+CREATE INDEX IF NOT EXISTS idx_dsched_execution_trace_created ON dsched_execution_trace (created_at);

@@ -92,7 +92,8 @@ abstract class AbstractSchemaScriptTests {
             "dsched_node",
             "dsched_job",
             "dsched_execution_log",
-            "dsched_audit"
+            "dsched_audit",
+            "dsched_execution_trace"
         }) {
             assertThat(sql.queryForObject("SELECT COUNT(*) FROM " + table, Long.class))
                     .as(table)
@@ -276,6 +277,65 @@ abstract class AbstractSchemaScriptTests {
             assertThat(log.truncated()).isFalse();
         });
         assertThat(logs.find(43)).isEmpty();
+    }
+
+    @Test
+    void aSubmittedFireKeepsTheTraceContextWrittenWithItsFirstAttempt() {
+        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
+        new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
+        ExecutionStore store = store(jdbc);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        String traced = "{\"traceparent\":\"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\"}";
+
+        assertThat(store.claim(oneOff("remind:a", now, now), traced)).isPresent();
+        assertThat(store.claim(oneOff("remind:a", now, now), "{\"traceparent\":\"another\"}"))
+                .isEmpty();
+        List<ExecutionRecord> batch = store.insertAll(
+                List.of(oneOff("remind:b", now, now), oneOff("remind:c", now, now)), "{\"b3\":\"1-2-1\"}");
+        assertThat(store.claim(oneOff("remind:d", now, now), null)).isPresent();
+        assertThat(store.claim(oneOff("remind:e", now, now), "x".repeat(1001))).isPresent();
+
+        assertThat(batch).hasSize(2);
+        assertThat(store.traceCarrier("remind:a")).contains(traced);
+        assertThat(store.traceCarrier("remind:b")).contains("{\"b3\":\"1-2-1\"}");
+        assertThat(store.traceCarrier("remind:c")).contains("{\"b3\":\"1-2-1\"}");
+        assertThat(store.traceCarrier("remind:d")).isEmpty();
+        assertThat(store.traceCarrier("remind:e")).isEmpty();
+        assertThat(store.repository().findByIdempotencyKey("remind:e")).hasSize(1);
+    }
+
+    @Test
+    void housekeepingDeletesTheTraceContextsOfOldFiresWithNoAttemptLeft() {
+        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
+        new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
+        ExecutionStore store = store(jdbc);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        Instant old = now.minus(20, ChronoUnit.DAYS);
+        String carrier = "{\"traceparent\":\"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\"}";
+        ExecutionRecord done =
+                store.claim(oneOff("remind:done", old, old), carrier).orElseThrow();
+        store.claim(oneOff("remind:later", old, now.plusSeconds(3600)), carrier);
+        ExecutionRecord recent =
+                store.claim(oneOff("remind:recent", now, now), carrier).orElseThrow();
+        JdbcTemplate sql = new JdbcTemplate(this.dataSource);
+        for (ExecutionRecord row : List.of(done, recent)) {
+            sql.update(
+                    "UPDATE dsched_execution SET status = 'SUCCEEDED', finished_at = started_at WHERE id = ?",
+                    row.id());
+        }
+
+        int deleted = new Housekeeping(
+                        jdbc.dataSource(), jdbc.platform(), Duration.ofDays(14), 1, java.time.Clock.systemUTC())
+                .purge();
+
+        assertThat(deleted).isEqualTo(2);
+        assertThat(sql.queryForList("SELECT idempotency_key FROM dsched_execution_trace", String.class))
+                .containsExactlyInAnyOrder("remind:later", "remind:recent");
+    }
+
+    private static ExecutionRecord oneOff(String key, Instant now, Instant dueAt) {
+        return ExecutionRecord.waiting(
+                "remind", dueAt, 1, key, ExecutionOrigin.ONE_OFF, "node-1", now, dueAt, "\"hi\"", null);
     }
 
     private static ExecutionRecord finished(ExecutionRecord claim) {

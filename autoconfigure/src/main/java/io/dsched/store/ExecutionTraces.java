@@ -1,0 +1,83 @@
+package io.dsched.store;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.BatchPreparedStatementSetter;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The trace context a fire was submitted in, kept in {@code dsched_execution_trace} by the fire's
+ * idempotency key, so that every attempt of the fire continues that trace.
+ */
+final class ExecutionTraces {
+
+    /** Longest encoded carrier the table holds. */
+    static final int MAX_CARRIER = 1000;
+
+    private final JdbcTemplate jdbc;
+
+    private final DatabasePlatform platform;
+
+    private final String upsert;
+
+    ExecutionTraces(JdbcTemplate jdbc, DatabasePlatform platform) {
+        this.jdbc = jdbc;
+        this.platform = platform;
+        // a row left by an earlier fire with the same key, whose attempts housekeeping has just
+        // deleted, is replaced rather than failing the submission
+        this.upsert = switch (platform) {
+            case POSTGRESQL -> """
+                            INSERT INTO dsched_execution_trace (idempotency_key, carrier, created_at) VALUES (?, ?, ?)
+                            ON CONFLICT (idempotency_key)
+                            DO UPDATE SET carrier = EXCLUDED.carrier, created_at = EXCLUDED.created_at
+                            """;
+            case MYSQL -> """
+                            INSERT INTO dsched_execution_trace (idempotency_key, carrier, created_at) VALUES (?, ?, ?)
+                            ON DUPLICATE KEY UPDATE carrier = VALUES(carrier), created_at = VALUES(created_at)
+                            """;
+            case H2 -> """
+                            MERGE INTO dsched_execution_trace (idempotency_key, carrier, created_at)
+                            KEY (idempotency_key) VALUES (?, ?, ?)
+                            """;
+        };
+    }
+
+    /**
+     * Stores the trace context of new fires, in the caller's transaction.
+     * @param fires the first attempts of the fires, just inserted
+     * @param carrier the encoded trace context
+     */
+    void save(List<ExecutionRecord> fires, String carrier) {
+        this.jdbc.batchUpdate(this.upsert, new BatchPreparedStatementSetter() {
+            @Override
+            public void setValues(PreparedStatement statement, int i) throws SQLException {
+                ExecutionRecord fire = fires.get(i);
+                statement.setString(1, fire.idempotencyKey());
+                statement.setString(2, carrier);
+                statement.setObject(3, ExecutionTraces.this.platform.bindable(fire.startedAt()));
+            }
+
+            @Override
+            public int getBatchSize() {
+                return fires.size();
+            }
+        });
+    }
+
+    /**
+     * Finds the trace context of a fire.
+     * @param idempotencyKey the fire's key
+     * @return the encoded carrier, or empty if the fire was submitted outside a trace
+     */
+    Optional<String> find(String idempotencyKey) {
+        return this.jdbc
+                .queryForList(
+                        "SELECT carrier FROM dsched_execution_trace WHERE idempotency_key = ?",
+                        String.class,
+                        idempotencyKey)
+                .stream()
+                .findFirst();
+    }
+}
