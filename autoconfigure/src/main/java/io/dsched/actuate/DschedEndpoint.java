@@ -261,7 +261,7 @@ public class DschedEndpoint {
                         "job.trigger",
                         id,
                         reason,
-                        Level.OPERATOR,
+                        (params != null) ? Level.ADMIN : Level.OPERATOR,
                         () -> this.management.trigger(name("job", id), params(params)));
             case "schedule" ->
                 write(
@@ -407,9 +407,6 @@ public class DschedEndpoint {
         }
         if (ex instanceof UnknownJobException) {
             return error(404, ex.getMessage(), null);
-        }
-        if (ex instanceof IllegalArgumentException) {
-            return error(400, ex.getMessage(), null);
         }
         logger.error("The dsched endpoint failed", ex);
         return error(500, "The request failed on node " + this.nodeId + "; its log has the cause", null);

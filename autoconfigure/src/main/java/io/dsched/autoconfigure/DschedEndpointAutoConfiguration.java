@@ -78,7 +78,8 @@ public final class DschedEndpointAutoConfiguration {
                     return (found != null) ? found.find(id) : Optional.empty();
                 },
                 nodeId.value(),
-                Clock.systemUTC());
+                Clock.systemUTC(),
+                jdbc.transactions());
     }
 
     @Bean

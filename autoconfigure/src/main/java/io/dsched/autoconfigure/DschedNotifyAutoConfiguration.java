@@ -50,9 +50,11 @@ public final class DschedNotifyAutoConfiguration {
         WebhookNotifier dschedWebhookNotifier(DschedProperties properties) {
             DschedProperties.Notify.Webhook webhook = properties.getNotify().getWebhook();
             String scheme = webhook.getUrl().getScheme();
-            if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme)) {
+            if ((!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme))
+                    || !StringUtils.hasText(webhook.getUrl().getHost())) {
                 throw new IllegalStateException(
-                        "dsched.notify.webhook.url must be an http or https URL, but is " + webhook.getUrl());
+                        "dsched.notify.webhook.url must be an http or https URL with a host, but is "
+                                + webhook.getUrl());
             }
             // fail closed: an unsigned webhook would let anyone who finds the receiver forge alerts
             if (!StringUtils.hasText(webhook.getSecret())) {

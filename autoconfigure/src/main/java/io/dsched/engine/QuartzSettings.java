@@ -77,6 +77,8 @@ public final class QuartzSettings {
         properties.setProperty("org.quartz.threadPool.class", SimpleThreadPool.class.getName());
         properties.setProperty("org.quartz.threadPool.threadCount", String.valueOf(threads));
         properties.setProperty("org.quartz.threadPool.threadNamePrefix", "dsched-worker");
+        // a job still running when the shutdown timeout ends must not keep the JVM alive
+        properties.setProperty("org.quartz.threadPool.makeThreadsDaemons", "true");
         boolean rowByRow = skipLocked && platform != DatabasePlatform.H2;
         properties.setProperty(
                 "org.quartz.jobStore.class", (rowByRow ? SkipLockedJobStore.class : JobStoreTX.class).getName());

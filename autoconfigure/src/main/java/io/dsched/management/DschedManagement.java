@@ -52,6 +52,7 @@ import org.springframework.data.domain.Sort;
 import org.springframework.data.jdbc.core.JdbcAggregateOperations;
 import org.springframework.data.relational.core.query.Criteria;
 import org.springframework.data.relational.core.query.Query;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * What the management endpoint reads and changes, with the checks that keep bad input out.
@@ -92,6 +93,8 @@ public class DschedManagement {
 
     private final Clock clock;
 
+    private final TransactionTemplate transactions;
+
     /**
      * Creates the facade.
      * @param jobs the jobs this node declares
@@ -107,6 +110,7 @@ public class DschedManagement {
      * @param logs finds what an attempt logged, by execution id
      * @param nodeId this node
      * @param clock the clock
+     * @param transactions transactions on dsched's database
      */
     public DschedManagement(
             JobRegistry jobs,
@@ -121,7 +125,8 @@ public class DschedManagement {
             JobStatistics statistics,
             Function<Long, Optional<?>> logs,
             String nodeId,
-            Clock clock) {
+            Clock clock,
+            TransactionTemplate transactions) {
         this.jobs = jobs;
         this.runtimeJobs = runtimeJobs;
         this.scheduler = scheduler;
@@ -135,6 +140,7 @@ public class DschedManagement {
         this.logs = logs;
         this.nodeId = nodeId;
         this.clock = clock;
+        this.transactions = transactions;
     }
 
     /**
@@ -338,12 +344,12 @@ public class DschedManagement {
             return null;
         });
         String after =
-                this.runtimeJobs.record(job).map(RuntimeJobRecord::params).orElse(null);
+                this.runtimeJobs.record(job).map(RuntimeJobRecord::params).orElse("");
         return new Change(job, Map.of("params", String.valueOf(current.params())), Map.of("params", after));
     }
 
     /**
-     * Replays open dead letters.
+     * Replays open dead letters, all or none.
      * @param ids the letters
      * @param actor who replays them
      * @param reason why
@@ -352,19 +358,21 @@ public class DschedManagement {
      *     nothing is replayed then
      */
     public Change replay(List<Long> ids, String actor, String reason) {
-        checkOpen(ids);
+        List<Long> letters = checkOpen(ids);
         Map<Long, Long> replays = new LinkedHashMap<>();
-        for (long id : ids) {
-            ExecutionRecord attempt = this.deadLetters
-                    .replay(id, actor, reason)
-                    .orElseThrow(() -> ManagementException.conflict("Dead letter " + id + " is no longer open"));
-            replays.put(id, attempt.id());
-        }
-        return new Change(join(ids), Map.of("status", DeadLetterStatus.OPEN), Map.of("replays", replays));
+        inOneTransaction(() -> {
+            for (long id : letters) {
+                ExecutionRecord attempt = this.deadLetters
+                        .replay(id, actor, reason)
+                        .orElseThrow(() -> ManagementException.conflict("Dead letter " + id + " is no longer open"));
+                replays.put(id, attempt.id());
+            }
+        });
+        return new Change(join(letters), Map.of("status", DeadLetterStatus.OPEN), Map.of("replays", replays));
     }
 
     /**
-     * Discards open dead letters.
+     * Discards open dead letters, all or none.
      * @param ids the letters
      * @param actor who discards them
      * @param reason why; required
@@ -376,21 +384,28 @@ public class DschedManagement {
         if (reason == null || reason.isBlank()) {
             throw ManagementException.badInput("reason", "A reason is required to discard a dead letter");
         }
-        checkOpen(ids);
-        for (long id : ids) {
-            if (!this.deadLetters.discard(id, actor, reason)) {
-                throw ManagementException.conflict("Dead letter " + id + " is no longer open");
+        List<Long> letters = checkOpen(ids);
+        inOneTransaction(() -> {
+            for (long id : letters) {
+                if (!this.deadLetters.discard(id, actor, reason)) {
+                    throw ManagementException.conflict("Dead letter " + id + " is no longer open");
+                }
             }
-        }
+        });
         return new Change(
-                join(ids), Map.of("status", DeadLetterStatus.OPEN), Map.of("status", DeadLetterStatus.DISCARDED));
+                join(letters), Map.of("status", DeadLetterStatus.OPEN), Map.of("status", DeadLetterStatus.DISCARDED));
+    }
+
+    private void inOneTransaction(Runnable change) {
+        this.transactions.executeWithoutResult((status) -> change.run());
     }
 
     private static String join(List<Long> ids) {
         return ids.stream().map(String::valueOf).collect(Collectors.joining(","));
     }
 
-    private void checkOpen(List<Long> ids) {
+    private List<Long> checkOpen(List<Long> given) {
+        List<Long> ids = given.stream().distinct().toList();
         if (ids.isEmpty()) {
             throw ManagementException.badInput("ids", "Name at least one dead letter");
         }
@@ -403,6 +418,7 @@ public class DschedManagement {
                         "Dead letter " + id + " is " + letter.status() + " already, by " + letter.actedBy());
             }
         }
+        return ids;
     }
 
     private Job view(String name, Duration window, Instant since, Map<ExecutionStatus, Long> counts) {

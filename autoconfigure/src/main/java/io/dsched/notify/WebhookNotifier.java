@@ -151,12 +151,12 @@ public final class WebhookNotifier implements Notifier, AutoCloseable {
             drop(notification, this.capacity + " notifications are waiting already");
             return;
         }
-        byte[] body = JSON.writeValueAsBytes(body(notification));
         try {
+            byte[] body = JSON.writeValueAsBytes(body(notification));
             this.sender.execute(() -> attempt(notification, body, 1));
-        } catch (RejectedExecutionException ex) {
+        } catch (RuntimeException ex) {
             this.pending.decrementAndGet();
-            drop(notification, "the notifier is closed");
+            drop(notification, (ex instanceof RejectedExecutionException) ? "the notifier is closed" : ex.toString());
         }
     }
 
@@ -177,6 +177,14 @@ public final class WebhookNotifier implements Notifier, AutoCloseable {
     }
 
     private void attempt(Notification notification, byte[] body, int attempt) {
+        try {
+            send(notification, body, attempt);
+        } catch (RuntimeException ex) {
+            giveUp(notification, attempt, ex.toString());
+        }
+    }
+
+    private void send(Notification notification, byte[] body, int attempt) {
         String timestamp = String.valueOf(this.clock.instant().getEpochSecond());
         HttpRequest request = HttpRequest.newBuilder(this.url)
                 .timeout(this.timeout)

@@ -74,8 +74,10 @@ public final class ExecutionObservations implements AttemptObserver {
     }
 
     private Map<String, String> carrier(ExecutionRecord attempt) {
-        // the first attempt of a scheduled fire was never submitted: no trace to look up
-        if (attempt.origin() == ExecutionOrigin.SCHEDULE) {
+        // a scheduled fire, first attempt or retry, was never submitted: no trace to look up
+        if (attempt.origin() == ExecutionOrigin.SCHEDULE
+                || attempt.idempotencyKey()
+                        .equals(ExecutionRecord.idempotencyKey(attempt.jobName(), attempt.scheduledAt()))) {
             return Map.of();
         }
         try {

@@ -59,6 +59,8 @@ public final class ExecutionQueue implements SmartLifecycle {
 
     private volatile boolean running;
 
+    private volatile boolean accepting;
+
     private boolean wakeRequested;
 
     /** Whether the last look found more due attempts than there were free workers. */
@@ -118,13 +120,14 @@ public final class ExecutionQueue implements SmartLifecycle {
             return thread;
         });
         this.running = true;
+        this.accepting = true;
         this.poller = new Thread(this::poll, "dsched-queue-poller");
         this.poller.setDaemon(true);
         this.poller.start();
     }
 
     private void poll() {
-        while (this.running) {
+        while (this.accepting) {
             int claimed = 0;
             int free = capacity() - this.outstanding.get();
             try {
@@ -180,12 +183,12 @@ public final class ExecutionQueue implements SmartLifecycle {
 
     private void awaitNextPoll() {
         synchronized (this.signal) {
-            if (!this.wakeRequested && this.running) {
+            if (!this.wakeRequested && this.accepting) {
                 try {
                     this.signal.wait(this.pollInterval.toMillis());
                 } catch (InterruptedException ex) {
                     Thread.currentThread().interrupt();
-                    this.running = false;
+                    this.accepting = false;
                 }
             }
             this.wakeRequested = false;
@@ -193,7 +196,7 @@ public final class ExecutionQueue implements SmartLifecycle {
     }
 
     private void quiesce() {
-        this.running = false;
+        this.accepting = false;
         wakeUp();
     }
 
@@ -203,14 +206,18 @@ public final class ExecutionQueue implements SmartLifecycle {
         if (this.workers == null) {
             return;
         }
-        this.workers.shutdown();
         try {
+            // a claim in flight when the shutdown began hands its attempts to the workers first
+            this.poller.join(Math.max(1, this.shutdown.remaining().toMillis()));
+            this.workers.shutdown();
             if (!this.workers.awaitTermination(this.shutdown.remaining().toMillis(), TimeUnit.MILLISECONDS)) {
                 logger.warn("Stopping with attempts still running after the shutdown timeout; another node"
                         + " takes them over");
             }
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
+        } finally {
+            this.running = false;
         }
     }
 

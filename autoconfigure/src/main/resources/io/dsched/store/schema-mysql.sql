@@ -256,7 +256,7 @@ CREATE TABLE IF NOT EXISTS dsched_audit (
     result         INTEGER       NOT NULL,
     detail         VARCHAR(1000),
     node_id        VARCHAR(200)  NOT NULL
-) ENGINE = InnoDB;
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
 -- What each attempt logged on its thread (capped) and the stack trace it failed with: a row
 -- only for an attempt that logged something or failed, deleted together with its attempt.

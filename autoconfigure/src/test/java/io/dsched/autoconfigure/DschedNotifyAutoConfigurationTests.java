@@ -90,6 +90,15 @@ class DschedNotifyAutoConfigurationTests {
     }
 
     @Test
+    void aUrlWithoutAHostFailsNamingTheProperty() {
+        this.contextRunner
+                .withPropertyValues("dsched.notify.webhook.url=https:alerts", "dsched.notify.webhook.secret=s")
+                .run((context) -> assertThat(context.getStartupFailure())
+                        .rootCause()
+                        .hasMessageContaining("dsched.notify.webhook.url must be an http or https URL with a host"));
+    }
+
+    @Test
     void aFailureStreakBelowOneFailsNamingTheProperty() {
         this.contextRunner.withPropertyValues("dsched.notify.failure-streak=0").run((context) -> assertThat(
                         context.getStartupFailure())

@@ -65,6 +65,28 @@ abstract class AbstractGracefulShutdownTests {
     }
 
     @Test
+    void aRunOnTheQueueAloneHoldsTheNodeUntilItFinishes() throws Exception {
+        ClusterNode node = this.cluster.start(
+                "node-1",
+                ShutdownJobs.class,
+                Map.of("test.busy.cron", "0 0 0 1 1 *", "dsched.shutdown.timeout", "30s"));
+        node.bean(JobScheduler.class).trigger("triggered");
+        await().atMost(Duration.ofSeconds(20)).until(() -> ShutdownJobs.started.size() == 1);
+
+        Thread closer = new Thread(node::close, "test-closer");
+        closer.start();
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(closer::isAlive);
+        ShutdownJobs.release.countDown();
+        closer.join(Duration.ofSeconds(20).toMillis());
+
+        assertThat(closer.isAlive()).isFalse();
+        assertThat(ShutdownJobs.finished).hasSize(1);
+        assertThat(this.cluster.executions().findByJobName("triggered"))
+                .extracting(ExecutionRecord::status)
+                .containsExactly(ExecutionStatus.SUCCEEDED);
+    }
+
+    @Test
     void aNodeStopsWithinTheTimeoutWhenAJobRunsOnAndLeavesItsAttemptToBeTakenOver() throws Exception {
         ClusterNode node = start("1s");
         await().atMost(Duration.ofSeconds(20)).until(() -> ShutdownJobs.started.size() == 1);

@@ -38,7 +38,7 @@ public class ShutdownJobs {
     /** The jobs. */
     public static class Jobs {
 
-        @DistributedScheduled(name = "busy", cron = "* * * * * *", lockAtMostFor = "1m")
+        @DistributedScheduled(name = "busy", cron = "${test.busy.cron:* * * * * *}", lockAtMostFor = "1m")
         public void busy(JobContext context) throws InterruptedException {
             started.add(context.idempotencyKey());
             if (release.await(1, TimeUnit.MINUTES)) {
