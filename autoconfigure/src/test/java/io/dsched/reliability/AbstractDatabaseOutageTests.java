@@ -72,7 +72,10 @@ abstract class AbstractDatabaseOutageTests {
         properties.put("test.beat.cron", "* * * * * *");
         properties.put("dsched.queue.poll-interval", "100ms");
         properties.put("dsched.recovery.heartbeat-interval", "250ms");
-        properties.put("dsched.recovery.node-timeout", "2s");
+        // the default: longer than the outage plus the time the pools take to reconnect, so that no
+        // node is presumed dead for it (a node presumed dead has its running fire run again, which
+        // is at-least-once, not the exactly-once this test asserts)
+        properties.put("dsched.recovery.node-timeout", "10s");
         properties.put("spring.datasource.hikari.connection-timeout", "1000");
         for (int i = 1; i <= 3; i++) {
             this.cluster.start("node-" + i, ReliabilityJobs.class, properties);
