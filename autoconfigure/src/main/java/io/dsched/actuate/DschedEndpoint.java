@@ -71,6 +71,8 @@ public class DschedEndpoint {
 
     private static final Duration MAX_WINDOW = Duration.ofDays(31);
 
+    private static final Duration MAX_TIMELINE = Duration.ofDays(1);
+
     private static final Logger logger = LoggerFactory.getLogger(DschedEndpoint.class);
 
     private final DschedManagement management;
@@ -131,15 +133,21 @@ public class DschedEndpoint {
     }
 
     /**
-     * {@code GET /actuator/dsched/{jobs|executions|dead-letters|audit}}: a list.
+     * {@code GET /actuator/dsched/{jobs|executions|dead-letters|audit}}: a list; and
+     * {@code GET /actuator/dsched/timeline} (the last hour, minute by minute),
+     * {@code GET /actuator/dsched/schedule-preview?cron=&zone=} (the next five fire times of a cron)
+     * and {@code GET /actuator/dsched/me} (who asks and what they may do).
      * @param security the request's security
      * @param collection which list
-     * @param window for jobs: the window their statistics cover (default 24h)
+     * @param window for jobs: the window their statistics cover (default 24h); for the timeline: the
+     *     window it covers (default 1h, at most 24h)
      * @param job for executions and dead letters: only this job's
      * @param status for executions and dead letters: only those in this state
      * @param from for dead letters: only those that last failed at or after this instant
      * @param to for dead letters: only those that last failed before this instant
      * @param actor for the audit log: only this actor's entries
+     * @param cron for the schedule preview: the cron expression
+     * @param zone for the schedule preview: its zone, or the node's default
      * @param page the page, from 0
      * @param size the page size, at most 200 (default 20)
      * @return the list
@@ -154,9 +162,16 @@ public class DschedEndpoint {
             @Nullable String from,
             @Nullable String to,
             @Nullable String actor,
+            @Nullable String cron,
+            @Nullable String zone,
             @Nullable Integer page,
             @Nullable Integer size) {
+        if ("me".equals(collection)) {
+            return me(security);
+        }
         return read(security, () -> switch (collection) {
+            case "timeline" -> this.management.timeline(timelineWindow(window));
+            case "schedule-preview" -> this.management.preview(new ScheduleInput(cron, zone, null));
             case "jobs" -> this.management.jobs(window(window, Duration.ofDays(1)));
             case "executions" ->
                 this.management.executions(
@@ -172,6 +187,19 @@ public class DschedEndpoint {
             case "audit" -> PageView.of(this.audit.list(name("actor", actor), null, pageable(page, size)));
             default -> throw unknownPath(collection);
         });
+    }
+
+    private WebEndpointResponse<Object> me(SecurityContext security) {
+        Refusal refusal = this.roles.check(security, Level.NONE);
+        if (refusal != null) {
+            return error(refusal.status(), refusal.reason(), null);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        Principal principal = security.getPrincipal();
+        body.put("name", (principal != null) ? principal.getName() : null);
+        body.put("roles", this.roles.levels(security));
+        body.put("writes", this.roles.writesExposed());
+        return new WebEndpointResponse<>(body);
     }
 
     /**
@@ -514,6 +542,14 @@ public class DschedEndpoint {
         }
         if (window.isNegative() || window.isZero() || window.compareTo(MAX_WINDOW) > 0) {
             throw ManagementException.badInput("window", "window must be longer than zero and at most 31d");
+        }
+        return window;
+    }
+
+    private static Duration timelineWindow(@Nullable String value) {
+        Duration window = window(value, Duration.ofHours(1));
+        if (window.compareTo(MAX_TIMELINE) > 0) {
+            throw ManagementException.badInput("window", "The timeline covers at most 24h");
         }
         return window;
     }

@@ -1,5 +1,8 @@
 package io.dsched.actuate;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 
 /**
@@ -12,8 +15,9 @@ import org.springframework.boot.actuate.endpoint.SecurityContext;
  */
 public final class EndpointRoles {
 
-    /** The three levels of access. */
+    /** The three levels of access, and none: a request that only needs to be authenticated. */
     enum Level {
+        NONE,
         VIEWER,
         OPERATOR,
         ADMIN
@@ -53,7 +57,7 @@ public final class EndpointRoles {
      */
     Refusal check(SecurityContext context, Level level) {
         if (!this.secured) {
-            if (level == Level.VIEWER || this.unsecuredWrites) {
+            if (level == Level.NONE || level == Level.VIEWER || this.unsecuredWrites) {
                 return null;
             }
             return new Refusal(403, "Writes are off without Spring Security; see dsched.management.unsecured-writes");
@@ -63,11 +67,27 @@ public final class EndpointRoles {
         }
         boolean granted =
                 switch (level) {
+                    case NONE -> true;
                     case VIEWER -> has(context, this.viewer) || has(context, this.operator) || has(context, this.admin);
                     case OPERATOR -> has(context, this.operator) || has(context, this.admin);
                     case ADMIN -> has(context, this.admin);
                 };
         return granted ? null : new Refusal(403, "This needs the role " + role(level));
+    }
+
+    /**
+     * Returns the levels a request has, for a client that offers only what its user may do.
+     * @param context the request's security
+     * @return {@code viewer}, {@code operator} and {@code admin}, as far as granted
+     */
+    public List<String> levels(SecurityContext context) {
+        List<String> levels = new ArrayList<>();
+        for (Level level : List.of(Level.VIEWER, Level.OPERATOR, Level.ADMIN)) {
+            if (check(context, level) == null) {
+                levels.add(level.name().toLowerCase(Locale.ROOT));
+            }
+        }
+        return levels;
     }
 
     /**
@@ -80,6 +100,7 @@ public final class EndpointRoles {
 
     private String role(Level level) {
         return switch (level) {
+            case NONE -> "";
             case VIEWER -> this.viewer;
             case OPERATOR -> this.operator;
             case ADMIN -> this.admin;

@@ -19,15 +19,21 @@ import io.dsched.management.Views.ExecutionDetail;
 import io.dsched.management.Views.Job;
 import io.dsched.management.Views.JobDetail;
 import io.dsched.management.Views.LastRun;
+import io.dsched.management.Views.Minute;
 import io.dsched.management.Views.Node;
 import io.dsched.management.Views.Overview;
 import io.dsched.management.Views.PageView;
+import io.dsched.management.Views.SchedulePreview;
 import io.dsched.management.Views.Stats;
+import io.dsched.management.Views.Timeline;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionRepository;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -52,6 +58,7 @@ import org.springframework.data.domain.Sort;
 import org.springframework.data.jdbc.core.JdbcAggregateOperations;
 import org.springframework.data.relational.core.query.Criteria;
 import org.springframework.data.relational.core.query.Query;
+import org.springframework.scheduling.support.CronExpression;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -66,6 +73,11 @@ public class DschedManagement {
             ExecutionStatus.FAILED,
             ExecutionStatus.TIMED_OUT,
             ExecutionStatus.DEAD_LETTERED);
+
+    /** How many attempts the timeline reads at most. */
+    static final int TIMELINE_SAMPLE = 50_000;
+
+    private static final int PREVIEW_FIRES = 5;
 
     private final JobRegistry jobs;
 
@@ -172,6 +184,90 @@ public class DschedManagement {
                 window,
                 counts,
                 names().size());
+    }
+
+    /**
+     * Returns the cluster's attempts of a recent window minute by minute: how many started, how
+     * many of them succeeded, and how late scheduled fires started.
+     * @param window the window, ending with the current minute
+     * @return the timeline
+     */
+    public Timeline timeline(Duration window) {
+        Instant to = this.clock.instant().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
+        int count = (int) Math.max(1, window.toMinutes());
+        Instant from = to.minus(Duration.ofMinutes(count));
+        List<JobStatistics.Started> attempts = this.statistics.startedSince(from, TIMELINE_SAMPLE);
+        List<List<JobStatistics.Started>> byMinute = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            byMinute.add(new ArrayList<>());
+        }
+        for (JobStatistics.Started attempt : attempts) {
+            int index = (int) Duration.between(from, attempt.startedAt()).toMinutes();
+            if (index >= 0 && index < count) {
+                byMinute.get(index).add(attempt);
+            }
+        }
+        List<Minute> minutes = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            minutes.add(minute(from.plus(Duration.ofMinutes(i)), byMinute.get(i)));
+        }
+        return new Timeline(from, to, minutes, this.deadLetters.openCount(), attempts.size() == TIMELINE_SAMPLE);
+    }
+
+    private static Minute minute(Instant at, List<JobStatistics.Started> attempts) {
+        long succeeded = attempts.stream()
+                .filter((a) -> a.status() == ExecutionStatus.SUCCEEDED)
+                .count();
+        long failed = attempts.stream()
+                .filter((a) -> FINISHED.contains(a.status()) && a.status() != ExecutionStatus.SUCCEEDED)
+                .count();
+        List<Long> lags = attempts.stream()
+                .filter((a) -> "SCHEDULE".equals(a.origin()) && a.attempt() == 1)
+                .map((a) -> Math.max(
+                        0, Duration.between(a.scheduledAt(), a.startedAt()).toMillis()))
+                .sorted()
+                .toList();
+        return new Minute(
+                at,
+                attempts.size(),
+                succeeded,
+                failed,
+                (succeeded + failed > 0) ? (double) succeeded / (succeeded + failed) : null,
+                percentile(lags, 0.50),
+                percentile(lags, 0.95));
+    }
+
+    private static Duration percentile(List<Long> sorted, double rank) {
+        if (sorted.isEmpty()) {
+            return null;
+        }
+        int index = (int) Math.ceil(rank * sorted.size()) - 1;
+        return Duration.ofMillis(sorted.get(Math.max(0, index)));
+    }
+
+    /**
+     * Checks a cron expression and returns its next five fire times.
+     * @param input the cron and its zone (a fixed rate is refused)
+     * @return the fire times
+     * @throws ManagementException (400) naming the field at fault and why
+     */
+    public SchedulePreview preview(ScheduleInput input) {
+        if (input.cron() == null) {
+            throw ManagementException.badInput("cron", "Give a cron expression");
+        }
+        Schedule.Cron schedule = (Schedule.Cron) input.toSchedule();
+        ZoneId zone = (schedule.zone() != null) ? schedule.zone() : ZoneId.systemDefault();
+        CronExpression cron = CronExpression.parse(input.cron());
+        List<Instant> next = new ArrayList<>();
+        ZonedDateTime at = ZonedDateTime.ofInstant(this.clock.instant(), zone);
+        while (next.size() < PREVIEW_FIRES) {
+            at = cron.next(at);
+            if (at == null) {
+                break;
+            }
+            next.add(at.toInstant());
+        }
+        return new SchedulePreview(input.cron(), zone.getId(), next);
     }
 
     /**

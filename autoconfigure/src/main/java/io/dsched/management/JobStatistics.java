@@ -56,6 +56,25 @@ public class JobStatistics {
     }
 
     /**
+     * Reads the latest attempts that started since a time, newest first.
+     * @param since the start of the window
+     * @param limit how many at most
+     * @return the attempts
+     */
+    public List<Started> startedSince(Instant since, int limit) {
+        return this.jdbc.query(
+                "SELECT status, origin, attempt, scheduled_at, started_at FROM dsched_execution"
+                        + " WHERE started_at >= ? ORDER BY started_at DESC LIMIT " + limit,
+                (rs, row) -> new Started(
+                        ExecutionStatus.valueOf(rs.getString("status")),
+                        rs.getString("origin"),
+                        rs.getInt("attempt"),
+                        this.platform.readInstant(rs, "scheduled_at"),
+                        this.platform.readInstant(rs, "started_at")),
+                this.platform.bindable(since));
+    }
+
+    /**
      * Returns the 95th percentile of the durations of a job's latest finished attempts that
      * started since a time.
      * @param job the job
@@ -82,4 +101,15 @@ public class JobStatistics {
         int rank = (int) Math.ceil(0.95 * millis.size()) - 1;
         return Duration.ofMillis(millis.get(Math.max(0, rank)));
     }
+
+    /**
+     * An attempt as the timeline counts it.
+     *
+     * @param status its state
+     * @param origin what started it ({@code SCHEDULE} for a fire of the job's schedule)
+     * @param attempt its number, from 1
+     * @param scheduledAt the time its fire was due
+     * @param startedAt the time it started
+     */
+    public record Started(ExecutionStatus status, String origin, int attempt, Instant scheduledAt, Instant startedAt) {}
 }

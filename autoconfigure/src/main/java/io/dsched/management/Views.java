@@ -119,6 +119,48 @@ public final class Views {
             ExecutionRecord execution, List<ExecutionRecord> attempts, DeadLetter deadLetter, Object log) {}
 
     /**
+     * The cluster's recent attempts, minute by minute.
+     *
+     * @param from the start of the first minute
+     * @param to the end of the last minute
+     * @param minutes one entry per minute, oldest first
+     * @param deadLetterBacklog open dead letters now
+     * @param sampled whether only the latest attempts were counted, as there were more than the
+     *     timeline reads at most
+     */
+    public record Timeline(Instant from, Instant to, List<Minute> minutes, long deadLetterBacklog, boolean sampled) {}
+
+    /**
+     * The attempts that started within one minute.
+     *
+     * @param at the start of the minute
+     * @param started attempts that started in it
+     * @param succeeded of which succeeded
+     * @param failed of which failed, timed out or were dead-lettered
+     * @param successRate succeeded over finished, or {@code null} when none finished
+     * @param lagP50 the median of the fire lag of scheduled fires (start minus scheduled time), or
+     *     {@code null} without scheduled fires
+     * @param lagP95 the 95th percentile of that lag, or {@code null}
+     */
+    public record Minute(
+            Instant at,
+            long started,
+            long succeeded,
+            long failed,
+            Double successRate,
+            Duration lagP50,
+            Duration lagP95) {}
+
+    /**
+     * The next fire times of a cron expression.
+     *
+     * @param cron the expression
+     * @param zone the zone it is read in
+     * @param next its next five fire times
+     */
+    public record SchedulePreview(String cron, String zone, List<Instant> next) {}
+
+    /**
      * A page of a list.
      *
      * @param content the items

@@ -363,6 +363,82 @@ abstract class AbstractManagementEndpointTests {
                 .anySatisfy((row) -> assertThat((String) row.get("detail")).startsWith("Invalid cron expression"));
     }
 
+    @Test
+    void aViewerReadsTheLastHourMinuteByMinuteAPreviewOfACronAndWhatEachUserMayDo() {
+        this.node
+                .bean(JobScheduler.class)
+                .create(RecurringJob.of(
+                        "ticker", "mailer", new Schedule.Cron("* * * * * *", null), new ManagementApp.Mail("a@b.c")));
+        assertThat(this.client.post("/jobs/doomed/trigger", "operator", "{}").status())
+                .isEqualTo(200);
+        await().atMost(Duration.ofSeconds(30)).until(() -> openLetters().size() == 1);
+        JsonNode timeline = await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> this.client.get("/timeline", "viewer").body(),
+                        (body) -> sum(body, "succeeded") >= 2
+                                && StreamSupport.stream(body.get("minutes").spliterator(), false)
+                                        .anyMatch((minute) ->
+                                                !minute.get("lagP95").isNull()));
+        assertThat(timeline.get("minutes")).hasSize(60);
+        assertThat(timeline.get("deadLetterBacklog").asLong()).isEqualTo(1);
+        assertThat(timeline.get("sampled").asBoolean()).isFalse();
+        assertThat(sum(timeline, "failed")).isEqualTo(1);
+        assertThat(sum(timeline, "started")).isGreaterThanOrEqualTo(3);
+        JsonNode latest = StreamSupport.stream(timeline.get("minutes").spliterator(), false)
+                .filter((minute) -> minute.get("started").asLong() > 0)
+                .reduce((first, second) -> second)
+                .orElseThrow();
+        assertThat(latest.get("successRate").asDouble()).isBetween(0.0, 1.0);
+        assertThat(java.time.Instant.parse(timeline.get("to").asString()))
+                .isAfter(java.time.Instant.now().minusSeconds(61));
+        assertThat(this.client.get("/timeline?window=2h", "viewer").body().get("minutes"))
+                .hasSize(120);
+        assertError(this.client.get("/timeline?window=2d", "viewer"), 400, "window");
+
+        Response preview = this.client.get("/schedule-preview?cron=0%200%202%20*%20*%20*&zone=Europe/Berlin", "viewer");
+        assertThat(preview.status()).as(preview.text()).isEqualTo(200);
+        assertThat(preview.body().get("zone").asString()).isEqualTo("Europe/Berlin");
+        List<java.time.Instant> next = StreamSupport.stream(
+                        preview.body().get("next").spliterator(), false)
+                .map((at) -> java.time.Instant.parse(at.asString()))
+                .toList();
+        assertThat(next).hasSize(5).isSorted().allSatisfy((at) -> assertThat(
+                        at.atZone(java.time.ZoneId.of("Europe/Berlin")).toLocalTime())
+                .isEqualTo(java.time.LocalTime.of(2, 0)));
+        Response invalid = this.client.get("/schedule-preview?cron=0%2061%20*%20*%20*%20*", "viewer");
+        assertError(invalid, 400, "cron");
+        assertThat(invalid.body().get("message").asString()).startsWith("Invalid cron expression '0 61 * * * *'");
+        assertError(
+                this.client.get("/schedule-preview?cron=0%200%202%20*%20*%20*&zone=Mars/Base", "viewer"), 400, "zone");
+        assertError(this.client.get("/schedule-preview", "viewer"), 400, "cron");
+        assertThat(this.client.get("/schedule-preview?cron=%40hourly", null).status())
+                .isEqualTo(401);
+        assertThat(this.client.get("/timeline", "stranger").status()).isEqualTo(403);
+
+        assertThat(roles("viewer")).containsExactly("viewer");
+        assertThat(roles("operator")).containsExactly("viewer", "operator");
+        assertThat(roles("admin")).containsExactly("viewer", "operator", "admin");
+        assertThat(roles("stranger")).isEmpty();
+        JsonNode me = this.client.get("/me", "operator").body();
+        assertThat(me.get("name").asString()).isEqualTo("operator");
+        assertThat(me.get("writes").asBoolean()).isTrue();
+        assertThat(this.client.get("/me", null).status()).isEqualTo(401);
+    }
+
+    private List<String> roles(String user) {
+        Response me = this.client.get("/me", user);
+        assertThat(me.status()).isEqualTo(200);
+        return StreamSupport.stream(me.body().get("roles").spliterator(), false)
+                .map(JsonNode::asString)
+                .toList();
+    }
+
+    private static long sum(JsonNode timeline, String field) {
+        return StreamSupport.stream(timeline.get("minutes").spliterator(), false)
+                .mapToLong((minute) -> minute.get(field).asLong())
+                .sum();
+    }
+
     private int refusedBelow(String path, String body, String needed) {
         List<String> refusedUsers = new ArrayList<>(List.of("stranger", "viewer"));
         if (needed.equals("admin")) {

@@ -1,0 +1,2 @@
+/** The admin UI: its static files and the auto-configuration that serves them under the Actuator base path. */
+package io.dsched.ui;

@@ -1,0 +1,26 @@
+import {h, post, enc, notice} from './lib.js';
+import {can} from './app.js';
+
+// The pause/resume and trigger buttons of a job, offered only to an operator or admin.
+export function jobActions(job, refresh) {
+    if (!can('operator')) return null;
+    const run = async (action, label) => {
+        try {
+            await post(`/jobs/${enc(job.name)}/${action}`, {});
+            await refresh();
+            notice(`${label}: ${job.name}`, 'ok');
+        } catch (error) {
+            notice(`Could not ${action} ${job.name}: ${error.message}`, 'error');
+        }
+    };
+    return h('span', {class: 'actions'},
+        job.paused
+            ? h('button', {type: 'button', 'data-action': 'resume', 'aria-label': `Resume ${job.name}`, onclick: () => run('resume', 'Resumed')}, 'Resume')
+            : h('button', {type: 'button', 'data-action': 'pause', 'aria-label': `Pause ${job.name}`, onclick: () => run('pause', 'Paused')}, 'Pause'),
+        h('button', {type: 'button', 'data-action': 'trigger', 'aria-label': `Trigger ${job.name} now`, onclick: () => run('trigger', 'Triggered')}, 'Trigger now'));
+}
+
+export function schedule(job) {
+    if (job.cron) return job.cron;
+    return job.schedule || '—';
+}

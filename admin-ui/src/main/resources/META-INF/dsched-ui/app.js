@@ -1,0 +1,71 @@
+// The admin UI: a router over the pages, each of which reads the dsched endpoint.
+import {h, append, clear, get, notice, ApiError} from './lib.js';
+import {overview} from './overview.js';
+import {jobs} from './jobs.js';
+import {job} from './job.js';
+import {execution} from './execution.js';
+import {deadLetters} from './dead-letters.js';
+import {audit} from './audit.js';
+
+const routes = [
+    [/^\/?$/, 'overview', overview],
+    [/^\/jobs$/, 'jobs', jobs],
+    [/^\/jobs\/(.+)$/, 'jobs', job],
+    [/^\/executions\/(\d+)$/, 'jobs', execution],
+    [/^\/dead-letters$/, 'dead-letters', deadLetters],
+    [/^\/audit$/, 'audit', audit],
+];
+
+const session = {me: null};
+
+export function can(level) {
+    return !!(session.me && session.me.writes && session.me.roles.includes(level));
+}
+
+async function render() {
+    const main = document.getElementById('main');
+    const hash = decodeURI(location.hash.replace(/^#/, '').split('?')[0]) || '/';
+    const query = new URLSearchParams(location.hash.includes('?') ? location.hash.split('?')[1] : '');
+    const route = routes.find(([pattern]) => pattern.test(hash));
+    for (const link of document.querySelectorAll('[data-nav]')) {
+        if (route && link.dataset.nav === route[1]) link.setAttribute('aria-current', 'page');
+        else link.removeAttribute('aria-current');
+    }
+    notice(null);
+    const view = h('div', {class: 'view'});
+    try {
+        if (!session.me) await whoAmI();
+        if (!route) {
+            append(view, [h('h1', {}, 'Not found'), h('p', {}, 'There is no page here.')]);
+        } else {
+            const args = route[0].exec(hash).slice(1).map(decodeURIComponent);
+            await route[2](view, {args, query, refresh: render});
+        }
+    } catch (error) {
+        append(view, [h('h1', {}, 'Could not load this page'), h('p', {class: 'error'}, message(error))]);
+    }
+    clear(main);
+    main.append(view);
+    const heading = main.querySelector('h1');
+    if (heading) document.title = heading.textContent + ' · dsched';
+}
+
+function message(error) {
+    if (error instanceof ApiError && error.status === 401) return 'Sign in to see the scheduler.';
+    if (error instanceof ApiError && error.status === 403) return 'Your account has no dsched role: ' + error.message;
+    return error.message;
+}
+
+async function whoAmI() {
+    session.me = await get('/me');
+    const user = document.getElementById('user');
+    clear(user);
+    const role = session.me.roles[session.me.roles.length - 1] || 'no role';
+    append(user, [session.me.name || 'anonymous', ' ', h('span', {class: 'badge'}, role)]);
+    document.body.dataset.role = role;
+}
+
+window.addEventListener('hashchange', () => {
+    render().then(() => document.getElementById('main').focus({preventScroll: false}));
+});
+render();

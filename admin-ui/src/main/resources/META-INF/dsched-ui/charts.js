@@ -1,0 +1,86 @@
+// Small SVG charts, drawn with createElementNS and attributes only (no inline style).
+
+const NS = 'http://www.w3.org/2000/svg';
+
+function s(tag, attrs, ...children) {
+    const el = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, String(v));
+    for (const c of children) if (c) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    return el;
+}
+
+const W = 600;
+const H = 140;
+const PAD = 28;
+
+function frame(label, max, format) {
+    const svg = s('svg', {viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': label, class: 'chart', preserveAspectRatio: 'none'});
+    svg.append(s('title', {}, label));
+    svg.append(s('line', {x1: PAD, y1: H - 16, x2: W, y2: H - 16, class: 'axis'}));
+    svg.append(s('text', {x: 2, y: 12, class: 'tick'}, format(max)));
+    svg.append(s('text', {x: 2, y: H - 18, class: 'tick'}, format(0)));
+    return svg;
+}
+
+// Bars: points = [{label, value, cls, tip}]
+export function bars(label, points, format = (v) => String(Math.round(v))) {
+    const max = Math.max(1, ...points.map((p) => p.value || 0));
+    const svg = frame(label, max, format);
+    const step = (W - PAD) / Math.max(points.length, 1);
+    points.forEach((p, i) => {
+        const height = ((p.value || 0) / max) * (H - 30);
+        const bar = s('rect', {x: PAD + i * step + 1, y: H - 16 - height, width: Math.max(1, step - 2), height,
+            class: 'bar ' + (p.cls || '')});
+        bar.append(s('title', {}, p.tip || `${p.label}: ${format(p.value || 0)}`));
+        svg.append(bar);
+    });
+    if (points.length) {
+        svg.append(s('text', {x: PAD, y: H - 2, class: 'tick'}, points[0].label));
+        svg.append(s('text', {x: W - 40, y: H - 2, class: 'tick'}, points[points.length - 1].label));
+    }
+    return svg;
+}
+
+// Lines: series = [{name, cls, values: [number|null]}], labels = [string]
+export function lines(label, labels, series, format = (v) => String(v), fixedMax) {
+    const all = series.flatMap((x) => x.values).filter((v) => v !== null && v !== undefined);
+    const max = fixedMax || Math.max(1, ...all);
+    const svg = frame(label, max, format);
+    const step = (W - PAD) / Math.max(labels.length - 1, 1);
+    for (const line of series) {
+        let d = '';
+        line.values.forEach((v, i) => {
+            if (v === null || v === undefined) return;
+            const x = PAD + i * step;
+            const y = H - 16 - (v / max) * (H - 30);
+            d += (d && line.values[i - 1] !== null && line.values[i - 1] !== undefined ? 'L' : 'M') + x.toFixed(1) + ' ' + y.toFixed(1);
+            const dot = s('circle', {cx: x, cy: y, r: 2, class: 'dot ' + line.cls});
+            dot.append(s('title', {}, `${labels[i]} ${line.name}: ${format(v)}`));
+            svg.append(dot);
+        });
+        svg.append(s('path', {d: d || 'M0 0', class: 'line ' + line.cls}));
+    }
+    if (labels.length) {
+        svg.append(s('text', {x: PAD, y: H - 2, class: 'tick'}, labels[0]));
+        svg.append(s('text', {x: W - 40, y: H - 2, class: 'tick'}, labels[labels.length - 1]));
+    }
+    return svg;
+}
+
+// Spans on a shared time axis: items = [{start, end, cls, tip}] in milliseconds
+export function spans(label, items) {
+    const min = Math.min(...items.map((i) => i.start));
+    const max = Math.max(...items.map((i) => i.end), min + 1);
+    const rowH = 22;
+    const height = items.length * rowH + 8;
+    const svg = s('svg', {viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': label, class: 'chart spans'});
+    svg.append(s('title', {}, label));
+    items.forEach((item, i) => {
+        const x = ((item.start - min) / (max - min)) * (W - 4);
+        const w = Math.max(3, ((item.end - item.start) / (max - min)) * (W - 4));
+        const r = s('rect', {x: x + 2, y: 4 + i * rowH, width: Math.min(w, W - x - 2), height: rowH - 6, rx: 3, class: 'bar ' + item.cls});
+        r.append(s('title', {}, item.tip));
+        svg.append(r);
+    });
+    return svg;
+}

@@ -1,0 +1,86 @@
+import {h, get, post, time, table, badge, field, notice, pager} from './lib.js';
+import {can} from './app.js';
+
+export async function deadLetters(view, {query, refresh}) {
+    const filters = {
+        job: query.get('job') || '', status: query.get('status') || 'open',
+        from: query.get('from') || '', to: query.get('to') || '', page: +(query.get('page') || 0),
+    };
+    const page = await get('/dead-letters', {job: filters.job, status: filters.status,
+        from: filters.from, to: filters.to, page: filters.page, size: 50});
+    const job = h('input', {type: 'text', id: 'dl-job', value: filters.job, autocomplete: 'off'});
+    const status = h('select', {id: 'dl-status'}, [['open', 'Open'], ['replayed', 'Replayed'], ['discarded', 'Discarded'], ['', 'Any']]
+        .map(([v, l]) => h('option', {value: v}, l)));
+    status.value = filters.status;
+    const from = h('input', {type: 'datetime-local', id: 'dl-from', value: localInput(filters.from)});
+    const to = h('input', {type: 'datetime-local', id: 'dl-to', value: localInput(filters.to)});
+    const go = (p) => {
+        const q = new URLSearchParams();
+        if (job.value.trim()) q.set('job', job.value.trim());
+        q.set('status', status.value);
+        if (from.value) q.set('from', new Date(from.value).toISOString());
+        if (to.value) q.set('to', new Date(to.value).toISOString());
+        if (p) q.set('page', p);
+        location.hash = '#/dead-letters?' + q;
+    };
+    const operator = can('operator');
+    const boxes = [];
+    const rows = page.content.map((l) => {
+        const box = operator && l.status === 'OPEN'
+            ? h('input', {type: 'checkbox', value: l.id, 'aria-label': `Select dead letter ${l.id} of ${l.jobName}`}) : null;
+        if (box) boxes.push(box);
+        return h('tr', {'data-letter': l.id},
+            operator ? h('td', {}, box) : null,
+            h('td', {}, h('a', {href: '#/executions/' + l.executionId}, '#' + l.id)),
+            h('td', {}, h('a', {href: '#/jobs/' + encodeURIComponent(l.jobName)}, l.jobName)),
+            h('td', {}, badge(l.status)),
+            h('td', {}, l.attempts),
+            h('td', {}, time(l.lastFailedAt)),
+            h('td', {}, h('code', {}, l.errorClass || '')),
+            h('td', {class: 'clip'}, l.errorMessage || ''));
+    });
+    const headers = ['Id', 'Job', 'State', 'Attempts', 'Last failed', 'Error', 'Message'];
+    if (operator) {
+        const all = h('input', {type: 'checkbox', 'aria-label': 'Select all open dead letters on this page',
+            onchange: (e) => boxes.forEach((b) => { b.checked = e.target.checked; })});
+        headers.unshift(all);
+    }
+    view.append(
+        h('h1', {}, 'Dead letters'),
+        h('form', {class: 'filters', onsubmit: (e) => { e.preventDefault(); go(0); }},
+            field('Job', job), field('State', status), field('Failed from', from), field('Failed before', to),
+            h('button', {type: 'submit'}, 'Filter')),
+        operator ? bulk(boxes, refresh) : null,
+        table('Dead letters', headers, rows, 'No dead letter matches.'),
+        page.total > page.size ? pager(page, go) : null);
+}
+
+function bulk(boxes, refresh) {
+    const reason = h('input', {type: 'text', id: 'bulk-reason', autocomplete: 'off'});
+    const act = async (action) => {
+        const ids = boxes.filter((b) => b.checked).map((b) => b.value);
+        if (!ids.length) {
+            notice('Select at least one dead letter.', 'error');
+            return;
+        }
+        try {
+            await post(`/dead-letters/${action}`, {ids: ids.join(','), reason: reason.value});
+            await refresh();
+            notice(`${action === 'replay' ? 'Replayed' : 'Discarded'} ${ids.length} dead letter(s)`, 'ok');
+        } catch (error) {
+            notice(`Could not ${action}: ${error.message}`, 'error');
+        }
+    };
+    return h('form', {class: 'row bulk', 'aria-label': 'Act on the selected dead letters', onsubmit: (e) => e.preventDefault()},
+        field('Reason', reason),
+        h('button', {type: 'button', 'data-action': 'replay-selected', onclick: () => act('replay')}, 'Replay selected'),
+        h('button', {type: 'button', 'data-action': 'discard-selected', class: 'danger', onclick: () => act('discard')}, 'Discard selected'));
+}
+
+function localInput(iso) {
+    if (!iso) return '';
+    const d = new Date(iso);
+    if (isNaN(d)) return '';
+    const off = d.getTimezoneOffset() * 60000;
+    return new Date(d - off).toISOString().slice(0, 16);
+}

@@ -1,0 +1,52 @@
+import {h, get, time, table, percent, duration, millis, clock} from './lib.js';
+import {bars, lines} from './charts.js';
+
+export async function overview(view) {
+    const [o, t] = await Promise.all([get(''), get('/timeline')]);
+    const labels = t.minutes.map((m) => clock(m.at));
+    const counts = o.counts || {};
+    const total = t.minutes.reduce((a, m) => a + m.started, 0);
+    const ok = t.minutes.reduce((a, m) => a + m.succeeded, 0);
+    const bad = t.minutes.reduce((a, m) => a + m.failed, 0);
+    view.append(
+        h('h1', {}, 'Overview'),
+        h('p', {class: 'muted'}, 'Answered by node ', h('strong', {}, o.node), '. Times are in your browser\'s zone.'),
+        h('section', {class: 'tiles', 'aria-label': 'The cluster now'},
+            tile('Nodes alive', `${o.nodes.filter((n) => n.alive).length} of ${o.nodes.length}`),
+            tile('Jobs', o.jobs),
+            tile('Running', o.running),
+            tile('Waiting', o.waiting),
+            tile('Dead-letter backlog', t.deadLetterBacklog, t.deadLetterBacklog > 0 ? 'warn' : null, '#/dead-letters'),
+            tile('Executions, last hour', total),
+            tile('Success rate, last hour', percent(ok + bad ? ok / (ok + bad) : null)),
+            tile('Failed, last hour', bad, bad > 0 ? 'warn' : null)),
+        h('section', {'aria-labelledby': 'nodes-h'},
+            h('h2', {id: 'nodes-h'}, 'Nodes'),
+            table('Nodes of the cluster', ['Node', 'State', 'Joined', 'Last check-in'], o.nodes.map((n) => h('tr', {},
+                h('td', {}, n.id, n.self ? h('span', {class: 'muted'}, ' (answered)') : null),
+                h('td', {}, h('span', {class: 'badge ' + (n.alive ? 'badge-succeeded' : 'badge-dead_lettered')}, n.alive ? 'alive' : 'gone')),
+                h('td', {}, time(n.startedAt)),
+                h('td', {}, time(n.lastSeen)))))),
+        h('section', {class: 'charts', 'aria-labelledby': 'hour-h'},
+            h('h2', {id: 'hour-h'}, 'The last hour'),
+            h('figure', {}, h('figcaption', {}, 'Executions per minute'),
+                bars('Executions per minute over the last hour', t.minutes.map((m, i) => ({
+                    label: labels[i], value: m.started, cls: m.failed ? 'bar-mixed' : '',
+                    tip: `${labels[i]}: ${m.started} started, ${m.succeeded} succeeded, ${m.failed} failed`}))) ),
+            h('figure', {}, h('figcaption', {}, 'Success rate'),
+                lines('Success rate per minute over the last hour', labels,
+                    [{name: 'success rate', cls: 'line-ok', values: t.minutes.map((m) => m.successRate === null ? null : m.successRate * 100)}],
+                    (v) => Math.round(v) + ' %', 100)),
+            h('figure', {}, h('figcaption', {}, 'Fire lag (p50 and p95)'),
+                lines('Fire lag of scheduled fires per minute over the last hour', labels, [
+                    {name: 'p50', cls: 'line-p50', values: t.minutes.map((m) => millis(m.lagP50))},
+                    {name: 'p95', cls: 'line-p95', values: t.minutes.map((m) => millis(m.lagP95))}], duration),
+                h('p', {class: 'legend'}, h('span', {class: 'key key-p50'}, 'p50'), ' ', h('span', {class: 'key key-p95'}, 'p95'))),
+            h('p', {class: 'muted'}, `Counts by state over ${o.window}: `,
+                Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ') || 'none')));
+}
+
+function tile(label, value, cls, href) {
+    const body = [h('span', {class: 'tile-label'}, label), h('span', {class: 'tile-value'}, value)];
+    return href ? h('a', {class: 'tile ' + (cls || ''), href}, body) : h('div', {class: 'tile ' + (cls || '')}, body);
+}

@@ -1,0 +1,184 @@
+package io.dsched.sample.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dsched.sample.demo.DemoJobs;
+import io.dsched.sample.order.OrderJobs;
+import io.dsched.test.TestDatabases;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The admin UI's core flows in a real headless Chromium against the sample application on a real
+ * database: pause and resume a job, and read a failing job's execution and replay its dead letter.
+ * Run against each database by a small subclass.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractAdminUiTests {
+
+    protected SampleServer server;
+
+    protected Browser browser;
+
+    protected abstract TestDatabases.Kind kind();
+
+    /** Prefix of this class's screenshots. */
+    protected abstract String prefix();
+
+    @BeforeAll
+    void startServer() {
+        this.server = SampleServer.start(kind());
+    }
+
+    @AfterAll
+    void stopServer() {
+        if (this.server != null) {
+            this.server.close();
+        }
+    }
+
+    @AfterEach
+    void closeBrowser() {
+        if (this.browser != null) {
+            this.browser.close();
+            this.browser = null;
+        }
+    }
+
+    protected void signIn(String user) throws Exception {
+        this.browser = Browser.open(this.server.base());
+        this.browser.signIn(user, this.server.password(user));
+    }
+
+    @Test
+    void anOperatorPausesAJobInTheUiAndItStopsFiringThenResumesItAndItFiresAgain() throws Exception {
+        String job = OrderJobs.SETTLE_PENDING_ORDERS;
+        await().atMost(Duration.ofSeconds(30)).until(() -> latestScheduledFire(job) != null);
+        signIn("operator");
+        this.browser.page("/jobs", "Jobs");
+        WebElement row = this.browser.find("tr[data-job='" + job + "']");
+        assertThat(row.getText()).contains("*/5 * * * * *").contains("every 5 seconds");
+        row.findElement(By.cssSelector("button[data-action=pause]")).click();
+        this.browser.waitFor((d) -> d.findElement(By.cssSelector("tr[data-job='" + job + "'] td[data-state]"))
+                .getAttribute("data-state")
+                .equals("paused"));
+        Instant paused = Instant.now();
+        assertThat(this.server.read("/jobs/" + job).get("job").get("paused").asBoolean())
+                .isTrue();
+        this.browser.screenshot(prefix() + "jobs-paused");
+
+        // a fire due after the pause never runs while the job is paused
+        await().during(Duration.ofSeconds(8)).atMost(Duration.ofSeconds(12)).until(() -> {
+            Instant latest = latestScheduledFire(job);
+            return latest == null || latest.isBefore(paused.plusSeconds(1));
+        });
+
+        this.browser
+                .find("tr[data-job='" + job + "'] button[data-action=resume]")
+                .click();
+        this.browser.waitFor((d) -> d.findElement(By.cssSelector("tr[data-job='" + job + "'] td[data-state]"))
+                .getAttribute("data-state")
+                .equals("active"));
+        Instant resumed = Instant.now();
+        assertThat(this.server.read("/jobs/" + job).get("job").get("paused").asBoolean())
+                .isFalse();
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            Instant latest = latestScheduledFire(job);
+            return latest != null && latest.isAfter(resumed);
+        });
+        this.browser.page("/audit", "Audit");
+        assertThat(this.browser.text("main table")).contains("job.pause").contains("job.resume");
+        this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void aFailingJobsExecutionShowsItsStackTraceAndLogLinesAndReplayingItsDeadLetterRunsItOnce() throws Exception {
+        String job = DemoJobs.LEDGER_EXPORT;
+        signIn("operator");
+        this.browser.page("/jobs", "Jobs");
+        this.browser
+                .find("tr[data-job='" + job + "'] button[data-action=trigger]")
+                .click();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> this.server
+                                .read("/dead-letters?status=open&job=" + job)
+                                .get("total")
+                                .asLong()
+                        >= 1);
+        JsonNode letter = this.server
+                .read("/dead-letters?status=open&job=" + job)
+                .get("content")
+                .get(0);
+        String key = letter.get("idempotencyKey").asString();
+
+        this.browser.page("/dead-letters?job=" + job, "Dead letters");
+        this.browser
+                .find("tr[data-letter='" + letter.get("id").asLong() + "'] a[href^='#/executions/']")
+                .click();
+        this.browser.heading("Execution #" + letter.get("executionId").asLong());
+        assertThat(this.browser.text("pre.stack"))
+                .contains("java.lang.IllegalStateException: Ledger unavailable")
+                .contains("at io.dsched.sample.demo.DemoJobs.exportToLedger");
+        assertThat(this.browser.text("pre.log"))
+                .contains("Exporting settlements of fire")
+                .contains("The ledger did not answer within 5s");
+        assertThat(this.browser.all("ol.attempts li")).hasSize(2);
+        this.browser.screenshot(prefix() + "execution");
+
+        this.browser.find("#letter-reason").sendKeys("the ledger is back");
+        this.browser.find("button[data-action=replay]").click();
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            List<JsonNode> attempts = attempts(letter.get("executionId").asLong());
+            return attempts.size() == 3 && !attempts.get(2).get("finishedAt").isNull();
+        });
+        // the replay ran once: one more attempt, from the replay, and no other
+        await().during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(6))
+                .until(() -> attempts(letter.get("executionId").asLong()).size() == 3);
+        JsonNode replay = attempts(letter.get("executionId").asLong()).get(2);
+        assertThat(replay.get("origin").asString()).isEqualTo("REPLAY");
+        assertThat(replay.get("idempotencyKey").asString()).isEqualTo(key);
+        assertThat(this.server
+                        .read("/dead-letters/" + letter.get("id").asLong())
+                        .get("status")
+                        .asString())
+                .isEqualTo("REPLAYED");
+        this.browser.heading("Execution #" + replay.get("id").asLong());
+        this.browser.page("/audit", "Audit");
+        assertThat(this.browser.text("main table"))
+                .contains("dead-letter.replay")
+                .contains("the ledger is back");
+        this.browser.assertNoConsoleErrors();
+    }
+
+    protected List<JsonNode> attempts(long executionId) {
+        return StreamSupport.stream(
+                        this.server
+                                .read("/executions/" + executionId)
+                                .get("attempts")
+                                .spliterator(),
+                        false)
+                .toList();
+    }
+
+    private Instant latestScheduledFire(String job) {
+        JsonNode runs =
+                this.server.read("/jobs/" + job + "?size=5").get("executions").get("content");
+        return StreamSupport.stream(runs.spliterator(), false)
+                .filter((run) -> "SCHEDULE".equals(run.get("origin").asString()))
+                .map((run) -> Instant.parse(run.get("scheduledAt").asString()))
+                .max(Instant::compareTo)
+                .orElse(null);
+    }
+}

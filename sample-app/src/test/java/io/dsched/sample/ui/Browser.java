@@ -1,0 +1,216 @@
+package io.dsched.sample.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.logging.Level;
+import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TimeoutException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.util.FileSystemUtils;
+
+/**
+ * A headless Chromium driven by ChromeDriver, both from the machine (Debian's {@code chromium} and
+ * {@code chromium-driver}; {@code DSCHED_CHROMIUM} and {@code DSCHED_CHROMEDRIVER} point elsewhere).
+ * Nothing is downloaded: the driver's path is given, so Selenium Manager is not asked. Without
+ * them, the test is skipped with the reason.
+ */
+final class Browser implements AutoCloseable {
+
+    static final Path SCREENSHOTS = Path.of("target", "ui-screenshots");
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    private final ChromeDriver driver;
+
+    private final Path profile;
+
+    private final String base;
+
+    private Browser(String base) throws IOException {
+        String chromium = location("DSCHED_CHROMIUM", "/usr/bin/chromium");
+        String chromedriver = location("DSCHED_CHROMEDRIVER", "/usr/bin/chromedriver");
+        this.profile = Files.createTempDirectory("dsched-chromium");
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(chromium);
+        options.addArguments(
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
+                "--window-size=1280,800",
+                "--user-data-dir=" + this.profile.toAbsolutePath());
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(chromedriver))
+                .usingAnyFreePort()
+                .build();
+        this.driver = new ChromeDriver(service, options);
+        this.driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
+        this.base = base;
+    }
+
+    /**
+     * Opens a browser on an application, or skips the test when there is no Chromium here.
+     * @param base the application's root URL
+     * @return the browser
+     */
+    static Browser open(String base) throws IOException {
+        String chromium = location("DSCHED_CHROMIUM", "/usr/bin/chromium");
+        String chromedriver = location("DSCHED_CHROMEDRIVER", "/usr/bin/chromedriver");
+        Assumptions.assumeTrue(
+                Files.isExecutable(Path.of(chromium)) && Files.isExecutable(Path.of(chromedriver)),
+                "No Chromium here (" + chromium + ", " + chromedriver + "): install Debian's chromium and"
+                        + " chromium-driver (.ci/run does) or set DSCHED_CHROMIUM and DSCHED_CHROMEDRIVER");
+        return new Browser(base);
+    }
+
+    private static String location(String variable, String fallback) {
+        String value = System.getenv(variable);
+        return (value != null && !value.isBlank()) ? value : fallback;
+    }
+
+    /** Signs in through the application's login form and lands on the UI. */
+    void signIn(String user, String password) {
+        this.driver.get(this.base + "/actuator/dsched-ui/");
+        waitFor((d) -> !d.findElements(By.id("username")).isEmpty());
+        this.driver.findElement(By.id("username")).sendKeys(user);
+        this.driver.findElement(By.id("password")).sendKeys(password);
+        this.driver.findElement(By.cssSelector("button[type=submit]")).click();
+        waitFor((d) -> d.getCurrentUrl().contains("/actuator/dsched-ui/"));
+        waitFor((d) -> d.findElement(By.id("user")).getText().contains(user));
+        // what the application's login page logged is not the UI's
+        this.driver.manage().logs().get(LogType.BROWSER);
+    }
+
+    /** Goes to a page of the UI and waits for its heading. */
+    void page(String route, String heading) {
+        script("document.querySelectorAll('main .view').forEach((view) => view.classList.add('left'))");
+        this.driver.get(this.base + "/actuator/dsched-ui/#" + route);
+        heading(heading);
+    }
+
+    void heading(String heading) {
+        waitFor((d) -> d.findElements(By.cssSelector("main .view:not(.left) h1")).stream()
+                .anyMatch((h1) -> h1.getText().equals(heading)));
+    }
+
+    WebElement find(String css) {
+        return waitFor((d) -> {
+            List<WebElement> found = d.findElements(By.cssSelector(css));
+            return found.isEmpty() ? null : found.get(0);
+        });
+    }
+
+    List<WebElement> all(String css) {
+        return this.driver.findElements(By.cssSelector(css));
+    }
+
+    String text(String css) {
+        return find(css).getText();
+    }
+
+    <T> T waitFor(Function<WebDriver, T> condition) {
+        try {
+            return new WebDriverWait(this.driver, WAIT)
+                    .ignoring(StaleElementReferenceException.class)
+                    .until(condition::apply);
+        } catch (TimeoutException ex) {
+            String page = String.valueOf(script("return document.querySelector('main')?.innerText"));
+            throw new AssertionError("Timed out on " + this.driver.getCurrentUrl() + " showing:\n" + page, ex);
+        }
+    }
+
+    Object script(String script, Object... args) {
+        return ((JavascriptExecutor) this.driver).executeScript(script, args);
+    }
+
+    /**
+     * Posts to the dsched endpoint from the page, as the UI would, with the session and the CSRF
+     * token: what a user who forges a request in the browser's console gets.
+     * @return the status and the body, such as {@code 403 {...}}
+     */
+    String forge(String path, Map<String, String> body) {
+        return (String) this.driver.executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                const token = document.cookie.split('; ').find((c) => c.startsWith('XSRF-TOKEN='));
+                fetch('../dsched' + arguments[0], {method: 'POST', credentials: 'same-origin',
+                    headers: {'Content-Type': 'application/json',
+                        'X-XSRF-TOKEN': token ? decodeURIComponent(token.substring(11)) : ''},
+                    body: JSON.stringify(arguments[1])})
+                  .then((r) => r.text().then((t) => done(r.status + ' ' + t)), (e) => done('error ' + e));
+                """, path, body);
+    }
+
+    void resize(int width, int height) {
+        this.driver.manage().window().setSize(new Dimension(width, height));
+    }
+
+    void darkMode(boolean dark) {
+        this.driver.executeCdpCommand(
+                "Emulation.setEmulatedMedia",
+                Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", dark ? "dark" : "light"))));
+    }
+
+    /** Saves a screenshot under target/ui-screenshots/. */
+    Path screenshot(String name) throws IOException {
+        Files.createDirectories(SCREENSHOTS);
+        File shot = this.driver.getScreenshotAs(OutputType.FILE);
+        Path target = SCREENSHOTS.resolve(name + ".png");
+        Files.copy(shot.toPath(), target, StandardCopyOption.REPLACE_EXISTING);
+        return target;
+    }
+
+    /**
+     * Asserts that the browser's console has no error since the last call, but for requests the
+     * test expects to be refused (the browser logs each answer of 400 or more as an error).
+     * @param refused paths of requests expected to fail, such as {@code /schedule-preview?cron=0+61}
+     */
+    void assertNoConsoleErrors(String... refused) {
+        List<String> errors = this.driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter((entry) -> entry.getLevel().intValue() >= Level.SEVERE.intValue())
+                .map(LogEntry::getMessage)
+                .filter((message) -> Arrays.stream(refused)
+                        .noneMatch((path) -> message.contains(path) && message.contains("Failed to load resource")))
+                .toList();
+        assertThat(errors).as("errors in the browser's console").isEmpty();
+    }
+
+    @Override
+    public void close() {
+        try {
+            this.driver.quit();
+        } finally {
+            FileSystemUtils.deleteRecursively(this.profile.toFile());
+        }
+    }
+}

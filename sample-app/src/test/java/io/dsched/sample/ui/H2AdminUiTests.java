@@ -1,0 +1,226 @@
+package io.dsched.sample.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dsched.sample.demo.DemoJobs;
+import io.dsched.sample.order.OrderJobs;
+import io.dsched.test.TestDatabases;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The admin UI on the sample application's H2: the core flows, every page, what each role is
+ * offered and refused, untrusted text, and the schedule editor.
+ */
+class H2AdminUiTests extends AbstractAdminUiTests {
+
+    /** The untrusted note as the parameters' JSON shows it, its quotes escaped. */
+    private static final String UNTRUSTED_IN_JSON =
+            "<script>window.dschedXss = 'script'</script><img src=x onerror=\\\"window.dschedXss = 'img'\\\">";
+
+    @Override
+    protected TestDatabases.Kind kind() {
+        return TestDatabases.Kind.H2;
+    }
+
+    @Override
+    protected String prefix() {
+        return "";
+    }
+
+    @Test
+    void everyPageLoadsWithoutConsoleErrorsAndShowsTheSampleAppsJobsExecutionsAndNodes() throws Exception {
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> this.server
+                                .read("/executions?job=" + OrderJobs.SETTLE_PENDING_ORDERS)
+                                .get("total")
+                                .asLong()
+                        > 0);
+        signIn("admin");
+        this.browser.page("/", "Overview");
+        assertThat(this.browser.text("main table")).contains("ui-node-1").contains("alive");
+        assertThat(this.browser.all("svg.chart")).hasSize(3);
+        assertThat(this.browser.text(".tiles")).contains("Dead-letter backlog").contains("Executions, last hour");
+        this.browser.screenshot("overview");
+
+        this.browser.page("/jobs", "Jobs");
+        assertThat(this.browser.text("main table"))
+                .contains(OrderJobs.SETTLE_PENDING_ORDERS)
+                .contains(OrderJobs.NIGHTLY_REPORT)
+                .contains("every 5 seconds")
+                .contains("Europe/Berlin")
+                .contains(DemoJobs.LEDGER_EXPORT);
+        this.browser.find("#job-search").sendKeys("nightly");
+        this.browser.waitFor(
+                (d) -> d.findElements(By.cssSelector("tr[data-job]")).size() == 1);
+        this.browser.find("#job-search").sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
+        this.browser.waitFor(
+                (d) -> d.findElements(By.cssSelector("tr[data-job]")).size() > 3);
+        this.browser.screenshot("jobs");
+
+        this.browser.page("/jobs/" + OrderJobs.SETTLE_PENDING_ORDERS, OrderJobs.SETTLE_PENDING_ORDERS);
+        assertThat(this.browser.text("main")).contains("Recent executions").contains("SUCCEEDED");
+        assertThat(this.browser.all("figure svg.chart")).isNotEmpty();
+        this.browser.find("#cron");
+        this.browser.waitFor(
+                (d) -> d.findElements(By.cssSelector("ol.preview li")).size() == 5);
+        this.browser.screenshot("job");
+
+        this.browser.find("main table a[href^='#/executions/']").click();
+        this.browser.waitFor(
+                (d) -> d.findElement(By.cssSelector("main h1")).getText().startsWith("Execution #"));
+        assertThat(this.browser.text("main")).contains("Attempts at this fire").contains("Log");
+
+        this.browser.page("/dead-letters", "Dead letters");
+        this.browser.screenshot("dead-letters");
+        this.browser.page("/audit", "Audit");
+        this.browser.screenshot("audit");
+        this.browser.assertNoConsoleErrors();
+
+        this.browser.darkMode(true);
+        this.browser.page("/", "Overview");
+        this.browser.screenshot("overview-dark");
+        this.browser.darkMode(false);
+        this.browser.resize(390, 844);
+        this.browser.page("/jobs", "Jobs");
+        assertThat(this.browser.text("main table")).contains(OrderJobs.SETTLE_PENDING_ORDERS);
+        this.browser.screenshot("jobs-phone");
+        this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void aViewerSeesNoWriteControlsAndAForgedWriteIsRefused() throws Exception {
+        signIn("viewer");
+        this.browser.page("/jobs", "Jobs");
+        assertThat(this.browser.text("main table")).contains(OrderJobs.SETTLE_PENDING_ORDERS);
+        assertThat(this.browser.all("main button[data-action]")).isEmpty();
+        this.browser.page("/jobs/" + OrderJobs.NIGHTLY_REPORT, OrderJobs.NIGHTLY_REPORT);
+        assertThat(this.browser.all("main button[data-action]")).isEmpty();
+        assertThat(this.browser.all("#cron")).isEmpty();
+        this.browser.page("/dead-letters", "Dead letters");
+        assertThat(this.browser.all("main input[type=checkbox]")).isEmpty();
+        assertThat(this.browser.all("main button[data-action]")).isEmpty();
+        this.browser.screenshot("viewer-jobs");
+
+        String refused = this.browser.forge("/jobs/" + OrderJobs.NIGHTLY_REPORT + "/pause", Map.of());
+        assertThat(refused).startsWith("403 ").contains("DSCHED_OPERATOR");
+        this.browser.assertNoConsoleErrors("/jobs/" + OrderJobs.NIGHTLY_REPORT + "/pause");
+        assertThat(this.server
+                        .read("/jobs/" + OrderJobs.NIGHTLY_REPORT)
+                        .get("job")
+                        .get("paused")
+                        .asBoolean())
+                .isFalse();
+        this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void anOperatorMayPauseButIsNotOfferedTheScheduleEditorAndCannotChangeASchedule() throws Exception {
+        signIn("operator");
+        this.browser.page("/jobs/" + OrderJobs.NIGHTLY_REPORT, OrderJobs.NIGHTLY_REPORT);
+        assertThat(this.browser.all("main button[data-action=pause]")).hasSize(1);
+        assertThat(this.browser.all("#cron")).isEmpty();
+        assertThat(this.browser.all("#params")).isEmpty();
+        String refused = this.browser.forge(
+                "/jobs/" + OrderJobs.NIGHTLY_REPORT + "/schedule", Map.of("cron", "0 0 3 * * *", "zone", "UTC"));
+        assertThat(refused).startsWith("403 ").contains("DSCHED_ADMIN");
+        this.browser.assertNoConsoleErrors("/jobs/" + OrderJobs.NIGHTLY_REPORT + "/schedule");
+        assertThat(this.server
+                        .read("/jobs/" + OrderJobs.NIGHTLY_REPORT)
+                        .get("job")
+                        .get("cron")
+                        .asString())
+                .isEqualTo("0 0 2 * * *");
+        this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void untrustedTextInParametersErrorsAndLogLinesIsShownAsTextAndRunsNothing() throws Exception {
+        String job = DemoJobs.UNTRUSTED_TEXT_DEMO;
+        signIn("admin");
+        this.browser.page("/jobs/" + job, job);
+        assertThat(this.browser.find("#params").getAttribute("value")).contains(UNTRUSTED_IN_JSON);
+        this.browser.find("button[data-action=trigger]").click();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> this.server
+                                .read("/dead-letters?status=open&job=" + job)
+                                .get("total")
+                                .asLong()
+                        >= 1);
+        long execution = this.server
+                .read("/dead-letters?status=open&job=" + job)
+                .get("content")
+                .get(0)
+                .get("executionId")
+                .asLong();
+        this.browser.page("/executions/" + execution, "Execution #" + execution);
+        assertThat(this.browser.text("pre.error-message")).isEqualTo("Rejected note " + DemoJobs.UNTRUSTED_NOTE);
+        assertThat(this.browser.text("pre.log")).contains("Note for attempt 1: " + DemoJobs.UNTRUSTED_NOTE);
+        assertThat(this.browser.text("code.error-class")).isEqualTo("java.lang.IllegalArgumentException");
+        this.browser.screenshot("untrusted-text-execution");
+        this.browser.page("/dead-letters?job=" + job, "Dead letters");
+        assertThat(this.browser.text("main table")).contains("<img src=x onerror=");
+        this.browser.page("/jobs", "Jobs");
+
+        assertThat(this.browser.script("return window.dschedXss === undefined")).isEqualTo(true);
+        assertThat(this.browser.all("main script, main img")).isEmpty();
+        signInAgainAsViewerAndSeeTheParametersAsText(job);
+    }
+
+    private void signInAgainAsViewerAndSeeTheParametersAsText(String job) throws Exception {
+        this.browser.assertNoConsoleErrors();
+        this.browser.close();
+        signIn("viewer");
+        this.browser.page("/jobs/" + job, job);
+        assertThat(this.browser.text("pre.params")).contains(UNTRUSTED_IN_JSON);
+        assertThat(this.browser.script("return window.dschedXss === undefined")).isEqualTo(true);
+        assertThat(this.browser.all("main script, main img")).isEmpty();
+        this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void anInvalidCronTypedInTheEditorIsRefusedWithTheReasonAndChangesNothing() throws Exception {
+        String job = OrderJobs.NIGHTLY_REPORT;
+        signIn("admin");
+        this.browser.page("/jobs/" + job, job);
+        this.browser.waitFor(
+                (d) -> d.findElements(By.cssSelector("ol.preview li")).size() == 5);
+        WebElement cron = this.browser.find("#cron");
+        cron.clear();
+        cron.sendKeys("0 61 * * * *");
+        WebElement error = this.browser.find("#cron-check .error");
+        assertThat(error.getText()).startsWith("Invalid cron expression '0 61 * * * *'");
+        assertThat(error.getAttribute("data-field")).isEqualTo("cron");
+        WebElement save = this.browser.find("form.editor button[type=submit]");
+        assertThat(save.isEnabled()).isFalse();
+        cron.sendKeys(Keys.ENTER);
+        this.browser.screenshot("job-invalid-cron");
+        assertThat(this.server.read("/jobs/" + job).get("job").get("cron").asString())
+                .isEqualTo("0 0 2 * * *");
+        String forged = this.browser.forge("/jobs/" + job + "/schedule", Map.of("cron", "0 61 * * * *"));
+        assertThat(forged).startsWith("400 ").containsPattern("\"field\"\\s*:\\s*\"cron\"");
+        assertThat(this.server.read("/jobs/" + job).get("job").get("cron").asString())
+                .isEqualTo("0 0 2 * * *");
+
+        cron.clear();
+        cron.sendKeys("0 30 3 * * MON-FRI");
+        this.browser.waitFor(
+                (d) -> d.findElements(By.cssSelector("ol.preview li")).size() == 5);
+        assertThat(this.browser.text("#cron-check")).contains("at 03:30 on weekdays");
+        this.browser.find("#schedule-reason").sendKeys("later on weekdays");
+        this.browser.waitFor((d) -> save.isEnabled());
+        save.click();
+        await().atMost(Duration.ofSeconds(10)).until(() -> "0 30 3 * * MON-FRI"
+                .equals(this.server.read("/jobs/" + job).get("job").get("cron").asString()));
+        // the other tests share the application: give the job its schedule back
+        assertThat(this.browser.forge(
+                        "/jobs/" + job + "/schedule", Map.of("cron", "0 0 2 * * *", "zone", "Europe/Berlin")))
+                .startsWith("200 ");
+        this.browser.assertNoConsoleErrors("/schedule-preview?cron=0+61", "/jobs/" + job + "/schedule");
+    }
+}
