@@ -10,6 +10,8 @@ import io.dsched.handler.HandlerDefinition;
 import io.dsched.handler.HandlerRegistry;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionStore;
+import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,6 +41,8 @@ public class JobScheduler {
 
     /** Largest payload of a one-off job, in characters of JSON. */
     public static final int MAX_PAYLOAD = 1_000_000;
+
+    private static final int DEADLOCK_ATTEMPTS = 3;
 
     private final HandlerRegistry handlers;
 
@@ -492,10 +496,39 @@ public class JobScheduler {
     }
 
     private <T> T quartz(QuartzCall<T> call) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return call.apply(this.scheduler.get());
+            } catch (SchedulerException ex) {
+                // a change of a trigger can deadlock with a node firing it (MariaDB, MySQL): the
+                // database rolled the change back, so it is safe to make it again
+                if (attempt < DEADLOCK_ATTEMPTS && isDeadlock(ex)) {
+                    pause(attempt);
+                    continue;
+                }
+                throw new IllegalStateException("The job store did not answer: " + ex.getMessage(), ex);
+            }
+        }
+    }
+
+    private static boolean isDeadlock(Throwable failure) {
+        for (Throwable cause = failure; cause != null && cause.getCause() != cause; cause = cause.getCause()) {
+            if (cause instanceof SQLTransactionRollbackException
+                    || (cause instanceof SQLException sql
+                            && sql.getSQLState() != null
+                            && sql.getSQLState().startsWith("40"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void pause(int attempt) {
         try {
-            return call.apply(this.scheduler.get());
-        } catch (SchedulerException ex) {
-            throw new IllegalStateException("The job store did not answer: " + ex.getMessage(), ex);
+            Thread.sleep(50L * attempt);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while changing a job", ex);
         }
     }
 

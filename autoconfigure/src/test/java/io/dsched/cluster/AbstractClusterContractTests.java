@@ -187,6 +187,9 @@ abstract class AbstractClusterContractTests {
                 .filteredOn((outcome) -> outcome != Outcome.SUCCEEDED)
                 .containsOnly(Outcome.ALREADY_CLAIMED);
         assertThat(TestJobs.invocations("once").get(scheduledAt)).hasSize(1);
+        // a success is written by the node's outcome writer, just after the attempt returns
+        await().atMost(Duration.ofSeconds(10)).until(() -> executions().findByJobName("once").stream()
+                .allMatch((run) -> run.status() != ExecutionStatus.RUNNING));
         assertThat(executions().findByJobName("once")).singleElement().satisfies((run) -> {
             assertThat(run.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
             assertThat(run.idempotencyKey()).isEqualTo("once@" + scheduledAt.toEpochMilli());

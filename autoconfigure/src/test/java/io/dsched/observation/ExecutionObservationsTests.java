@@ -87,12 +87,15 @@ class ExecutionObservationsTests {
 
         observations.start(attempt(ExecutionOrigin.ONE_OFF, 1)).stop(Outcome.SUCCEEDED);
         observations.start(attempt(ExecutionOrigin.SCHEDULE, 1)).stop(Outcome.SUCCEEDED);
+        observations.start(attempt(ExecutionOrigin.RETRY, 2)).stop(Outcome.SUCCEEDED);
 
-        assertThat(this.lookedUp).containsExactly("settle@" + NOW.toEpochMilli());
+        // a scheduled fire, its retries included, was never submitted: only the one-off is looked up
+        assertThat(this.lookedUp).containsExactly("settle:order-42");
         assertThat(this.registry).hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts)
                 .map((context) -> ((ExecutionObservationContext) context).getCarrier())
                 .containsExactly(
                         java.util.Map.of("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"),
+                        java.util.Map.of(),
                         java.util.Map.of()));
     }
 
@@ -143,7 +146,9 @@ class ExecutionObservationsTests {
                         "settle",
                         NOW,
                         number,
-                        ExecutionRecord.idempotencyKey("settle", NOW),
+                        (origin == ExecutionOrigin.ONE_OFF)
+                                ? "settle:order-42"
+                                : ExecutionRecord.idempotencyKey("settle", NOW),
                         origin,
                         "node-1",
                         NOW,
