@@ -52,6 +52,39 @@ public class SkipLockedJobStore extends JobStoreTX {
                     (OperableTrigger trigger) -> trigger.getKey().getGroup())
             .thenComparing((trigger) -> trigger.getKey().getName());
 
+    private volatile Boolean repeatableReadByDefault;
+
+    /**
+     * Hands out connections that read what is committed. MySQL and MariaDB default to REPEATABLE
+     * READ, where a plain read in a transaction sees the snapshot of its first read: with no
+     * cluster-wide lock to order them, an acquisition could then act on a trigger as another node
+     * left it before firing it, and leave it acquired with no fire to run it. PostgreSQL's default
+     * is READ COMMITTED already.
+     */
+    @Override
+    protected Connection getNonManagedTXConnection() throws JobPersistenceException {
+        Connection conn = super.getNonManagedTXConnection();
+        try {
+            if (repeatableReadByDefault(conn)) {
+                conn.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            }
+        } catch (SQLException ex) {
+            closeConnection(conn);
+            throw new JobPersistenceException("Couldn't set the isolation of a connection: " + ex.getMessage(), ex);
+        }
+        return conn;
+    }
+
+    private boolean repeatableReadByDefault(Connection conn) throws SQLException {
+        Boolean known = this.repeatableReadByDefault;
+        if (known == null) {
+            String product = conn.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT);
+            known = product.contains("mysql") || product.contains("mariadb");
+            this.repeatableReadByDefault = known;
+        }
+        return known;
+    }
+
     @Override
     public List<OperableTrigger> acquireNextTriggers(long noLaterThan, int maxCount, long timeWindow)
             throws JobPersistenceException {

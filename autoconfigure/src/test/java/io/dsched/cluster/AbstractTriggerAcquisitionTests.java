@@ -3,9 +3,12 @@ package io.dsched.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.definition.Schedule;
 import io.dsched.engine.DschedEngine;
 import io.dsched.engine.SkipLockedJobStore;
 import io.dsched.execution.ExecutionStatus;
+import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.RecurringJob;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
@@ -16,8 +19,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,6 +62,38 @@ abstract class AbstractTriggerAcquisitionTests {
         if (this.cluster != null) {
             this.cluster.close();
         }
+    }
+
+    @Test
+    void aHundredJobsFiringEverySecondOnTwoNodesKeepFiringAndLeaveNoTriggerStuck() {
+        ManyJobs.fires.clear();
+        ClusterNode first = this.cluster.start("node-1", ManyJobs.class, Map.of());
+        this.cluster.start("node-2", ManyJobs.class, Map.of());
+        JobScheduler scheduler = first.bean(JobScheduler.class);
+        List<String> jobs = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            jobs.add("beat-" + i);
+            scheduler.create(RecurringJob.of(
+                    "beat-" + i, "beat", new Schedule.FixedRate(Duration.ofSeconds(1), Duration.ZERO), null));
+        }
+
+        // every job must go on firing: a trigger left acquired with no fire to run it never fires
+        // again (seen on MariaDB before its connections were made to read committed data)
+        for (Instant mark : List.of(Instant.now().plusSeconds(10), Instant.now().plusSeconds(20))) {
+            await().atMost(Duration.ofSeconds(45))
+                    .pollInterval(Duration.ofMillis(500))
+                    .untilAsserted(() -> assertThat(jobs)
+                            .allSatisfy((job) -> assertThat(ManyJobs.fires.getOrDefault(job, Set.of()))
+                                    .as("fires of %s", job)
+                                    .anySatisfy((fire) -> assertThat(fire).isAfterOrEqualTo(mark))));
+        }
+        JdbcTemplate sql = new JdbcTemplate(this.cluster.observer());
+        assertThat(sql.queryForObject(
+                        "SELECT COUNT(*) FROM DSCHED_QRTZ_TRIGGERS t WHERE t.TRIGGER_STATE = 'ACQUIRED' AND NOT EXISTS"
+                                + " (SELECT 1 FROM DSCHED_QRTZ_FIRED_TRIGGERS f WHERE f.TRIGGER_NAME = t.TRIGGER_NAME"
+                                + " AND f.TRIGGER_GROUP = t.TRIGGER_GROUP)",
+                        Long.class))
+                .isZero();
     }
 
     @Test
