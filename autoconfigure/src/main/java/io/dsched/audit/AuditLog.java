@@ -1,13 +1,11 @@
 package io.dsched.audit;
 
-import java.util.List;
+import io.dsched.store.Pages;
 import org.springframework.data.domain.Page;
-import org.springframework.data.domain.PageImpl;
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.Sort;
 import org.springframework.data.jdbc.core.JdbcAggregateOperations;
 import org.springframework.data.relational.core.query.Criteria;
-import org.springframework.data.relational.core.query.Query;
 import org.springframework.util.StringUtils;
 
 /**
@@ -66,14 +64,7 @@ public class AuditLog {
         if (StringUtils.hasText(target)) {
             criteria = criteria.and("target").is(target);
         }
-        Query query = Query.query(criteria);
-        long total = this.aggregates.count(query, AuditEntry.class);
-        List<AuditEntry> content = this.aggregates.findAll(
-                query.sort(Sort.by(Sort.Order.desc("id")))
-                        .limit(page.getPageSize())
-                        .offset(page.getOffset()),
-                AuditEntry.class);
-        return new PageImpl<>(content, page, total);
+        return Pages.read(this.aggregates, AuditEntry.class, criteria, Sort.by(Sort.Order.desc("id")), page);
     }
 
     private static String cut(String text, int max) {

@@ -3,6 +3,7 @@ package io.dsched.deadletter;
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionRepository;
+import io.dsched.store.Pages;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.springframework.data.domain.Page;
-import org.springframework.data.domain.PageImpl;
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.Sort;
 import org.springframework.data.jdbc.core.JdbcAggregateOperations;
@@ -89,14 +89,12 @@ public class DeadLetters {
         if (filter.failedTo() != null) {
             criteria = criteria.and("lastFailedAt").lessThan(filter.failedTo());
         }
-        Query query = Query.query(criteria);
-        long total = this.aggregates.count(query, DeadLetter.class);
-        List<DeadLetter> content = this.aggregates.findAll(
-                query.sort(Sort.by(Sort.Order.desc("lastFailedAt"), Sort.Order.desc("id")))
-                        .limit(page.getPageSize())
-                        .offset(page.getOffset()),
-                DeadLetter.class);
-        return new PageImpl<>(content, page, total);
+        return Pages.read(
+                this.aggregates,
+                DeadLetter.class,
+                criteria,
+                Sort.by(Sort.Order.desc("lastFailedAt"), Sort.Order.desc("id")),
+                page);
     }
 
     /**

@@ -28,6 +28,7 @@ import io.dsched.management.Views.Stats;
 import io.dsched.management.Views.Timeline;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionRepository;
+import io.dsched.store.Pages;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,7 +53,6 @@ import org.quartz.SchedulerException;
 import org.quartz.SimpleTrigger;
 import org.quartz.Trigger;
 import org.quartz.TriggerKey;
-import org.springframework.data.domain.PageImpl;
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.Sort;
 import org.springframework.data.jdbc.core.JdbcAggregateOperations;
@@ -315,14 +315,8 @@ public class DschedManagement {
         if (status != null) {
             criteria = criteria.and("status").is(status.name());
         }
-        Query query = Query.query(criteria);
-        long total = this.aggregates.count(query, ExecutionRecord.class);
-        List<ExecutionRecord> content = this.aggregates.findAll(
-                query.sort(Sort.by(Sort.Order.desc("id")))
-                        .limit(page.getPageSize())
-                        .offset(page.getOffset()),
-                ExecutionRecord.class);
-        return PageView.of(new PageImpl<>(content, page, total));
+        return PageView.of(
+                Pages.read(this.aggregates, ExecutionRecord.class, criteria, Sort.by(Sort.Order.desc("id")), page));
     }
 
     /**
