@@ -118,7 +118,11 @@ abstract class AbstractSoakTests {
             deadLettered += dead;
             assertThat(successes).as("successes of %s", key).isLessThanOrEqualTo(1);
             assertThat(successes + dead)
-                    .as("fire %s ended once, in success or a dead letter", key)
+                    .as(() -> "fire " + key + " ended once, in success or a dead letter; its attempts: "
+                            + sql.queryForList(
+                                    "SELECT attempt, status, node_id, origin, status_reason FROM dsched_execution"
+                                            + " WHERE idempotency_key = ? ORDER BY id",
+                                    key))
                     .isEqualTo(1);
             byKey.merge(key, 1L, Long::sum);
             if (((String) fire.get("job_name")).startsWith("soak-")) {
