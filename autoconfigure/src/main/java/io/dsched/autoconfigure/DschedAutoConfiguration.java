@@ -34,6 +34,7 @@ import io.dsched.store.DschedRepositories;
 import io.dsched.store.ExecutionRepository;
 import io.dsched.store.ExecutionStore;
 import io.dsched.store.JobDefinitionStore;
+import io.dsched.store.LockTable;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -59,7 +60,6 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.Environment;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.util.StringUtils;
 import org.springframework.util.function.SingletonSupplier;
 import tools.jackson.databind.SerializationFeature;
@@ -156,12 +156,15 @@ public final class DschedAutoConfiguration {
     @Bean(defaultCandidate = false)
     @ConditionalOnMissingBean(name = "dschedLockProvider")
     LockProvider dschedLockProvider(DschedJdbc jdbc, NodeId nodeId) {
-        return new JdbcTemplateLockProvider(JdbcTemplateLockProvider.Configuration.builder()
-                .withJdbcTemplate(new JdbcTemplate(jdbc.dataSource()))
-                .withTableName("dsched_lock")
-                .withLockedByValue(nodeId.value())
-                .usingDbTime()
-                .build());
+        return new TableLockProvider(LockTable.configuration(jdbc.dataSource(), jdbc.platform(), nodeId.value()));
+    }
+
+    /** dsched's own provider, on its lock table: the guard then writes that table itself. */
+    static final class TableLockProvider extends JdbcTemplateLockProvider {
+
+        TableLockProvider(JdbcTemplateLockProvider.Configuration configuration) {
+            super(configuration);
+        }
     }
 
     @Bean
@@ -217,9 +220,16 @@ public final class DschedAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    JobGuard dschedJobGuard(@Qualifier("dschedLockProvider") LockProvider lockProvider, DschedProperties properties) {
+    JobGuard dschedJobGuard(
+            @Qualifier("dschedLockProvider") LockProvider lockProvider,
+            DschedJdbc jdbc,
+            NodeId nodeId,
+            DschedProperties properties) {
         return new JobGuard(
                 lockProvider,
+                (lockProvider instanceof TableLockProvider)
+                        ? new LockTable(jdbc.dataSource(), jdbc.platform(), nodeId.value())
+                        : null,
                 properties.getLock().getAtMostFor(),
                 properties.getLock().getAtLeastFor(),
                 CLOCK);
@@ -289,10 +299,11 @@ public final class DschedAutoConfiguration {
     FireExecutor dschedFireExecutor(
             ExecutionStore store,
             AttemptRunner runner,
+            JobGuard guard,
             JobTargets targets,
             ExecutionQueue queue,
             ObjectProvider<ExecutionListener> listeners) {
-        return new FireExecutor(store, runner, targets, queue::wakeUp, CLOCK, listeners(listeners));
+        return new FireExecutor(store, runner, guard, targets, queue::wakeUp, CLOCK, listeners(listeners));
     }
 
     private static ExecutionListener listeners(ObjectProvider<ExecutionListener> listeners) {

@@ -30,6 +30,12 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
 
     private final AcquiredTriggers acquiredTriggers;
 
+    private final FireDispatcher dispatcher;
+
+    private final String schedulerName;
+
+    private final String instanceId;
+
     private volatile boolean running;
 
     /**
@@ -53,6 +59,10 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
             throws SchedulerException {
         this.scheduler = createScheduler(quartzProperties);
         this.scheduler.setJobFactory(dispatcher);
+        this.dispatcher = dispatcher;
+        this.schedulerName = this.scheduler.getSchedulerName();
+        this.instanceId = this.scheduler.getSchedulerInstanceId();
+        SkipLockedJobStore.claimFiresWith(this.schedulerName, this.instanceId, dispatcher);
         this.synchronizer = synchronizerFactory.apply(this.scheduler);
         this.shutdown = shutdown;
         shutdown.onQuiesce(this::standby);
@@ -107,6 +117,7 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
         try {
             awaitRunningJobs();
             this.scheduler.shutdown(false);
+            SkipLockedJobStore.stopClaimingFires(this.schedulerName, this.instanceId, this.dispatcher);
             int released = this.acquiredTriggers.release();
             if (released > 0) {
                 logger.debug("Released {} trigger(s) this node had acquired but not fired", released);
@@ -156,6 +167,7 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
             if (!this.scheduler.isShutdown()) {
                 this.scheduler.shutdown(false);
             }
+            SkipLockedJobStore.stopClaimingFires(this.schedulerName, this.instanceId, this.dispatcher);
         } catch (SchedulerException ex) {
             logger.warn("Could not shut the dsched scheduler down", ex);
         }

@@ -4,8 +4,12 @@ import io.dsched.definition.JobDefinition;
 import io.dsched.definition.JobRegistry;
 import io.dsched.definition.Schedule;
 import io.dsched.execution.FireExecutor;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Date;
+import java.util.List;
 import org.quartz.JobExecutionContext;
 import org.quartz.SchedulerException;
 import org.quartz.Trigger;
@@ -19,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * Receives every fire Quartz hands this node and runs it through the {@link FireExecutor}; it is
  * also the Quartz {@link JobFactory} that creates the jobs which call it.
  */
-public final class FireDispatcher implements JobFactory {
+public final class FireDispatcher implements JobFactory, SkipLockedJobStore.FireClaims {
 
     private static final Logger logger = LoggerFactory.getLogger(FireDispatcher.class);
 
@@ -46,10 +50,32 @@ public final class FireDispatcher implements JobFactory {
         return new DschedQuartzJob(this);
     }
 
+    @Override
+    public Runnable claim(Connection connection, List<TriggerFiredBundle> fired) throws SQLException {
+        List<FireExecutor.Fire> fires = new ArrayList<>(fired.size());
+        for (TriggerFiredBundle bundle : fired) {
+            fires.add(new FireExecutor.Fire(
+                    bundle.getJobDetail().getKey().getName(),
+                    bundle.getScheduledFireTime().toInstant(),
+                    bundle.getTrigger().getFireInstanceId()));
+        }
+        return this.executor.claimAhead(connection, fires);
+    }
+
+    @Override
+    public void releaseOn(Connection connection, String fireInstanceId) throws SQLException {
+        this.executor.releaseOn(connection, fireInstanceId);
+    }
+
+    @Override
+    public void released(String fireInstanceId, boolean inTransaction) {
+        this.executor.released(fireInstanceId, inTransaction);
+    }
+
     void dispatch(JobExecutionContext context) {
         String jobName = context.getJobDetail().getKey().getName();
         try {
-            this.executor.fire(jobName, context.getScheduledFireTime().toInstant());
+            this.executor.fire(jobName, context.getScheduledFireTime().toInstant(), context.getFireInstanceId());
         } finally {
             this.registry
                     .definition(jobName)

@@ -4,17 +4,23 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.quartz.JobDetail;
 import org.quartz.JobPersistenceException;
 import org.quartz.TriggerKey;
 import org.quartz.impl.jdbcjobstore.FiredTriggerRecord;
 import org.quartz.impl.jdbcjobstore.JobStoreTX;
 import org.quartz.spi.OperableTrigger;
+import org.quartz.spi.TriggerFiredBundle;
 import org.quartz.spi.TriggerFiredResult;
 
 /**
@@ -34,6 +40,11 @@ import org.quartz.spi.TriggerFiredResult;
  *   <li><b>complete</b> touches only the rows of its own job.
  * </ul>
  *
+ * <p>The transaction that fires triggers also claims their fires for dsched, with their jobs'
+ * guards ({@link FireClaims}), behind a savepoint: a worker then starts on the job at once, and a
+ * fire commits with its claim or not at all. If the claims fail, they are rolled back to the
+ * savepoint and the fires go on, each worker claiming its own.
+ *
  * <p>Everything else (scheduling, pausing, misfire handling, recovery of failed nodes) keeps
  * Quartz's lock. Two facts make this safe for dsched: every dsched job has exactly one trigger,
  * so the states Quartz derives for a job's other triggers never reach a row that another node
@@ -51,6 +62,9 @@ public class SkipLockedJobStore extends JobStoreTX {
     private static final Comparator<OperableTrigger> KEY_ORDER = Comparator.comparing(
                     (OperableTrigger trigger) -> trigger.getKey().getGroup())
             .thenComparing((trigger) -> trigger.getKey().getName());
+
+    /** What claims the fires of each node, by scheduler name and node. */
+    private static final Map<String, FireClaims> CLAIMS = new ConcurrentHashMap<>();
 
     private volatile Boolean repeatableReadByDefault;
 
@@ -95,9 +109,31 @@ public class SkipLockedJobStore extends JobStoreTX {
                 (conn, acquired) -> recorded(conn, acquired.stream().map(OperableTrigger::getFireInstanceId), null));
     }
 
+    /**
+     * Has the fires of one node claimed in the transaction that fires them.
+     * @param schedulerName the cluster's scheduler name
+     * @param instanceId the node
+     * @param claims claims the node's fires
+     */
+    static void claimFiresWith(String schedulerName, String instanceId, FireClaims claims) {
+        CLAIMS.put(schedulerName + '\u0000' + instanceId, claims);
+    }
+
+    /**
+     * Stops claiming a node's fires in the transaction that fires them.
+     * @param schedulerName the cluster's scheduler name
+     * @param instanceId the node
+     * @param claims what claimed them, which a newer registration may have replaced
+     */
+    static void stopClaimingFires(String schedulerName, String instanceId, FireClaims claims) {
+        CLAIMS.remove(schedulerName + '\u0000' + instanceId, claims);
+    }
+
     @Override
     public List<TriggerFiredResult> triggersFired(List<OperableTrigger> triggers) throws JobPersistenceException {
-        return executeInNonManagedTXLock(
+        FireClaims claims = CLAIMS.get(getInstanceName() + '\u0000' + getInstanceId());
+        AtomicReference<Runnable> handOver = new AtomicReference<>();
+        List<TriggerFiredResult> fired = executeInNonManagedTXLock(
                 null,
                 (conn) -> {
                     List<OperableTrigger> ordered = new ArrayList<>(triggers);
@@ -113,6 +149,9 @@ public class SkipLockedJobStore extends JobStoreTX {
                             results.add(new TriggerFiredResult(ex));
                         }
                     }
+                    if (claims != null) {
+                        handOver.set(claimAhead(conn, claims, results));
+                    }
                     return results;
                 },
                 (conn, results) -> recorded(
@@ -123,6 +162,33 @@ public class SkipLockedJobStore extends JobStoreTX {
                                         .getTrigger()
                                         .getFireInstanceId()),
                         STATE_EXECUTING));
+        Runnable claimed = handOver.get();
+        if (claimed != null) {
+            // committed: the workers find their fires claimed
+            claimed.run();
+        }
+        return fired;
+    }
+
+    private Runnable claimAhead(Connection conn, FireClaims claims, List<TriggerFiredResult> results)
+            throws JobPersistenceException {
+        List<TriggerFiredBundle> bundles = results.stream()
+                .map(TriggerFiredResult::getTriggerFiredBundle)
+                .filter(java.util.Objects::nonNull)
+                .toList();
+        if (bundles.isEmpty()) {
+            return null;
+        }
+        Savepoint beforeClaims = null;
+        try {
+            beforeClaims = conn.setSavepoint("dsched_claims");
+            return claims.claim(conn, bundles);
+        } catch (SQLException | RuntimeException ex) {
+            // the fires go on: each worker claims its own
+            getLog().debug("Not claiming fires in the transaction that fires them: " + ex.getMessage());
+            rollBackTo(conn, beforeClaims);
+            return null;
+        }
     }
 
     @Override
@@ -130,10 +196,43 @@ public class SkipLockedJobStore extends JobStoreTX {
             OperableTrigger trigger,
             JobDetail jobDetail,
             org.quartz.Trigger.CompletedExecutionInstruction instruction) {
+        FireClaims claims = CLAIMS.get(getInstanceName() + '\u0000' + getInstanceId());
+        AtomicBoolean releasedInTransaction = new AtomicBoolean();
         retryExecuteInNonManagedTXLock(null, (conn) -> {
             triggeredJobComplete(conn, trigger, jobDetail, instruction);
+            if (claims != null) {
+                releasedInTransaction.set(releaseClaims(conn, claims, trigger.getFireInstanceId()));
+            }
             return null;
         });
+        if (claims != null) {
+            claims.released(trigger.getFireInstanceId(), releasedInTransaction.get());
+        }
+    }
+
+    private boolean releaseClaims(Connection conn, FireClaims claims, String fireInstanceId)
+            throws JobPersistenceException {
+        Savepoint beforeRelease = null;
+        try {
+            beforeRelease = conn.setSavepoint("dsched_release");
+            claims.releaseOn(conn, fireInstanceId);
+            return true;
+        } catch (SQLException | RuntimeException ex) {
+            // the fire completes all the same; its guard is released on its own afterwards
+            getLog().debug("Not releasing a guard in the transaction that completes its fire: " + ex.getMessage());
+            rollBackTo(conn, beforeRelease);
+            return false;
+        }
+    }
+
+    private static void rollBackTo(Connection conn, Savepoint savepoint) throws JobPersistenceException {
+        try {
+            if (savepoint != null) {
+                conn.rollback(savepoint);
+            }
+        } catch (SQLException rollback) {
+            throw new JobPersistenceException("Couldn't roll back to a savepoint: " + rollback.getMessage(), rollback);
+        }
     }
 
     private void lockRow(Connection conn, TriggerKey key) throws JobPersistenceException {
@@ -169,5 +268,34 @@ public class SkipLockedJobStore extends JobStoreTX {
         } catch (SQLException ex) {
             throw new JobPersistenceException("Couldn't check the outcome of a commit: " + ex.getMessage(), ex);
         }
+    }
+
+    /** Claims fires in the transaction that fires them, and releases their guards in the one that completes them. */
+    interface FireClaims {
+
+        /**
+         * Claims fires on the connection of the transaction that fires them.
+         * @param connection the connection, inside the transaction
+         * @param fired the fires
+         * @return hands the claims over; run once the transaction has committed
+         * @throws SQLException if a claim fails; the claims are then rolled back and the fires go on
+         */
+        Runnable claim(Connection connection, List<TriggerFiredBundle> fired) throws SQLException;
+
+        /**
+         * Releases, inside the transaction that completes a fire, what its claim took.
+         * @param connection the connection, inside the transaction
+         * @param fireInstanceId the fire
+         * @throws SQLException if a statement fails; the release is then rolled back and done
+         *     afterwards on its own
+         */
+        void releaseOn(Connection connection, String fireInstanceId) throws SQLException;
+
+        /**
+         * Hears that the transaction completing a fire has committed.
+         * @param fireInstanceId the fire
+         * @param inTransaction whether {@link #releaseOn} succeeded inside it
+         */
+        void released(String fireInstanceId, boolean inTransaction);
     }
 }

@@ -127,10 +127,23 @@ public final class AttemptRunner implements AutoCloseable {
      * @return what became of it
      */
     public Outcome run(ExecutionRecord claim) {
+        return run(claim, null, null);
+    }
+
+    /**
+     * Runs a claimed attempt to its recorded outcome.
+     * @param claim the attempt, running on this node
+     * @param job what it runs, as found when it was claimed, or {@code null} to look it up here
+     * @param heldGuard the job's lock, taken with the claim, or {@code null} to take it here if the
+     *     job is guarded
+     * @return what became of it
+     */
+    public Outcome run(ExecutionRecord claim, JobTarget job, SimpleLock heldGuard) {
         this.inFlight.add(claim.id());
         Outcome outcome = null;
         try {
-            outcome = runClaimed(claim);
+            outcome =
+                    runClaimed(claim, (job != null) ? Optional.of(job) : this.targets.find(claim.jobName()), heldGuard);
             return outcome;
         } finally {
             if (outcome != Outcome.SUCCEEDED) {
@@ -140,9 +153,11 @@ public final class AttemptRunner implements AutoCloseable {
         }
     }
 
-    private Outcome runClaimed(ExecutionRecord claim) {
-        Optional<JobTarget> target = this.targets.find(claim.jobName());
+    private Outcome runClaimed(ExecutionRecord claim, Optional<JobTarget> target, SimpleLock heldGuard) {
         if (target.isEmpty()) {
+            if (heldGuard != null) {
+                heldGuard.unlock();
+            }
             logger.warn(
                     "Skipping '{}' scheduled at {}: the job is not declared on node {}",
                     claim.jobName(),
@@ -154,7 +169,11 @@ public final class AttemptRunner implements AutoCloseable {
         JobTarget job = target.get();
         Optional<SimpleLock> lock;
         try {
-            lock = job.guarded() ? this.guard.tryLock(job) : Optional.empty();
+            if (heldGuard != null) {
+                lock = Optional.of(heldGuard);
+            } else {
+                lock = job.guarded() ? this.guard.tryLock(job) : Optional.empty();
+            }
         } catch (RuntimeException ex) {
             // the database did not answer: the attempt stays claimed, and the membership's sweep
             // of stale attempts runs it again once the database is back

@@ -4,10 +4,18 @@ import io.dsched.execution.AttemptRunner.Outcome;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionStore;
 import io.dsched.store.TransientFailures;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import net.javacrumbs.shedlock.core.SimpleLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +38,8 @@ public final class FireExecutor {
 
     private final AttemptRunner runner;
 
+    private final JobGuard guard;
+
     private final JobTargets targets;
 
     private final Runnable wakeQueue;
@@ -38,10 +48,20 @@ public final class FireExecutor {
 
     private final ExecutionListener listener;
 
+    /** Stands for a guard that the completion of the fire releases, not the run. */
+    private static final SimpleLock RELEASED_AT_COMPLETION = () -> {};
+
+    /** Guards taken with claims, released when Quartz completes their fires, by fire instance id. */
+    private final Map<String, JobGuard.HeldLock> guardsToRelease = new ConcurrentHashMap<>();
+
+    /** Fires claimed in the transaction that fired them, by Quartz's fire instance id. */
+    private final Map<String, Claimed> claimedAhead = new ConcurrentHashMap<>();
+
     /**
      * Creates an executor.
      * @param store the execution history
      * @param runner runs claimed attempts
+     * @param guard the overlap guard, for fires claimed in the transaction that fires them
      * @param targets the jobs this node declares
      * @param wakeQueue makes this node's queue look for due attempts at once
      * @param clock the clock
@@ -50,6 +70,7 @@ public final class FireExecutor {
     public FireExecutor(
             ExecutionStore store,
             AttemptRunner runner,
+            JobGuard guard,
             JobTargets targets,
             Runnable wakeQueue,
             Clock clock,
@@ -57,9 +78,93 @@ public final class FireExecutor {
         this.listener = listener;
         this.store = store;
         this.runner = runner;
+        this.guard = guard;
         this.targets = targets;
         this.wakeQueue = wakeQueue;
         this.clock = clock;
+    }
+
+    /**
+     * Claims fires in the transaction that fires them, so that their workers need no commit of
+     * their own for the claim or the guard: the first attempt of each fire of a job this node
+     * declares and, for a guarded job, the job's lock. A fire whose guard another run holds, or
+     * that is claimed already, is left to its worker, which handles it as usual; so is every fire
+     * of a guarded job when the guard cannot lock inside a transaction.
+     * @param connection the connection of the fire's transaction
+     * @param fires the fires Quartz is about to hand to this node's workers
+     * @return hands the claims to the workers; to be run once the transaction has committed, and
+     *     not at all if it has not
+     * @throws SQLException if a statement fails, which fails the transaction
+     */
+    public Runnable claimAhead(Connection connection, List<Fire> fires) throws SQLException {
+        Instant now = this.clock.instant();
+        List<ExecutionRecord> claims = new ArrayList<>(fires.size());
+        Map<String, JobTarget> jobs = new HashMap<>();
+        for (Fire fire : fires) {
+            Optional<JobTarget> job = this.targets.find(fire.jobName());
+            if (job.isPresent() && (!job.get().guarded() || this.guard.locksInTransactions())) {
+                ExecutionRecord claim =
+                        ExecutionRecord.claim(fire.jobName(), fire.scheduledAt(), this.runner.nodeId(), now);
+                claims.add(claim);
+                jobs.put(claim.idempotencyKey(), job.get());
+            }
+        }
+        if (claims.isEmpty()) {
+            return () -> {};
+        }
+        Map<String, Claimed> claimed = new HashMap<>();
+        for (ExecutionRecord claim : this.store.claimOn(connection, claims).values()) {
+            JobTarget job = jobs.get(claim.idempotencyKey());
+            JobGuard.HeldLock lock = null;
+            if (job.guarded()) {
+                Optional<JobGuard.HeldLock> taken = this.guard.tryLockOn(connection, job);
+                if (taken.isEmpty()) {
+                    // another run holds the guard: the worker claims the fire and waits for it
+                    this.store.unclaimOn(connection, claim);
+                    continue;
+                }
+                lock = taken.get();
+            }
+            claimed.put(claim.idempotencyKey(), new Claimed(claim, job, lock));
+        }
+        return () -> {
+            for (Fire fire : fires) {
+                Claimed claim = claimed.get(ExecutionRecord.idempotencyKey(fire.jobName(), fire.scheduledAt()));
+                if (claim != null) {
+                    if (claim.guard() != null) {
+                        this.guardsToRelease.put(fire.fireInstanceId(), claim.guard());
+                    }
+                    this.claimedAhead.put(fire.fireInstanceId(), claim);
+                }
+            }
+        };
+    }
+
+    /**
+     * Releases, inside the transaction in which Quartz completes a fire, the guard that the fire's
+     * claim took, so that the guard and the job's trigger are free again together.
+     * @param connection the connection of that transaction
+     * @param fireInstanceId Quartz's id of the fire
+     * @throws SQLException if the statement fails
+     */
+    public void releaseOn(Connection connection, String fireInstanceId) throws SQLException {
+        JobGuard.HeldLock guard = this.guardsToRelease.get(fireInstanceId);
+        if (guard != null) {
+            guard.unlockOn(connection);
+        }
+    }
+
+    /**
+     * Forgets the guard of a completed fire, or releases it on its own if the transaction that
+     * completed the fire could not.
+     * @param fireInstanceId Quartz's id of the fire
+     * @param inTransaction whether {@link #releaseOn} released it in that committed transaction
+     */
+    public void released(String fireInstanceId, boolean inTransaction) {
+        JobGuard.HeldLock guard = this.guardsToRelease.remove(fireInstanceId);
+        if (guard != null && !inTransaction) {
+            guard.unlock();
+        }
     }
 
     /**
@@ -69,6 +174,24 @@ public final class FireExecutor {
      * @return what became of the fire
      */
     public Outcome fire(String jobName, Instant scheduledAt) {
+        return fire(jobName, scheduledAt, null);
+    }
+
+    /**
+     * Runs a fire that Quartz handed this node, unless another node already claimed it.
+     * @param jobName the job
+     * @param scheduledAt the time the fire was scheduled for
+     * @param fireInstanceId Quartz's id of the fire, under which {@link #claimAhead} may have
+     *     claimed it, or {@code null}
+     * @return what became of the fire
+     */
+    public Outcome fire(String jobName, Instant scheduledAt, String fireInstanceId) {
+        Claimed ahead = (fireInstanceId != null) ? this.claimedAhead.remove(fireInstanceId) : null;
+        if (ahead != null) {
+            // a guard taken with the claim is released when Quartz completes the fire
+            return this.runner.run(
+                    ahead.attempt(), ahead.job(), (ahead.guard() != null) ? RELEASED_AT_COMPLETION : null);
+        }
         Instant now = this.clock.instant();
         if (this.targets.find(jobName).isEmpty()) {
             // a newer deployment's job fired on this older node: queue the fire for a node that knows it
@@ -99,4 +222,19 @@ public final class FireExecutor {
         }
         return this.runner.run(claimed.get());
     }
+
+    /**
+     * A fire Quartz hands this node.
+     *
+     * @param jobName the job
+     * @param scheduledAt the time it was scheduled for
+     * @param fireInstanceId Quartz's id of the fire
+     */
+    public record Fire(String jobName, Instant scheduledAt, String fireInstanceId) {}
+
+    /**
+     * A fire claimed in the transaction that fired it: it runs the job as found then, with the
+     * job's lock if it is guarded.
+     */
+    private record Claimed(ExecutionRecord attempt, JobTarget job, JobGuard.HeldLock guard) {}
 }

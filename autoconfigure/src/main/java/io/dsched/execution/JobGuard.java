@@ -1,19 +1,30 @@
 package io.dsched.execution;
 
+import io.dsched.store.LockTable;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps runs of one job from overlapping anywhere in the cluster, with a ShedLock lock named
- * after the job.
+ * after the job. On dsched's own lock table it takes and releases locks with ShedLock's statements
+ * over plain JDBC ({@link LockTable}), and can take one inside the transaction that claims a fire;
+ * with a lock provider of the application's, it goes through that provider.
  */
 public final class JobGuard {
 
+    private static final Logger logger = LoggerFactory.getLogger(JobGuard.class);
+
     private final LockProvider lockProvider;
+
+    private final LockTable table;
 
     private final Duration defaultAtMostFor;
 
@@ -24,12 +35,19 @@ public final class JobGuard {
     /**
      * Creates a guard.
      * @param lockProvider the ShedLock provider, using the database's clock
+     * @param table dsched's lock table when the provider is dsched's own, or {@code null}
      * @param defaultAtMostFor how long a lock is held at most, unless the job says otherwise
      * @param defaultAtLeastFor how long a lock is held at least, unless the job says otherwise
      * @param clock the clock
      */
-    public JobGuard(LockProvider lockProvider, Duration defaultAtMostFor, Duration defaultAtLeastFor, Clock clock) {
+    public JobGuard(
+            LockProvider lockProvider,
+            LockTable table,
+            Duration defaultAtMostFor,
+            Duration defaultAtLeastFor,
+            Clock clock) {
         this.lockProvider = lockProvider;
+        this.table = table;
         this.defaultAtMostFor = defaultAtMostFor;
         this.defaultAtLeastFor = defaultAtLeastFor;
         this.clock = clock;
@@ -41,11 +59,81 @@ public final class JobGuard {
      * @return the lock, or empty if another run holds it
      */
     public Optional<SimpleLock> tryLock(JobTarget job) {
+        LockConfiguration lock = configuration(job);
+        if (this.table != null) {
+            return this.table.lock(lock) ? Optional.of(release(lock)) : Optional.empty();
+        }
+        return this.lockProvider.lock(lock);
+    }
+
+    /**
+     * Tells whether {@link #tryLockOn} can take locks: on dsched's own lock table, on a database
+     * whose insert passes over a conflict without failing the transaction.
+     * @return {@code true} if it can
+     */
+    public boolean locksInTransactions() {
+        return this.table != null && this.table.locksInTransactions();
+    }
+
+    /**
+     * Tries to take a job's lock inside a transaction the caller owns and commits.
+     * @param connection the connection, inside the transaction
+     * @param job the job
+     * @return the lock, held once the transaction commits, or empty if another run holds it
+     * @throws SQLException if the statement fails
+     */
+    public Optional<HeldLock> tryLockOn(Connection connection, JobTarget job) throws SQLException {
+        if (!locksInTransactions()) {
+            throw new UnsupportedOperationException("This guard cannot take locks inside a transaction");
+        }
+        LockConfiguration lock = configuration(job);
+        return this.table.lockOn(connection, lock) ? Optional.of(release(lock)) : Optional.empty();
+    }
+
+    private HeldLock release(LockConfiguration lock) {
+        return new HeldLock() {
+
+            @Override
+            public void unlock() {
+                JobGuard.this.unlock(lock);
+            }
+
+            @Override
+            public void unlockOn(Connection connection) throws SQLException {
+                JobGuard.this.table.unlockOn(connection, lock);
+            }
+        };
+    }
+
+    private void unlock(LockConfiguration lock) {
+        try {
+            this.table.unlock(lock);
+        } catch (RuntimeException ex) {
+            logger.warn(
+                    "Could not release the lock of '{}'; it frees itself after its lockAtMostFor ({}): {}",
+                    lock.getName(),
+                    lock.getLockAtMostFor(),
+                    ex.getMessage());
+        }
+    }
+
+    private LockConfiguration configuration(JobTarget job) {
         Duration atMostFor = (job.lockAtMostFor() != null) ? job.lockAtMostFor() : this.defaultAtMostFor;
         Duration atLeastFor = (job.lockAtLeastFor() != null) ? job.lockAtLeastFor() : this.defaultAtLeastFor;
         if (atLeastFor.compareTo(atMostFor) > 0) {
             atLeastFor = atMostFor;
         }
-        return this.lockProvider.lock(new LockConfiguration(this.clock.instant(), job.name(), atMostFor, atLeastFor));
+        return new LockConfiguration(this.clock.instant(), job.name(), atMostFor, atLeastFor);
+    }
+
+    /** A lock this node holds, which it can release on its own or inside a transaction. */
+    public interface HeldLock extends SimpleLock {
+
+        /**
+         * Releases the lock inside a transaction the caller owns and commits.
+         * @param connection the connection, inside the transaction
+         * @throws SQLException if the statement fails
+         */
+        void unlockOn(Connection connection) throws SQLException;
     }
 }

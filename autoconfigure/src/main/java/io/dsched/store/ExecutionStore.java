@@ -194,6 +194,68 @@ public class ExecutionStore implements AutoCloseable {
         return traceCarrier;
     }
 
+    /**
+     * Claims first attempts of fires on a connection whose transaction the caller owns and
+     * commits: the fires Quartz hands this node, claimed in the transaction that fires them, so
+     * that a worker finds its fire claimed instead of claiming it with a commit of its own. A
+     * fire that already has the attempt is left out, and so is everything on H2, which has no
+     * insert that passes over a conflict without failing the transaction.
+     * @param connection the connection, inside a transaction
+     * @param claims the attempts to insert, each {@link ExecutionRecord#claim running}
+     * @return the attempts inserted, by idempotency key
+     * @throws SQLException if an insert fails
+     */
+    public Map<String, ExecutionRecord> claimOn(java.sql.Connection connection, List<ExecutionRecord> claims)
+            throws SQLException {
+        Map<String, ExecutionRecord> claimed = new HashMap<>();
+        String sql =
+                switch (this.platform) {
+                    case POSTGRESQL -> INSERT + " ON CONFLICT DO NOTHING RETURNING id";
+                    // the row is built here, not by a client: IGNORE can only pass over the duplicate
+                    case MYSQL -> INSERT.replaceFirst("INSERT INTO", "INSERT IGNORE INTO");
+                    case H2 -> null;
+                };
+        if (sql == null) {
+            return claimed;
+        }
+        boolean returning = this.platform == DatabasePlatform.POSTGRESQL;
+        try (PreparedStatement statement = returning
+                ? connection.prepareStatement(sql)
+                : connection.prepareStatement(sql, java.sql.Statement.RETURN_GENERATED_KEYS)) {
+            for (ExecutionRecord claim : claims) {
+                bind(statement, 0, claim);
+                Long id = null;
+                if (returning) {
+                    try (ResultSet keys = statement.executeQuery()) {
+                        id = keys.next() ? keys.getLong(1) : null;
+                    }
+                } else if (statement.executeUpdate() == 1) {
+                    try (ResultSet keys = statement.getGeneratedKeys()) {
+                        id = keys.next() ? keys.getLong(1) : null;
+                    }
+                }
+                if (id != null) {
+                    claimed.put(claim.idempotencyKey(), claim.withId(id));
+                }
+            }
+        }
+        return claimed;
+    }
+
+    /**
+     * Takes back, inside the transaction that inserted it, an attempt {@link #claimOn claimed}
+     * there.
+     * @param connection the connection, inside that transaction
+     * @param claim the attempt
+     * @throws SQLException if the delete fails
+     */
+    public void unclaimOn(java.sql.Connection connection, ExecutionRecord claim) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("DELETE FROM dsched_execution WHERE id = ?")) {
+            statement.setLong(1, claim.id());
+            statement.executeUpdate();
+        }
+    }
+
     private ExecutionRecord insert(ExecutionRecord row) {
         return row.withId(insertBatch(List.of(row)).get(0));
     }

@@ -12,9 +12,11 @@ import io.dsched.deadletter.DeadLetters;
 import io.dsched.definition.Schedule;
 import io.dsched.engine.DschedEngine;
 import io.dsched.engine.JobSynchronizer;
+import io.dsched.execution.AttemptRunner;
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.execution.FireExecutor;
+import io.dsched.execution.JobGuard;
 import io.dsched.execution.JobTimeoutException;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
@@ -27,9 +29,11 @@ import io.dsched.store.DatabasePlatform;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionRepository;
 import io.dsched.store.ExecutionStore;
+import io.dsched.store.LockTable;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
+import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -40,6 +44,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -109,6 +114,75 @@ abstract class AbstractReliabilityTests {
                 .containsExactly(1, 2, 3);
         assertThat(deadLetters(node).list(DeadLetterFilter.ALL, PageRequest.of(0, 10)))
                 .isEmpty();
+    }
+
+    @Test
+    void aFireClaimedInTheTransactionThatFiresItRunsOnceAndOneWhoseGuardIsHeldWaits() throws Exception {
+        ClusterNode node = start("node-1");
+        FireExecutor fires = node.bean(FireExecutor.class);
+        boolean inTransaction = node.bean(JobGuard.class).locksInTransactions();
+        assertThat(inTransaction).isEqualTo(kind() != TestDatabases.Kind.H2);
+        Instant fire = Instant.parse("2031-01-01T00:00:00Z");
+        // another run of "flaky" holds its guard
+        LockTable elsewhere = new LockTable(this.cluster.observer(), platform(), "node-elsewhere");
+        assertThat(elsewhere.lock(lock("flaky"))).isTrue();
+
+        Runnable handOver;
+        try (Connection connection = this.cluster.observer().getConnection()) {
+            connection.setAutoCommit(false);
+            handOver = fires.claimAhead(
+                    connection,
+                    List.of(
+                            new FireExecutor.Fire("steady", fire, "fire-1"),
+                            new FireExecutor.Fire("flaky", fire, "fire-2")));
+            connection.commit();
+        }
+
+        if (inTransaction) {
+            // committed with the fire: the claim of "steady" and its guard, nothing of "flaky"
+            assertThat(attempts("steady")).singleElement().satisfies((attempt) -> {
+                assertThat(attempt.status()).isEqualTo(ExecutionStatus.RUNNING);
+                assertThat(attempt.nodeId()).isEqualTo("node-1");
+            });
+            assertThat(elsewhere.lock(lock("steady"))).isFalse();
+        } else {
+            // H2 takes no lock inside another transaction: each worker claims its own fire
+            assertThat(attempts("steady")).isEmpty();
+        }
+        assertThat(attempts("flaky")).isEmpty();
+        handOver.run();
+
+        assertThat(fires.fire("steady", fire, "fire-1")).isEqualTo(AttemptRunner.Outcome.SUCCEEDED);
+        assertThat(fires.fire("flaky", fire, "fire-2")).isEqualTo(AttemptRunner.Outcome.DEFERRED);
+        assertThat(fires.fire("steady", fire, "fire-1")).isEqualTo(AttemptRunner.Outcome.ALREADY_CLAIMED);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> attempts("steady").get(0).status() == ExecutionStatus.SUCCEEDED);
+        assertThat(attempts("steady")).hasSize(1);
+        assertThat(ReliabilityJobs.invocations("steady")).hasSize(1);
+        if (inTransaction) {
+            // the guard taken with the claim is released in the transaction that completes the fire
+            assertThat(elsewhere.lock(lock("steady"))).isFalse();
+            try (Connection connection = this.cluster.observer().getConnection()) {
+                connection.setAutoCommit(false);
+                fires.releaseOn(connection, "fire-1");
+                connection.commit();
+            }
+            fires.released("fire-1", true);
+        }
+        assertThat(elsewhere.lock(lock("steady"))).isTrue();
+        // "flaky" waits for the other run, and runs once that run lets go of the guard
+        assertThat(attempts("flaky")).singleElement().satisfies((attempt) -> assertThat(attempt.status())
+                .isIn(ExecutionStatus.SCHEDULED, ExecutionStatus.RUNNING));
+        assertThat(ReliabilityJobs.invocations("flaky")).isEmpty();
+        elsewhere.unlock(lock("flaky"));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> attempts("flaky").get(0).status() == ExecutionStatus.SUCCEEDED);
+        assertThat(attempts("flaky")).hasSize(1);
+        assertThat(ReliabilityJobs.invocations("flaky")).hasSize(1);
+    }
+
+    private static LockConfiguration lock(String job) {
+        return new LockConfiguration(Instant.now(), job, Duration.ofMinutes(1), Duration.ZERO);
     }
 
     @Test

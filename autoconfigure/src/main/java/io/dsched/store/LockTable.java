@@ -1,0 +1,188 @@
+package io.dsched.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Map;
+import javax.sql.DataSource;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
+import net.javacrumbs.shedlock.provider.sql.DatabaseProduct;
+import net.javacrumbs.shedlock.provider.sql.SqlStatementsSource;
+import org.springframework.jdbc.core.SqlTypeValue;
+import org.springframework.jdbc.core.StatementCreatorUtils;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterUtils;
+import org.springframework.jdbc.core.namedparam.ParsedSql;
+
+/**
+ * dsched's ShedLock table, {@code dsched_lock}, written with the statements ShedLock itself uses
+ * for the database and its clock, over plain JDBC.
+ *
+ * <p>ShedLock's {@code JdbcTemplateLockProvider} runs each statement in a Spring transaction of
+ * its own; taking and releasing a job's guard was the largest share of a worker's CPU time per
+ * fire. Here taking a free lock is one autocommit statement, and a fire claimed in the
+ * transaction that fires it takes its lock in that same transaction. Rows stay compatible with
+ * ShedLock's provider, which an application may still use on the same table.
+ */
+public final class LockTable {
+
+    private final DataSource dataSource;
+
+    private final SqlStatementsSource statements;
+
+    private final Statement insert;
+
+    private final Statement update;
+
+    private final Statement unlock;
+
+    private final boolean insertPassesOverConflicts;
+
+    /**
+     * Creates the table's statements.
+     * @param dataSource dsched's DataSource
+     * @param platform its database
+     * @param lockedBy the value of {@code locked_by} for locks this node takes
+     */
+    public LockTable(DataSource dataSource, DatabasePlatform platform, String lockedBy) {
+        this.dataSource = dataSource;
+        this.statements = SqlStatementsSource.create(configuration(dataSource, platform, lockedBy));
+        this.insert = new Statement(this.statements.getInsertStatement());
+        this.update = new Statement(this.statements.getUpdateStatement());
+        this.unlock = new Statement(this.statements.getUnlockStatement());
+        // PostgreSQL's insert is an upsert and MySQL's an INSERT IGNORE; H2's fails on a duplicate
+        this.insertPassesOverConflicts = platform != DatabasePlatform.H2;
+    }
+
+    /**
+     * Returns ShedLock's configuration of dsched's table: the table name, this node, database time.
+     * @param dataSource dsched's DataSource
+     * @param platform its database
+     * @param lockedBy the value of {@code locked_by} for locks this node takes
+     * @return the configuration, for ShedLock's provider too
+     */
+    public static JdbcTemplateLockProvider.Configuration configuration(
+            DataSource dataSource, DatabasePlatform platform, String lockedBy) {
+        return JdbcTemplateLockProvider.Configuration.builder()
+                .withJdbcTemplate(new org.springframework.jdbc.core.JdbcTemplate(dataSource))
+                .withTableName("dsched_lock")
+                .withLockedByValue(lockedBy)
+                .withDatabaseProduct(
+                        switch (platform) {
+                            case POSTGRESQL -> DatabaseProduct.POSTGRES_SQL;
+                            case MYSQL -> DatabaseProduct.MY_SQL;
+                            case H2 -> DatabaseProduct.H2;
+                        })
+                .usingDbTime()
+                .build();
+    }
+
+    /**
+     * Takes a lock if it is free, each statement committed on its own.
+     * @param lock the lock
+     * @return whether this node now holds it
+     */
+    public boolean lock(LockConfiguration lock) {
+        try (Connection connection = this.dataSource.getConnection()) {
+            if (!connection.getAutoCommit()) {
+                connection.setAutoCommit(true);
+            }
+            return lock(connection, lock);
+        } catch (SQLException ex) {
+            throw new IllegalStateException("Could not take the lock '" + lock.getName() + "': " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Tells whether {@link #lockOn} can take locks: everywhere but on H2, whose insert fails on a
+     * duplicate.
+     * @return {@code true} if it can
+     */
+    public boolean locksInTransactions() {
+        return this.insertPassesOverConflicts;
+    }
+
+    /**
+     * Takes a lock if it is free, inside a transaction the caller owns and commits.
+     * @param connection the connection, inside a transaction
+     * @param lock the lock
+     * @return whether the transaction holds it
+     * @throws SQLException if a statement fails
+     */
+    public boolean lockOn(Connection connection, LockConfiguration lock) throws SQLException {
+        if (!this.insertPassesOverConflicts) {
+            throw new UnsupportedOperationException("H2 cannot take a lock inside another transaction");
+        }
+        return lock(connection, lock);
+    }
+
+    /**
+     * Releases a lock this node holds, keeping it until its {@code lockAtLeastFor} has passed.
+     * @param lock the lock, as it was taken
+     */
+    public void unlock(LockConfiguration lock) {
+        try (Connection connection = this.dataSource.getConnection()) {
+            if (!connection.getAutoCommit()) {
+                connection.setAutoCommit(true);
+            }
+            this.unlock.execute(connection, this.statements.params(lock));
+        } catch (SQLException ex) {
+            throw new IllegalStateException(
+                    "Could not release the lock '" + lock.getName() + "': " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Releases a lock this node holds inside a transaction the caller owns and commits, keeping
+     * it until its {@code lockAtLeastFor} has passed.
+     * @param connection the connection, inside the transaction
+     * @param lock the lock, as it was taken
+     * @throws SQLException if the statement fails
+     */
+    public void unlockOn(Connection connection, LockConfiguration lock) throws SQLException {
+        this.unlock.execute(connection, this.statements.params(lock));
+    }
+
+    private boolean lock(Connection connection, LockConfiguration lock) throws SQLException {
+        Map<String, Object> params = this.statements.params(lock);
+        // the row exists after a job's first run: one statement takes a free lock
+        if (this.update.execute(connection, params) > 0) {
+            return true;
+        }
+        try {
+            return this.insert.execute(connection, params) > 0;
+        } catch (SQLException ex) {
+            if (!this.insertPassesOverConflicts
+                    && ex.getSQLState() != null
+                    && ex.getSQLState().startsWith("23")) {
+                // H2: the row exists and the lock is held
+                return false;
+            }
+            throw ex;
+        }
+    }
+
+    /** One of ShedLock's statements, its named parameters resolved once. */
+    private static final class Statement {
+
+        private final ParsedSql parsed;
+
+        private final String sql;
+
+        Statement(String namedSql) {
+            this.parsed = NamedParameterUtils.parseSqlStatement(namedSql);
+            this.sql = NamedParameterUtils.substituteNamedParameters(this.parsed, null);
+        }
+
+        int execute(Connection connection, Map<String, Object> params) throws SQLException {
+            Object[] values = NamedParameterUtils.buildValueArray(this.parsed, new MapSqlParameterSource(params), null);
+            try (PreparedStatement statement = connection.prepareStatement(this.sql)) {
+                for (int i = 0; i < values.length; i++) {
+                    StatementCreatorUtils.setParameterValue(statement, i + 1, SqlTypeValue.TYPE_UNKNOWN, values[i]);
+                }
+                return statement.executeUpdate();
+            }
+        }
+    }
+}
