@@ -62,16 +62,6 @@ public final class FireDispatcher implements JobFactory, SkipLockedJobStore.Fire
         return this.executor.claimAhead(connection, fires);
     }
 
-    @Override
-    public void releaseOn(Connection connection, String fireInstanceId) throws SQLException {
-        this.executor.releaseOn(connection, fireInstanceId);
-    }
-
-    @Override
-    public void released(String fireInstanceId, boolean inTransaction) {
-        this.executor.released(fireInstanceId, inTransaction);
-    }
-
     void dispatch(JobExecutionContext context) {
         String jobName = context.getJobDetail().getKey().getName();
         try {

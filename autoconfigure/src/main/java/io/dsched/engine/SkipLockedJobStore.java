@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.quartz.JobDetail;
 import org.quartz.JobPersistenceException;
@@ -196,33 +195,10 @@ public class SkipLockedJobStore extends JobStoreTX {
             OperableTrigger trigger,
             JobDetail jobDetail,
             org.quartz.Trigger.CompletedExecutionInstruction instruction) {
-        FireClaims claims = CLAIMS.get(getInstanceName() + '\u0000' + getInstanceId());
-        AtomicBoolean releasedInTransaction = new AtomicBoolean();
         retryExecuteInNonManagedTXLock(null, (conn) -> {
             triggeredJobComplete(conn, trigger, jobDetail, instruction);
-            if (claims != null) {
-                releasedInTransaction.set(releaseClaims(conn, claims, trigger.getFireInstanceId()));
-            }
             return null;
         });
-        if (claims != null) {
-            claims.released(trigger.getFireInstanceId(), releasedInTransaction.get());
-        }
-    }
-
-    private boolean releaseClaims(Connection conn, FireClaims claims, String fireInstanceId)
-            throws JobPersistenceException {
-        Savepoint beforeRelease = null;
-        try {
-            beforeRelease = conn.setSavepoint("dsched_release");
-            claims.releaseOn(conn, fireInstanceId);
-            return true;
-        } catch (SQLException | RuntimeException ex) {
-            // the fire completes all the same; its guard is released on its own afterwards
-            getLog().debug("Not releasing a guard in the transaction that completes its fire: " + ex.getMessage());
-            rollBackTo(conn, beforeRelease);
-            return false;
-        }
     }
 
     private static void rollBackTo(Connection conn, Savepoint savepoint) throws JobPersistenceException {
@@ -270,7 +246,8 @@ public class SkipLockedJobStore extends JobStoreTX {
         }
     }
 
-    /** Claims fires in the transaction that fires them, and releases their guards in the one that completes them. */
+    /** Claims fires in the transaction that fires them. */
+    @FunctionalInterface
     interface FireClaims {
 
         /**
@@ -281,21 +258,5 @@ public class SkipLockedJobStore extends JobStoreTX {
          * @throws SQLException if a claim fails; the claims are then rolled back and the fires go on
          */
         Runnable claim(Connection connection, List<TriggerFiredBundle> fired) throws SQLException;
-
-        /**
-         * Releases, inside the transaction that completes a fire, what its claim took.
-         * @param connection the connection, inside the transaction
-         * @param fireInstanceId the fire
-         * @throws SQLException if a statement fails; the release is then rolled back and done
-         *     afterwards on its own
-         */
-        void releaseOn(Connection connection, String fireInstanceId) throws SQLException;
-
-        /**
-         * Hears that the transaction completing a fire has committed.
-         * @param fireInstanceId the fire
-         * @param inTransaction whether {@link #releaseOn} succeeded inside it
-         */
-        void released(String fireInstanceId, boolean inTransaction);
     }
 }

@@ -48,12 +48,6 @@ public final class FireExecutor {
 
     private final ExecutionListener listener;
 
-    /** Stands for a guard that the completion of the fire releases, not the run. */
-    private static final SimpleLock RELEASED_AT_COMPLETION = () -> {};
-
-    /** Guards taken with claims, released when Quartz completes their fires, by fire instance id. */
-    private final Map<String, JobGuard.HeldLock> guardsToRelease = new ConcurrentHashMap<>();
-
     /** Fires claimed in the transaction that fired them, by Quartz's fire instance id. */
     private final Map<String, Claimed> claimedAhead = new ConcurrentHashMap<>();
 
@@ -115,9 +109,9 @@ public final class FireExecutor {
         Map<String, Claimed> claimed = new HashMap<>();
         for (ExecutionRecord claim : this.store.claimOn(connection, claims).values()) {
             JobTarget job = jobs.get(claim.idempotencyKey());
-            JobGuard.HeldLock lock = null;
+            SimpleLock lock = null;
             if (job.guarded()) {
-                Optional<JobGuard.HeldLock> taken = this.guard.tryLockOn(connection, job);
+                Optional<SimpleLock> taken = this.guard.tryLockOn(connection, job);
                 if (taken.isEmpty()) {
                     // another run holds the guard: the worker claims the fire and waits for it
                     this.store.unclaimOn(connection, claim);
@@ -131,40 +125,10 @@ public final class FireExecutor {
             for (Fire fire : fires) {
                 Claimed claim = claimed.get(ExecutionRecord.idempotencyKey(fire.jobName(), fire.scheduledAt()));
                 if (claim != null) {
-                    if (claim.guard() != null) {
-                        this.guardsToRelease.put(fire.fireInstanceId(), claim.guard());
-                    }
                     this.claimedAhead.put(fire.fireInstanceId(), claim);
                 }
             }
         };
-    }
-
-    /**
-     * Releases, inside the transaction in which Quartz completes a fire, the guard that the fire's
-     * claim took, so that the guard and the job's trigger are free again together.
-     * @param connection the connection of that transaction
-     * @param fireInstanceId Quartz's id of the fire
-     * @throws SQLException if the statement fails
-     */
-    public void releaseOn(Connection connection, String fireInstanceId) throws SQLException {
-        JobGuard.HeldLock guard = this.guardsToRelease.get(fireInstanceId);
-        if (guard != null) {
-            guard.unlockOn(connection);
-        }
-    }
-
-    /**
-     * Forgets the guard of a completed fire, or releases it on its own if the transaction that
-     * completed the fire could not.
-     * @param fireInstanceId Quartz's id of the fire
-     * @param inTransaction whether {@link #releaseOn} released it in that committed transaction
-     */
-    public void released(String fireInstanceId, boolean inTransaction) {
-        JobGuard.HeldLock guard = this.guardsToRelease.remove(fireInstanceId);
-        if (guard != null && !inTransaction) {
-            guard.unlock();
-        }
     }
 
     /**
@@ -188,9 +152,7 @@ public final class FireExecutor {
     public Outcome fire(String jobName, Instant scheduledAt, String fireInstanceId) {
         Claimed ahead = (fireInstanceId != null) ? this.claimedAhead.remove(fireInstanceId) : null;
         if (ahead != null) {
-            // a guard taken with the claim is released when Quartz completes the fire
-            return this.runner.run(
-                    ahead.attempt(), ahead.job(), (ahead.guard() != null) ? RELEASED_AT_COMPLETION : null);
+            return this.runner.run(ahead.attempt(), ahead.job(), ahead.guard());
         }
         Instant now = this.clock.instant();
         if (this.targets.find(jobName).isEmpty()) {
@@ -236,5 +198,5 @@ public final class FireExecutor {
      * A fire claimed in the transaction that fired it: it runs the job as found then, with the
      * job's lock if it is guarded.
      */
-    private record Claimed(ExecutionRecord attempt, JobTarget job, JobGuard.HeldLock guard) {}
+    private record Claimed(ExecutionRecord attempt, JobTarget job, SimpleLock guard) {}
 }

@@ -82,7 +82,7 @@ public final class JobGuard {
      * @return the lock, held once the transaction commits, or empty if another run holds it
      * @throws SQLException if the statement fails
      */
-    public Optional<HeldLock> tryLockOn(Connection connection, JobTarget job) throws SQLException {
+    public Optional<SimpleLock> tryLockOn(Connection connection, JobTarget job) throws SQLException {
         if (!locksInTransactions()) {
             throw new UnsupportedOperationException("This guard cannot take locks inside a transaction");
         }
@@ -90,19 +90,8 @@ public final class JobGuard {
         return this.table.lockOn(connection, lock) ? Optional.of(release(lock)) : Optional.empty();
     }
 
-    private HeldLock release(LockConfiguration lock) {
-        return new HeldLock() {
-
-            @Override
-            public void unlock() {
-                JobGuard.this.unlock(lock);
-            }
-
-            @Override
-            public void unlockOn(Connection connection) throws SQLException {
-                JobGuard.this.table.unlockOn(connection, lock);
-            }
-        };
+    private SimpleLock release(LockConfiguration lock) {
+        return () -> unlock(lock);
     }
 
     private void unlock(LockConfiguration lock) {
@@ -124,16 +113,5 @@ public final class JobGuard {
             atLeastFor = atMostFor;
         }
         return new LockConfiguration(this.clock.instant(), job.name(), atMostFor, atLeastFor);
-    }
-
-    /** A lock this node holds, which it can release on its own or inside a transaction. */
-    public interface HeldLock extends SimpleLock {
-
-        /**
-         * Releases the lock inside a transaction the caller owns and commits.
-         * @param connection the connection, inside the transaction
-         * @throws SQLException if the statement fails
-         */
-        void unlockOn(Connection connection) throws SQLException;
     }
 }

@@ -133,17 +133,6 @@ public final class LockTable {
         }
     }
 
-    /**
-     * Releases a lock this node holds inside a transaction the caller owns and commits, keeping
-     * it until its {@code lockAtLeastFor} has passed.
-     * @param connection the connection, inside the transaction
-     * @param lock the lock, as it was taken
-     * @throws SQLException if the statement fails
-     */
-    public void unlockOn(Connection connection, LockConfiguration lock) throws SQLException {
-        this.unlock.execute(connection, this.statements.params(lock));
-    }
-
     private boolean lock(Connection connection, LockConfiguration lock) throws SQLException {
         Map<String, Object> params = this.statements.params(lock);
         // the row exists after a job's first run: one statement takes a free lock
