@@ -73,6 +73,15 @@ public class ExecutionStore implements AutoCloseable {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """;
 
+    /** The insert of a claim, passing over an existing attempt (PostgreSQL). */
+    private static final String INSERT_OR_NOTHING_RETURNING = INSERT + " ON CONFLICT DO NOTHING RETURNING id";
+
+    /**
+     * The insert of a claim, passing over an existing attempt (MySQL, MariaDB). The row is built
+     * by dsched, not by a client: IGNORE can only pass over the duplicate.
+     */
+    private static final String INSERT_IGNORE = INSERT.replaceFirst("INSERT INTO", "INSERT IGNORE INTO");
+
     private static final int COLUMNS = 14;
 
     private final ExecutionRepository repository;
@@ -210,9 +219,8 @@ public class ExecutionStore implements AutoCloseable {
         Map<String, ExecutionRecord> claimed = new HashMap<>();
         String sql =
                 switch (this.platform) {
-                    case POSTGRESQL -> INSERT + " ON CONFLICT DO NOTHING RETURNING id";
-                    // the row is built here, not by a client: IGNORE can only pass over the duplicate
-                    case MYSQL -> INSERT.replaceFirst("INSERT INTO", "INSERT IGNORE INTO");
+                    case POSTGRESQL -> INSERT_OR_NOTHING_RETURNING;
+                    case MYSQL -> INSERT_IGNORE;
                     case H2 -> null;
                 };
         if (sql == null) {

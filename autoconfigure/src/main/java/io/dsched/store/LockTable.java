@@ -84,14 +84,7 @@ public final class LockTable {
      * @return whether this node now holds it
      */
     public boolean lock(LockConfiguration lock) {
-        try (Connection connection = this.dataSource.getConnection()) {
-            if (!connection.getAutoCommit()) {
-                connection.setAutoCommit(true);
-            }
-            return lock(connection, lock);
-        } catch (SQLException ex) {
-            throw new IllegalStateException("Could not take the lock '" + lock.getName() + "': " + ex.getMessage(), ex);
-        }
+        return autocommit("take", lock, (connection) -> lock(connection, lock));
     }
 
     /**
@@ -122,15 +115,26 @@ public final class LockTable {
      * @param lock the lock, as it was taken
      */
     public void unlock(LockConfiguration lock) {
+        autocommit("release", lock, (connection) -> this.unlock.execute(connection, this.statements.params(lock)));
+    }
+
+    private <T> T autocommit(String action, LockConfiguration lock, Work<T> work) {
         try (Connection connection = this.dataSource.getConnection()) {
             if (!connection.getAutoCommit()) {
                 connection.setAutoCommit(true);
             }
-            this.unlock.execute(connection, this.statements.params(lock));
+            return work.on(connection);
         } catch (SQLException ex) {
             throw new IllegalStateException(
-                    "Could not release the lock '" + lock.getName() + "': " + ex.getMessage(), ex);
+                    "Could not " + action + " the lock '" + lock.getName() + "': " + ex.getMessage(), ex);
         }
+    }
+
+    /** Statements on a connection whose each statement commits on its own. */
+    @FunctionalInterface
+    private interface Work<T> {
+
+        T on(Connection connection) throws SQLException;
     }
 
     private boolean lock(Connection connection, LockConfiguration lock) throws SQLException {
