@@ -19,8 +19,3 @@ export function jobActions(job, refresh) {
             : h('button', {type: 'button', 'data-action': 'pause', 'aria-label': `Pause ${job.name}`, onclick: () => run('pause', 'Paused')}, 'Pause'),
         h('button', {type: 'button', 'data-action': 'trigger', 'aria-label': `Trigger ${job.name} now`, onclick: () => run('trigger', 'Triggered')}, 'Trigger now'));
 }
-
-export function schedule(job) {
-    if (job.cron) return job.cron;
-    return job.schedule || '—';
-}

@@ -65,6 +65,12 @@ async function whoAmI() {
     document.body.dataset.role = role;
 }
 
+// the skip link moves the focus to the page: its #main is not a route, so it must not reach the hash
+document.querySelector('.skip').addEventListener('click', (event) => {
+    event.preventDefault();
+    document.getElementById('main').focus();
+});
+
 window.addEventListener('hashchange', () => {
     render().then(() => document.getElementById('main').focus({preventScroll: false}));
 });

@@ -1,4 +1,4 @@
-import {h, get, time, table, field, pager} from './lib.js';
+import {h, get, time, table, field, pager, append} from './lib.js';
 
 export async function audit(view, {query}) {
     const actor = query.get('actor') || '';
@@ -10,7 +10,7 @@ export async function audit(view, {query}) {
         if (p) q.set('page', p);
         location.hash = '#/audit' + (q.toString() ? '?' + q : '');
     };
-    view.append(
+    append(view, [
         h('h1', {}, 'Audit'),
         h('p', {class: 'muted'}, 'Every write through the endpoint, refused ones too.'),
         h('form', {class: 'filters', onsubmit: (e) => { e.preventDefault(); go(0); }}, field('Actor', input), h('button', {type: 'submit'}, 'Filter')),
@@ -23,5 +23,5 @@ export async function audit(view, {query}) {
             h('td', {class: 'clip'}, a.reason || ''),
             h('td', {class: 'clip'}, a.result === 200 ? `${a.beforeValue || '—'} → ${a.afterValue || '—'}` : (a.detail || '')))),
         'Nothing audited yet.'),
-        page.total > page.size ? pager(page, go) : null);
+        page.total > page.size ? pager(page, go) : null]);
 }

@@ -67,20 +67,31 @@ export function lines(label, labels, series, format = (v) => String(v), fixedMax
     return svg;
 }
 
-// Spans on a shared time axis: items = [{start, end, cls, tip}] in milliseconds
-export function spans(label, items) {
+// Spans on a shared time axis, one row each: items = [{start, end, label, note, cls, tip}], times in
+// milliseconds; the axis is marked with its first and last time, written by at(ms)
+export function spans(label, items, at) {
     const min = Math.min(...items.map((i) => i.start));
     const max = Math.max(...items.map((i) => i.end), min + 1);
-    const rowH = 22;
-    const height = items.length * rowH + 8;
-    const svg = s('svg', {viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': label, class: 'chart spans'});
+    const labelW = 80;
+    const plotW = W - labelW - 8;
+    const rowH = 20;
+    const axisY = items.length * rowH + 6;
+    const svg = s('svg', {viewBox: `0 0 ${W} ${axisY + 16}`, role: 'img', 'aria-label': label, class: 'chart spans'});
     svg.append(s('title', {}, label));
     items.forEach((item, i) => {
-        const x = ((item.start - min) / (max - min)) * (W - 4);
-        const w = Math.max(3, ((item.end - item.start) / (max - min)) * (W - 4));
-        const r = s('rect', {x: x + 2, y: 4 + i * rowH, width: Math.min(w, W - x - 2), height: rowH - 6, rx: 3, class: 'bar ' + item.cls});
+        const y = 4 + i * rowH;
+        const x = labelW + ((item.start - min) / (max - min)) * plotW;
+        const w = Math.min(Math.max(3, ((item.end - item.start) / (max - min)) * plotW), labelW + plotW - x);
+        svg.append(s('text', {x: 0, y: y + 11, class: 'tick'}, item.label));
+        const r = s('rect', {x, y, width: w, height: rowH - 8, rx: 2, class: 'bar ' + item.cls});
         r.append(s('title', {}, item.tip));
         svg.append(r);
+        // the note beside its bar, on the side with room for it
+        const right = x + w + 4 < labelW + plotW * 0.7;
+        svg.append(s('text', {x: right ? x + w + 4 : x - 4, y: y + 11, class: 'tick', 'text-anchor': right ? 'start' : 'end'}, item.note));
     });
+    svg.append(s('line', {x1: labelW, y1: axisY, x2: labelW + plotW, y2: axisY, class: 'axis'}));
+    svg.append(s('text', {x: labelW, y: axisY + 13, class: 'tick'}, at(min)));
+    svg.append(s('text', {x: labelW + plotW, y: axisY + 13, class: 'tick', 'text-anchor': 'end'}, at(max)));
     return svg;
 }

@@ -1,4 +1,4 @@
-import {h, get, post, time, table, badge, field, notice, pager} from './lib.js';
+import {h, get, post, time, table, badge, field, notice, pager, append} from './lib.js';
 import {can} from './app.js';
 
 export async function deadLetters(view, {query, refresh}) {
@@ -6,8 +6,12 @@ export async function deadLetters(view, {query, refresh}) {
         job: query.get('job') || '', status: query.get('status') || 'open',
         from: query.get('from') || '', to: query.get('to') || '', page: +(query.get('page') || 0),
     };
-    const page = await get('/dead-letters', {job: filters.job, status: filters.status,
-        from: filters.from, to: filters.to, page: filters.page, size: 50});
+    const [page, jobs] = await Promise.all([
+        get('/dead-letters', {job: filters.job, status: filters.status,
+            from: filters.from, to: filters.to, page: filters.page, size: 50}),
+        get('/jobs')]);
+    // each letter's time is shown in the browser's zone, and in its job's zone on hover
+    const zones = new Map(jobs.map((j) => [j.name, j.zone]));
     const job = h('input', {type: 'text', id: 'dl-job', value: filters.job, autocomplete: 'off'});
     const status = h('select', {id: 'dl-status'}, [['open', 'Open'], ['replayed', 'Replayed'], ['discarded', 'Discarded'], ['', 'Any']]
         .map(([v, l]) => h('option', {value: v}, l)));
@@ -35,7 +39,7 @@ export async function deadLetters(view, {query, refresh}) {
             h('td', {}, h('a', {href: '#/jobs/' + encodeURIComponent(l.jobName)}, l.jobName)),
             h('td', {}, badge(l.status)),
             h('td', {}, l.attempts),
-            h('td', {}, time(l.lastFailedAt)),
+            h('td', {}, time(l.lastFailedAt, zones.get(l.jobName))),
             h('td', {}, h('code', {}, l.errorClass || '')),
             h('td', {class: 'clip'}, l.errorMessage || ''));
     });
@@ -45,14 +49,14 @@ export async function deadLetters(view, {query, refresh}) {
             onchange: (e) => boxes.forEach((b) => { b.checked = e.target.checked; })});
         headers.unshift(all);
     }
-    view.append(
+    append(view, [
         h('h1', {}, 'Dead letters'),
         h('form', {class: 'filters', onsubmit: (e) => { e.preventDefault(); go(0); }},
             field('Job', job), field('State', status), field('Failed from', from), field('Failed before', to),
             h('button', {type: 'submit'}, 'Filter')),
         operator ? bulk(boxes, refresh) : null,
         table('Dead letters', headers, rows, 'No dead letter matches.'),
-        page.total > page.size ? pager(page, go) : null);
+        page.total > page.size ? pager(page, go) : null]);
 }
 
 function bulk(boxes, refresh) {

@@ -1,14 +1,21 @@
-import {h, get, post, time, duration, badge, field, notice} from './lib.js';
+import {h, get, post, time, duration, badge, field, notice, append} from './lib.js';
 import {spans} from './charts.js';
 import {can} from './app.js';
+
+const clockFormat = new Intl.DateTimeFormat(undefined, {hour: '2-digit', minute: '2-digit', second: '2-digit'});
+
+function clockSeconds(ms) {
+    return clockFormat.format(new Date(ms));
+}
 
 export async function execution(view, {args, refresh}) {
     const d = await get('/executions/' + args[0]);
     const e = d.execution;
     const letter = d.deadLetter;
     const log = d.log;
+    const zone = d.zone;
     const now = Date.now();
-    view.append(
+    append(view, [
         h('p', {class: 'crumbs'}, h('a', {href: '#/jobs'}, 'Jobs'), ' / ',
             h('a', {href: '#/jobs/' + encodeURIComponent(e.jobName)}, e.jobName), ' / '),
         h('h1', {}, `Execution #${e.id}`),
@@ -18,9 +25,9 @@ export async function execution(view, {args, refresh}) {
             fact('Attempt', e.attempt),
             fact('Origin', e.origin),
             fact('Node', e.nodeId),
-            fact('Scheduled for', time(e.scheduledAt)),
-            fact('Started', time(e.startedAt)),
-            fact('Finished', time(e.finishedAt)),
+            fact('Scheduled for', time(e.scheduledAt, zone)),
+            fact('Started', time(e.startedAt, zone)),
+            fact('Finished', time(e.finishedAt, zone)),
             fact('Duration', e.finishedAt ? duration(new Date(e.finishedAt) - new Date(e.startedAt)) : '—'),
             fact('Idempotency key', h('code', {}, e.idempotencyKey)),
             e.statusReason ? fact('Reason', e.statusReason) : null),
@@ -29,17 +36,19 @@ export async function execution(view, {args, refresh}) {
             spans('Attempts at this fire on a time line', d.attempts.map((a) => ({
                 start: new Date(a.startedAt).getTime(),
                 end: a.finishedAt ? new Date(a.finishedAt).getTime() : Math.max(now, new Date(a.startedAt).getTime() + 1),
+                label: `Attempt ${a.attempt}`,
+                note: a.status + (a.finishedAt ? ' · ' + duration(new Date(a.finishedAt) - new Date(a.startedAt)) : ''),
                 cls: a.status === 'SUCCEEDED' ? 'bar-ok' : (a.status === 'RUNNING' ? '' : 'bar-bad'),
-                tip: `Attempt ${a.attempt}: ${a.status}`}))),
+                tip: `Attempt ${a.attempt}: ${a.status}`})), clockSeconds),
             h('ol', {class: 'attempts'}, d.attempts.map((a) => h('li', {class: a.id === e.id ? 'current' : null},
                 h('a', {href: '#/executions/' + a.id}, `Attempt ${a.attempt}`), ' ', badge(a.status), ' ',
-                time(a.startedAt), a.finishedAt ? ` · ${duration(new Date(a.finishedAt) - new Date(a.startedAt))}` : '',
+                time(a.startedAt, zone), a.finishedAt ? ` · ${duration(new Date(a.finishedAt) - new Date(a.startedAt))}` : '',
                 ` · ${a.origin} on ${a.nodeId}`,
                 a.errorClass ? h('div', {class: 'muted small'}, a.errorClass + ': ' + (a.errorMessage || '')) : null)))),
         failure(e, letter, log),
-        letter ? deadLetter(letter, refresh) : null,
+        letter ? deadLetter(letter, zone, refresh) : null,
         logLines(log),
-        e.payload ? h('section', {'aria-labelledby': 'payload-h'}, h('h2', {id: 'payload-h'}, 'Payload'), h('pre', {class: 'payload'}, e.payload)) : null);
+        e.payload ? h('section', {'aria-labelledby': 'payload-h'}, h('h2', {id: 'payload-h'}, 'Payload'), h('pre', {class: 'payload'}, e.payload)) : null]);
 }
 
 function fact(term, value) {
@@ -66,10 +75,10 @@ function logLines(log) {
         log && log.truncated ? h('p', {class: 'muted'}, 'The log was longer; its first part is kept.') : null);
 }
 
-function deadLetter(letter, refresh) {
+function deadLetter(letter, zone, refresh) {
     const section = h('section', {'aria-labelledby': 'letter-h'},
         h('h2', {id: 'letter-h'}, 'Dead letter'),
-        h('p', {}, badge(letter.status), ` #${letter.id} after ${letter.attempts} attempts, last failed `, time(letter.lastFailedAt),
+        h('p', {}, badge(letter.status), ` #${letter.id} after ${letter.attempts} attempts, last failed `, time(letter.lastFailedAt, zone),
             letter.actedBy ? ` · ${letter.status.toLowerCase()} by ${letter.actedBy}` : '',
             letter.actedReason ? `: ${letter.actedReason}` : ''));
     if (letter.status === 'OPEN' && can('operator')) {

@@ -1,4 +1,4 @@
-import {h, get, post, enc, time, table, percent, duration, millis, badge, field, clear, append, notice} from './lib.js';
+import {h, get, post, enc, time, table, percent, duration, millis, badge, field, clear, append, notice, pager} from './lib.js';
 import {describeCron} from './cron.js';
 import {jobActions} from './actions.js';
 import {bars} from './charts.js';
@@ -13,7 +13,7 @@ export async function job(view, {args, query, refresh}) {
     const detail = await get('/jobs/' + enc(name), {status: status.toLowerCase(), page, size: 20});
     const j = detail.job;
     const words = describeCron(j.cron);
-    view.append(
+    append(view, [
         h('p', {class: 'crumbs'}, h('a', {href: '#/jobs'}, 'Jobs'), ' / '),
         h('h1', {}, j.name),
         h('div', {class: 'job-head'},
@@ -29,7 +29,7 @@ export async function job(view, {args, query, refresh}) {
             jobActions(j, refresh)),
         can('admin') ? scheduleEditor(j, refresh) : null,
         paramsSection(j, refresh),
-        executions(j, detail.executions, status));
+        executions(j, detail.executions, status)]);
 }
 
 function fact(term, value) {
@@ -175,13 +175,5 @@ function executions(j, page, status) {
                 h('td', {}, r.finishedAt ? duration(new Date(r.finishedAt) - new Date(r.startedAt)) : '—'),
                 h('td', {}, r.nodeId),
                 h('td', {class: 'clip'}, r.errorMessage || ''))), 'No execution in this state.'),
-        page.total > page.size ? h('div', {}, pagerFor(page, (p) => go(p, status))) : null);
-}
-
-function pagerFor(page, onPage) {
-    const pages = Math.ceil(page.total / page.size);
-    return h('nav', {class: 'pager', 'aria-label': 'Pages of executions'},
-        h('button', {type: 'button', disabled: page.page === 0, onclick: () => onPage(page.page - 1)}, 'Previous'),
-        h('span', {}, `Page ${page.page + 1} of ${pages}`),
-        h('button', {type: 'button', disabled: page.page + 1 >= pages, onclick: () => onPage(page.page + 1)}, 'Next'));
+        page.total > page.size ? pager(page, (p) => go(p, status)) : null);
 }

@@ -27,11 +27,11 @@ export async function jobs(view, {query, refresh}) {
     };
     search.addEventListener('input', draw);
     filter.addEventListener('change', draw);
-    view.append(
+    append(view, [
         h('h1', {}, 'Jobs'),
         h('form', {class: 'filters', role: 'search', onsubmit: (e) => e.preventDefault()},
             field('Search', search), field('Show', filter)),
-        holder);
+        holder]);
     draw();
 }
 

@@ -1,4 +1,4 @@
-import {h, get, time, table, percent, duration, millis, clock} from './lib.js';
+import {h, get, time, table, percent, duration, millis, clock, append} from './lib.js';
 import {bars, lines} from './charts.js';
 
 export async function overview(view) {
@@ -8,7 +8,7 @@ export async function overview(view) {
     const total = t.minutes.reduce((a, m) => a + m.started, 0);
     const ok = t.minutes.reduce((a, m) => a + m.succeeded, 0);
     const bad = t.minutes.reduce((a, m) => a + m.failed, 0);
-    view.append(
+    append(view, [
         h('h1', {}, 'Overview'),
         h('p', {class: 'muted'}, 'Answered by node ', h('strong', {}, o.node), '. Times are in your browser\'s zone.'),
         h('section', {class: 'tiles', 'aria-label': 'The cluster now'},
@@ -43,7 +43,7 @@ export async function overview(view) {
                     {name: 'p95', cls: 'line-p95', values: t.minutes.map((m) => millis(m.lagP95))}], duration),
                 h('p', {class: 'legend'}, h('span', {class: 'key key-p50'}, 'p50'), ' ', h('span', {class: 'key key-p95'}, 'p95'))),
             h('p', {class: 'muted'}, `Counts by state over ${o.window}: `,
-                Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ') || 'none')));
+                Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'))]);
 }
 
 function tile(label, value, cls, href) {

@@ -338,7 +338,11 @@ public class DschedManagement {
                 .max(Comparator.comparing(DeadLetter::id))
                 .orElse(null);
         return new ExecutionDetail(
-                execution, attempts, letter, this.logs.apply(id).orElse(null));
+                execution,
+                zone(trigger(execution.jobName())),
+                attempts,
+                letter,
+                this.logs.apply(id).orElse(null));
     }
 
     /**
@@ -523,7 +527,7 @@ public class DschedManagement {
         Duration fixedDelay = null;
         if (trigger instanceof SpringCronTrigger spring) {
             cron = spring.getExpression();
-            zone = (spring.getZone() != null) ? spring.getZone().getId() : null;
+            zone = zone(trigger);
         } else if (trigger instanceof SimpleTrigger simple && simple.getRepeatCount() != 0) {
             fixedRate = Duration.ofMillis(simple.getRepeatInterval());
         } else if (schedule instanceof Schedule.FixedDelay delay) {
@@ -572,6 +576,13 @@ public class DschedManagement {
         } catch (SchedulerException ex) {
             throw new IllegalStateException("Could not read the trigger of '" + name + "': " + ex.getMessage(), ex);
         }
+    }
+
+    /** The zone of a job's cron trigger; {@code null} without a trigger, for a fixed rate or a default zone. */
+    private static String zone(Trigger trigger) {
+        return (trigger instanceof SpringCronTrigger spring && spring.getZone() != null)
+                ? spring.getZone().getId()
+                : null;
     }
 
     private boolean isPaused(String name) {

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import tools.jackson.databind.JsonNode;
@@ -47,6 +49,15 @@ abstract class AbstractAdminUiTests {
             this.server.close();
         }
     }
+
+    /** A failed test leaves a screenshot of what the browser showed, before the browser is closed. */
+    @RegisterExtension
+    final AfterTestExecutionCallback screenshotOfAFailure = (context) -> {
+        if (context.getExecutionException().isPresent() && this.browser != null) {
+            this.browser.screenshot(
+                    prefix() + "failed-" + context.getRequiredTestMethod().getName());
+        }
+    };
 
     @AfterEach
     void closeBrowser() {

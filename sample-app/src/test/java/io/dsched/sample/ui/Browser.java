@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.logging.Level;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -119,9 +120,60 @@ final class Browser implements AutoCloseable {
         heading(heading);
     }
 
+    /** Loads the page shown anew, as a new visit, and waits for its heading. */
+    void reload(String heading) {
+        script("document.querySelectorAll('main .view').forEach((view) => view.classList.add('left'))");
+        this.driver.navigate().refresh();
+        heading(heading);
+    }
+
+    /**
+     * Waits for the page with a heading, then checks what every page must be: no value shown as
+     * {@code null}, {@code undefined}, {@code NaN} or {@code [object Object]}, and every control
+     * labelled.
+     */
     void heading(String heading) {
         waitFor((d) -> d.findElements(By.cssSelector("main .view:not(.left) h1")).stream()
                 .anyMatch((h1) -> h1.getText().equals(heading)));
+        assertThat(script("""
+                        const view = document.querySelector('main .view:not(.left)');
+                        const walker = document.createTreeWalker(view, NodeFilter.SHOW_TEXT);
+                        const stray = [];
+                        while (walker.nextNode()) {
+                            const text = walker.currentNode.data.trim();
+                            if (['null', 'undefined', 'NaN', '[object Object]'].includes(text)) stray.push(text);
+                        }
+                        return stray;
+                        """))
+                .as("values shown as text of no meaning on " + heading)
+                .asInstanceOf(InstanceOfAssertFactories.LIST)
+                .isEmpty();
+        assertThat(script("""
+                        return [...document.querySelectorAll('main .view:not(.left) :is(input, select, textarea)')]
+                            .filter((c) => c.labels.length === 0 && !c.getAttribute('aria-label'))
+                            .map((c) => c.outerHTML);
+                        """))
+                .as("controls without a label on " + heading)
+                .asInstanceOf(InstanceOfAssertFactories.LIST)
+                .isEmpty();
+    }
+
+    /** Presses keys on the element that has the focus. */
+    void keys(CharSequence... keys) {
+        this.driver.switchTo().activeElement().sendKeys(keys);
+    }
+
+    /**
+     * The element that has the focus: its tag, its id after {@code #}, its link and its text, such
+     * as {@code a #/jobs Jobs} or {@code input#job-search}.
+     */
+    String focused() {
+        return ((String) script("""
+                        const e = document.activeElement;
+                        const href = e.getAttribute('href');
+                        return e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (href ? ' ' + href : '')
+                            + ' ' + e.textContent.trim().substring(0, 40);
+                        """)).trim();
     }
 
     WebElement find(String css) {
@@ -160,15 +212,23 @@ final class Browser implements AutoCloseable {
      * @return the status and the body, such as {@code 403 {...}}
      */
     String forge(String path, Map<String, String> body) {
+        return forge(path, body, true);
+    }
+
+    /**
+     * Posts to the dsched endpoint from the page with the session, with or without the CSRF token.
+     * @return the status and the body, such as {@code 403 {...}}
+     */
+    String forge(String path, Map<String, String> body, boolean csrfToken) {
         return (String) this.driver.executeAsyncScript("""
                 const done = arguments[arguments.length - 1];
                 const token = document.cookie.split('; ').find((c) => c.startsWith('XSRF-TOKEN='));
-                fetch('../dsched' + arguments[0], {method: 'POST', credentials: 'same-origin',
-                    headers: {'Content-Type': 'application/json',
-                        'X-XSRF-TOKEN': token ? decodeURIComponent(token.substring(11)) : ''},
+                const headers = {'Content-Type': 'application/json'};
+                if (arguments[2]) headers['X-XSRF-TOKEN'] = token ? decodeURIComponent(token.substring(11)) : '';
+                fetch('../dsched' + arguments[0], {method: 'POST', credentials: 'same-origin', headers,
                     body: JSON.stringify(arguments[1])})
                   .then((r) => r.text().then((t) => done(r.status + ' ' + t)), (e) => done('error ' + e));
-                """, path, body);
+                """, path, body, csrfToken);
     }
 
     void resize(int width, int height) {

@@ -7,11 +7,18 @@ import io.dsched.sample.demo.DemoJobs;
 import io.dsched.sample.order.OrderJobs;
 import io.dsched.test.TestDatabases;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The admin UI on the sample application's H2: the core flows, every page, what each role is
@@ -136,7 +143,240 @@ class H2AdminUiTests extends AbstractAdminUiTests {
                         .get("cron")
                         .asString())
                 .isEqualTo("0 0 2 * * *");
+        this.browser.screenshot("operator-job");
         this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void aWriteWithoutTheCsrfTokenIsRefusedAndChangesNothing() throws Exception {
+        String job = OrderJobs.NIGHTLY_REPORT;
+        signIn("operator");
+        this.browser.page("/jobs", "Jobs");
+        assertThat(this.browser.forge("/jobs/" + job + "/pause", Map.of(), false))
+                .startsWith("403 ");
+        assertThat(this.server.read("/jobs/" + job).get("job").get("paused").asBoolean())
+                .isFalse();
+        // the token is all it lacked: with it, the same session may pause
+        assertThat(this.browser.forge("/jobs/" + job + "/pause", Map.of(), true))
+                .startsWith("200 ");
+        assertThat(this.server.read("/jobs/" + job).get("job").get("paused").asBoolean())
+                .isTrue();
+        assertThat(this.browser.forge("/jobs/" + job + "/resume", Map.of(), true))
+                .startsWith("200 ");
+        this.browser.assertNoConsoleErrors("/jobs/" + job + "/pause");
+    }
+
+    @Test
+    void theKeyboardReachesTheContentThePagesAndTheirControls() throws Exception {
+        signIn("viewer");
+        this.browser.page("/", "Overview");
+        this.browser.keys(Keys.TAB);
+        assertThat(this.browser.focused()).isEqualTo("a #main Skip to content");
+        this.browser.keys(Keys.ENTER);
+        assertThat(this.browser.focused()).startsWith("main#main ");
+        this.browser.heading("Overview");
+
+        this.browser.reload("Overview");
+        this.browser.keys(Keys.TAB);
+        this.browser.keys(Keys.TAB);
+        this.browser.keys(Keys.TAB);
+        assertThat(this.browser.focused()).isEqualTo("a #/jobs Jobs");
+        this.browser.keys(Keys.ENTER);
+        this.browser.heading("Jobs");
+        this.browser.waitFor((d) -> this.browser.focused().startsWith("main#main "));
+        this.browser.keys(Keys.TAB);
+        assertThat(this.browser.focused()).isEqualTo("input#job-search");
+        this.browser.keys("nightly");
+        this.browser.waitFor(
+                (d) -> d.findElements(By.cssSelector("tr[data-job]")).size() == 1);
+        assertThat(this.browser.text("tr[data-job]")).contains(OrderJobs.NIGHTLY_REPORT);
+        this.browser.screenshot("keyboard-jobs");
+        this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void theJobFiltersTheStateFilterAndTheParametersEditorDoWhatTheySay() throws Exception {
+        signIn("admin");
+        this.browser.page("/jobs", "Jobs");
+        new Select(this.browser.find("#job-filter")).selectByValue("runtime");
+        this.browser.waitFor(
+                (d) -> d.findElements(By.cssSelector("tr[data-job]")).size() == 1);
+        assertThat(this.browser.find("tr[data-job]").getAttribute("data-job")).isEqualTo(DemoJobs.UNTRUSTED_TEXT_DEMO);
+        new Select(this.browser.find("#job-filter")).selectByValue("active");
+        this.browser.waitFor(
+                (d) -> d.findElements(By.cssSelector("tr[data-job]")).size() > 3);
+        assertThat(this.browser.all("td[data-state]"))
+                .allSatisfy(
+                        (state) -> assertThat(state.getAttribute("data-state")).isEqualTo("active"));
+
+        String settle = OrderJobs.SETTLE_PENDING_ORDERS;
+        this.browser.page("/jobs/" + settle, settle);
+        new Select(this.browser.find("#status-filter")).selectByValue("SUCCEEDED");
+        this.browser.waitFor((d) -> d.getCurrentUrl().endsWith("?status=SUCCEEDED"));
+        this.browser.heading(settle);
+        List<WebElement> states = this.browser.all("section[aria-labelledby=runs-h] tbody td:nth-child(2)");
+        assertThat(states).isNotEmpty().allSatisfy((state) -> assertThat(state.getText())
+                .isEqualTo("SUCCEEDED"));
+
+        String job = DemoJobs.UNTRUSTED_TEXT_DEMO;
+        this.browser.page("/jobs/" + job, job);
+        WebElement params = this.browser.find("#params");
+        WebElement save = this.browser.find("section[aria-labelledby=params-h] button[type=submit]");
+        params.clear();
+        params.sendKeys("{\"note\": ");
+        this.browser.waitFor((d) -> this.browser.text("#params-check").startsWith("Not valid JSON"));
+        assertThat(save.isEnabled()).isFalse();
+        params.sendKeys("\"edited in the UI\"}");
+        this.browser.waitFor((d) -> this.browser.text("#params-check").equals("Valid JSON."));
+        this.browser.find("#params-reason").sendKeys("a plainer note");
+        save.click();
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.server
+                .read("/jobs/" + job)
+                .get("job")
+                .get("params")
+                .asString()
+                .contains("edited in the UI"));
+        this.browser.page("/audit", "Audit");
+        assertThat(this.browser.text("main table")).contains("job.params").contains("a plainer note");
+        // the other tests share the application: give the job its note back
+        String note = JsonMapper.builder().build().writeValueAsString(new DemoJobs.Note(DemoJobs.UNTRUSTED_NOTE));
+        assertThat(this.browser.forge("/jobs/" + job + "/params", Map.of("params", note)))
+                .startsWith("200 ");
+        this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void anExecutionsTimesShowItsJobsZoneOnHover() throws Exception {
+        String job = OrderJobs.NIGHTLY_REPORT;
+        signIn("operator");
+        this.browser.page("/jobs", "Jobs");
+        assertThat(this.browser.forge("/jobs/" + job + "/trigger", Map.of())).startsWith("200 ");
+        long execution = await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> runs(job).stream()
+                                .filter((run) ->
+                                        "MANUAL".equals(run.get("origin").asString())
+                                                && !run.get("finishedAt").isNull())
+                                .map((run) -> run.get("id").asLong())
+                                .max(Long::compare)
+                                .orElse(null),
+                        (id) -> id != null);
+        this.browser.page("/executions/" + execution, "Execution #" + execution);
+        assertThat(this.browser.all("dl.facts time"))
+                .hasSize(3)
+                .allSatisfy((time) -> assertThat(time.getAttribute("title")).endsWith("(Europe/Berlin)"));
+        this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void deadLettersAreFoundByTimeAndSeveralAreDiscardedOrReplayedAtOnceWithAReason() throws Exception {
+        String job = DemoJobs.LEDGER_EXPORT;
+        Set<Long> earlier = Set.copyOf(openLetters(job));
+        signIn("operator");
+        this.browser.page("/jobs", "Jobs");
+        for (int i = 0; i < 3; i++) {
+            assertThat(this.browser.forge("/jobs/" + job + "/trigger", Map.of()))
+                    .startsWith("200 ");
+        }
+        List<Long> fresh = await().atMost(Duration.ofSeconds(60))
+                .until(
+                        () -> openLetters(job).stream()
+                                .filter((id) -> !earlier.contains(id))
+                                .sorted()
+                                .toList(),
+                        (ids) -> ids.size() >= 3);
+        String after = Instant.now().plusSeconds(60).toString();
+        String before = Instant.now().minusSeconds(600).toString();
+
+        // by time: none failed from a minute on, all of them from ten minutes ago
+        this.browser.page("/dead-letters?job=" + job, "Dead letters");
+        filterFrom(after);
+        this.browser.waitFor((d) -> d.getCurrentUrl().contains("from="));
+        this.browser.heading("Dead letters");
+        assertThat(this.browser.text("main table")).contains("No dead letter matches.");
+        filterFrom(before);
+        this.browser.waitFor(
+                (d) -> d.findElements(By.cssSelector("tr[data-letter]")).size() >= 3);
+        for (long id : fresh) {
+            assertThat(this.browser.all("tr[data-letter='" + id + "']")).hasSize(1);
+        }
+
+        // discarding needs a reason: without one nothing is discarded
+        check(fresh.get(0));
+        check(fresh.get(1));
+        this.browser.find("button[data-action=discard-selected]").click();
+        this.browser.waitFor((d) -> this.browser.text("#notice").startsWith("Could not discard"));
+        assertThat(letterStatus(fresh.get(0))).isEqualTo("OPEN");
+        this.browser.find("#bulk-reason").sendKeys("exported by hand");
+        this.browser.find("button[data-action=discard-selected]").click();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> "DISCARDED".equals(letterStatus(fresh.get(0)))
+                        && "DISCARDED".equals(letterStatus(fresh.get(1))));
+        this.browser.waitFor((d) -> this.browser.text("#notice").equals("Discarded 2 dead letter(s)"));
+        assertThat(letterStatus(fresh.get(2))).isEqualTo("OPEN");
+
+        check(fresh.get(2));
+        this.browser.find("#bulk-reason").sendKeys("the ledger is back");
+        this.browser.find("button[data-action=replay-selected]").click();
+        await().atMost(Duration.ofSeconds(10)).until(() -> "REPLAYED".equals(letterStatus(fresh.get(2))));
+        long execution = this.server
+                .read("/dead-letters/" + fresh.get(2))
+                .get("executionId")
+                .asLong();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> attempts(execution).stream()
+                                .filter((attempt) ->
+                                        "REPLAY".equals(attempt.get("origin").asString()))
+                                .count()
+                        == 1);
+        this.browser.screenshot("dead-letters-acted");
+        this.browser.page("/audit", "Audit");
+        assertThat(this.browser.text("main table"))
+                .contains("dead-letter.discard")
+                .contains("exported by hand")
+                .contains("dead-letter.replay");
+        this.browser.assertNoConsoleErrors("/dead-letters/discard");
+    }
+
+    private void filterFrom(String iso) {
+        this.browser.script(
+                "const d = new Date(arguments[0]);"
+                        + " document.getElementById('dl-from').value ="
+                        + " new Date(d - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);",
+                iso);
+        this.browser.find("form.filters button[type=submit]").click();
+    }
+
+    private void check(long letter) {
+        this.browser
+                .find("tr[data-letter='" + letter + "'] input[type=checkbox]")
+                .click();
+    }
+
+    private List<Long> openLetters(String job) {
+        return StreamSupport.stream(
+                        this.server
+                                .read("/dead-letters?status=open&size=200&job=" + job)
+                                .get("content")
+                                .spliterator(),
+                        false)
+                .map((letter) -> letter.get("id").asLong())
+                .toList();
+    }
+
+    private String letterStatus(long letter) {
+        return this.server.read("/dead-letters/" + letter).get("status").asString();
+    }
+
+    private List<JsonNode> runs(String job) {
+        return StreamSupport.stream(
+                        this.server
+                                .read("/jobs/" + job + "?size=20")
+                                .get("executions")
+                                .get("content")
+                                .spliterator(),
+                        false)
+                .toList();
     }
 
     @Test
