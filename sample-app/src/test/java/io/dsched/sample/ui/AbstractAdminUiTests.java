@@ -18,13 +18,14 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The admin UI's core flows in a real headless Chromium against the sample application on a real
- * database: pause and resume a job, and read a failing job's execution and replay its dead letter.
- * Run against each database by a small subclass.
+ * database: every page with the sample's jobs, executions and nodes; pause and resume a job; read a
+ * failing job's execution and replay its dead letter. Run against each database by a small subclass.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractAdminUiTests {
@@ -70,6 +71,66 @@ abstract class AbstractAdminUiTests {
     protected void signIn(String user) throws Exception {
         this.browser = Browser.open(this.server.base());
         this.browser.signIn(user, this.server.password(user));
+    }
+
+    @Test
+    void everyPageLoadsWithoutConsoleErrorsAndShowsTheSampleAppsJobsExecutionsAndNodes() throws Exception {
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> this.server
+                                .read("/executions?job=" + OrderJobs.SETTLE_PENDING_ORDERS)
+                                .get("total")
+                                .asLong()
+                        > 0);
+        signIn("admin");
+        this.browser.page("/", "Overview");
+        assertThat(this.browser.text("main table")).contains("ui-node-1").contains("alive");
+        assertThat(this.browser.all("svg.chart")).hasSize(3);
+        assertThat(this.browser.text(".tiles")).contains("Dead-letter backlog").contains("Executions, last hour");
+        this.browser.screenshot(prefix() + "overview");
+
+        this.browser.page("/jobs", "Jobs");
+        assertThat(this.browser.text("main table"))
+                .contains(OrderJobs.SETTLE_PENDING_ORDERS)
+                .contains(OrderJobs.NIGHTLY_REPORT)
+                .contains("every 5 seconds")
+                .contains("Europe/Berlin")
+                .contains(DemoJobs.LEDGER_EXPORT);
+        this.browser.find("#job-search").sendKeys("nightly");
+        this.browser.waitFor(
+                (d) -> d.findElements(By.cssSelector("tr[data-job]")).size() == 1);
+        this.browser.find("#job-search").sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
+        this.browser.waitFor(
+                (d) -> d.findElements(By.cssSelector("tr[data-job]")).size() > 3);
+        this.browser.screenshot(prefix() + "jobs");
+
+        this.browser.page("/jobs/" + OrderJobs.SETTLE_PENDING_ORDERS, OrderJobs.SETTLE_PENDING_ORDERS);
+        assertThat(this.browser.text("main")).contains("Recent executions").contains("SUCCEEDED");
+        assertThat(this.browser.all("figure svg.chart")).isNotEmpty();
+        this.browser.find("#cron");
+        this.browser.waitFor(
+                (d) -> d.findElements(By.cssSelector("ol.preview li")).size() == 5);
+        this.browser.screenshot(prefix() + "job");
+
+        this.browser.find("main table a[href^='#/executions/']").click();
+        this.browser.waitFor(
+                (d) -> d.findElement(By.cssSelector("main h1")).getText().startsWith("Execution #"));
+        assertThat(this.browser.text("main")).contains("Attempts at this fire").contains("Log");
+
+        this.browser.page("/dead-letters", "Dead letters");
+        this.browser.screenshot(prefix() + "dead-letters");
+        this.browser.page("/audit", "Audit");
+        this.browser.screenshot(prefix() + "audit");
+        this.browser.assertNoConsoleErrors();
+
+        this.browser.darkMode(true);
+        this.browser.page("/", "Overview");
+        this.browser.screenshot(prefix() + "overview-dark");
+        this.browser.darkMode(false);
+        this.browser.resize(390, 844);
+        this.browser.page("/jobs", "Jobs");
+        assertThat(this.browser.text("main table")).contains(OrderJobs.SETTLE_PENDING_ORDERS);
+        this.browser.screenshot(prefix() + "jobs-phone");
+        this.browser.assertNoConsoleErrors();
     }
 
     @Test

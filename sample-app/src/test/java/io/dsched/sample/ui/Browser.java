@@ -115,14 +115,22 @@ final class Browser implements AutoCloseable {
 
     /** Goes to a page of the UI and waits for its heading. */
     void page(String route, String heading) {
-        script("document.querySelectorAll('main .view').forEach((view) => view.classList.add('left'))");
+        leave();
         this.driver.get(this.base + "/actuator/dsched-ui/#" + route);
         heading(heading);
     }
 
+    /**
+     * Marks the page shown as left, so that {@link #heading} waits for the next one, however it
+     * comes: call it before a click or a key that leads to another page or to the same page anew.
+     */
+    void leave() {
+        script("document.querySelectorAll('main .view').forEach((view) => view.classList.add('left'))");
+    }
+
     /** Loads the page shown anew, as a new visit, and waits for its heading. */
     void reload(String heading) {
-        script("document.querySelectorAll('main .view').forEach((view) => view.classList.add('left'))");
+        leave();
         this.driver.navigate().refresh();
         heading(heading);
     }
@@ -174,6 +182,10 @@ final class Browser implements AutoCloseable {
                         return e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (href ? ' ' + href : '')
                             + ' ' + e.textContent.trim().substring(0, 40);
                         """)).trim();
+    }
+
+    String url() {
+        return this.driver.getCurrentUrl();
     }
 
     WebElement find(String css) {
