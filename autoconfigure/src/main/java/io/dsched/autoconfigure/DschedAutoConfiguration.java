@@ -245,8 +245,9 @@ public final class DschedAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RuntimeJobs dschedRuntimeJobs(DschedRepositories repositories, HandlerRegistry handlers) {
-        return new RuntimeJobs(repositories.aggregates(), handlers, CLOCK);
+    RuntimeJobs dschedRuntimeJobs(DschedRepositories repositories, DschedJdbc jdbc, HandlerRegistry handlers) {
+        return new RuntimeJobs(
+                repositories.aggregates(), repositories.executions(), jdbc.transactions(), handlers, CLOCK);
     }
 
     @Bean

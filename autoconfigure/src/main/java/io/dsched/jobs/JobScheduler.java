@@ -377,7 +377,7 @@ public class JobScheduler {
         try {
             act((quartz) -> this.runtimeJobs.schedule(quartz, record));
         } catch (RuntimeException ex) {
-            this.runtimeJobs.delete(job.name());
+            this.runtimeJobs.delete(job.name(), now);
             throw ex;
         }
     }
@@ -406,7 +406,8 @@ public class JobScheduler {
     }
 
     /**
-     * Deletes a recurring job defined at run time, on every node.
+     * Deletes a recurring job defined at run time, on every node. Its attempts that wait to run,
+     * such as a retry, are cancelled in the same transaction, so that no node runs one after it.
      * @param job the job's name
      * @throws UnknownJobException if no job of that name was defined at run time
      * @throws IllegalArgumentException for a job declared in code: remove its annotation instead
@@ -418,7 +419,7 @@ public class JobScheduler {
         if (this.runtimeJobs.record(job).isEmpty()) {
             throw new UnknownJobException("No job named '" + job + "' was defined at run time");
         }
-        this.runtimeJobs.delete(job);
+        this.runtimeJobs.delete(job, this.clock.instant());
         act((quartz) -> quartz.deleteJob(JobKey.jobKey(job, RuntimeJobs.GROUP)));
     }
 

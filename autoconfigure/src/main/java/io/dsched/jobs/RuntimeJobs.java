@@ -8,14 +8,20 @@ import io.dsched.execution.JobTargets;
 import io.dsched.handler.HandlerDefinition;
 import io.dsched.handler.HandlerRegistry;
 import io.dsched.retry.RetryPolicy;
+import io.dsched.store.ExecutionRepository;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.quartz.JobBuilder;
 import org.quartz.JobKey;
 import org.quartz.Scheduler;
@@ -25,12 +31,13 @@ import org.quartz.impl.matchers.GroupMatcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.jdbc.core.JdbcAggregateOperations;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The recurring jobs defined at run time, kept in {@code dsched_job} and fired through Quartz
  * triggers of the group {@value #GROUP}. A node runs those whose handler it declares.
  */
-public final class RuntimeJobs implements JobTargets {
+public final class RuntimeJobs implements JobTargets, AutoCloseable {
 
     /** The Quartz group of recurring jobs defined at run time. */
     public static final String GROUP = "dsched-runtime";
@@ -48,6 +55,10 @@ public final class RuntimeJobs implements JobTargets {
 
     private final JdbcAggregateOperations aggregates;
 
+    private final ExecutionRepository executions;
+
+    private final TransactionTemplate transactions;
+
     private final HandlerRegistry handlers;
 
     private final Clock clock;
@@ -58,14 +69,31 @@ public final class RuntimeJobs implements JobTargets {
 
     private volatile boolean stale = true;
 
+    private final AtomicBoolean refreshing = new AtomicBoolean();
+
+    private final ExecutorService refresher = Executors.newSingleThreadExecutor((task) -> {
+        Thread thread = new Thread(task, "dsched-runtime-jobs");
+        thread.setDaemon(true);
+        return thread;
+    });
+
     /**
      * Creates the runtime jobs.
      * @param aggregates Spring Data JDBC operations on dsched's DataSource
+     * @param executions the attempts, whose waiting ones a deletion cancels
+     * @param transactions transactions on dsched's DataSource
      * @param handlers the handlers this node declares
      * @param clock the clock
      */
-    public RuntimeJobs(JdbcAggregateOperations aggregates, HandlerRegistry handlers, Clock clock) {
+    public RuntimeJobs(
+            JdbcAggregateOperations aggregates,
+            ExecutionRepository executions,
+            TransactionTemplate transactions,
+            HandlerRegistry handlers,
+            Clock clock) {
         this.aggregates = aggregates;
+        this.executions = executions;
+        this.transactions = transactions;
         this.handlers = handlers;
         this.clock = clock;
     }
@@ -121,8 +149,12 @@ public final class RuntimeJobs implements JobTargets {
         invalidate();
     }
 
-    void delete(String name) {
-        this.aggregates.deleteById(name, RuntimeJobRecord.class);
+    /** Deletes a job and cancels its waiting attempts, in one transaction. */
+    void delete(String name, Instant now) {
+        this.transactions.executeWithoutResult((status) -> {
+            this.aggregates.deleteById(name, RuntimeJobRecord.class);
+            this.executions.cancelWaiting(name, now, "job deleted");
+        });
         invalidate();
     }
 
@@ -187,11 +219,34 @@ public final class RuntimeJobs implements JobTargets {
                 });
     }
 
+    /**
+     * The jobs read: read now after a change made here; when they are older than {@value
+     * #CACHE_MILLIS} ms, read again on a thread of their own while this caller, often a thread
+     * about to run a fire, goes on with what was read.
+     */
     private Map<String, RuntimeJobRecord> jobs() {
-        if (this.stale || this.clock.millis() - this.loadedAt > CACHE_MILLIS) {
+        if (this.stale) {
             return load();
         }
+        if (this.clock.millis() - this.loadedAt > CACHE_MILLIS && this.refreshing.compareAndSet(false, true)) {
+            try {
+                this.refresher.execute(this::refresh);
+            } catch (RejectedExecutionException ex) {
+                // closed: the node stops
+                this.refreshing.set(false);
+            }
+        }
         return this.cache;
+    }
+
+    private void refresh() {
+        try {
+            load();
+        } catch (RuntimeException ex) {
+            logger.warn("Could not read the runtime jobs, keeping those read before: {}", ex.toString());
+        } finally {
+            this.refreshing.set(false);
+        }
     }
 
     /** Reads every runtime job; one thread at a time, the others take what it read. */
@@ -210,5 +265,11 @@ public final class RuntimeJobs implements JobTargets {
 
     private void invalidate() {
         this.stale = true;
+    }
+
+    /** Stops reading the jobs in the background. */
+    @Override
+    public void close() {
+        this.refresher.shutdownNow();
     }
 }

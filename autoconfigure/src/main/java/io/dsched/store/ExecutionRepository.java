@@ -135,6 +135,17 @@ public interface ExecutionRepository extends CrudRepository<ExecutionRecord, Lon
     int defer(long id, String nodeId, String waiting, Instant dueAt, String reason);
 
     /**
+     * Cancels the attempts of a job that wait to run, as when the job is deleted.
+     * @return the number of attempts cancelled
+     */
+    @Modifying
+    @Query("""
+            UPDATE dsched_execution SET status = 'CANCELLED', finished_at = :now, status_reason = :reason
+             WHERE job_name = :jobName AND status IN ('SCHEDULED', 'RETRY_SCHEDULED')
+            """)
+    int cancelWaiting(String jobName, Instant now, String reason);
+
+    /**
      * Finds running attempts whose node is none of the given live ones.
      * @param liveNodes the nodes known to be alive
      * @return the orphaned attempts

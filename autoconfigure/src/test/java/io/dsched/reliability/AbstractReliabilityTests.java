@@ -541,8 +541,40 @@ abstract class AbstractReliabilityTests {
         assertThat(afterRestart.recurring("other")).isEmpty();
         assertThatIllegalArgumentException().isThrownBy(() -> afterRestart.delete("steady"));
 
+        // a retry of the job and a one-off of another job both wait for an hour
+        Instant now = Instant.now();
+        ExecutionRecord retry = executions()
+                .save(ExecutionRecord.waiting(
+                        "reminders",
+                        now,
+                        2,
+                        "reminders@retry",
+                        ExecutionOrigin.RETRY,
+                        "node-3",
+                        now,
+                        now.plus(1, ChronoUnit.HOURS),
+                        null,
+                        "retry 2"));
+        ExecutionRecord other = executions()
+                .save(ExecutionRecord.waiting(
+                        "nobody.runs.this",
+                        now,
+                        1,
+                        "other@1",
+                        ExecutionOrigin.ONE_OFF,
+                        "node-3",
+                        now,
+                        now.plus(1, ChronoUnit.HOURS),
+                        null,
+                        null));
+
         afterRestart.delete("reminders");
         assertThat(afterRestart.recurring("reminders")).isEmpty();
+        ExecutionRecord cancelled = executions().findById(retry.id()).orElseThrow();
+        assertThat(cancelled.status()).isEqualTo(ExecutionStatus.CANCELLED);
+        assertThat(cancelled.statusReason()).isEqualTo("job deleted");
+        assertThat(cancelled.finishedAt()).isNotNull();
+        assertThat(executions().findById(other.id()).orElseThrow().status()).isEqualTo(ExecutionStatus.SCHEDULED);
         assertThatThrownBy(() -> afterRestart.pause("reminders")).isInstanceOf(UnknownJobException.class);
         long afterDelete = ReliabilityJobs.REMINDERS.size();
         await().during(Duration.ofSeconds(2))
