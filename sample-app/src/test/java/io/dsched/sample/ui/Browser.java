@@ -16,7 +16,6 @@ import java.util.logging.Level;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -78,6 +77,7 @@ final class Browser implements AutoCloseable {
         this.driver = new ChromeDriver(service, options);
         this.driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
         this.base = base;
+        resize(1280, 800);
     }
 
     /**
@@ -243,8 +243,11 @@ final class Browser implements AutoCloseable {
                 """, path, body, csrfToken);
     }
 
+    /** Gives the page a viewport of this size, as a screen of it would, whatever the window's frame. */
     void resize(int width, int height) {
-        this.driver.manage().window().setSize(new Dimension(width, height));
+        this.driver.executeCdpCommand(
+                "Emulation.setDeviceMetricsOverride",
+                Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", width < 600));
     }
 
     void darkMode(boolean dark) {
