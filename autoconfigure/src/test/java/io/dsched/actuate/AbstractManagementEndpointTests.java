@@ -297,8 +297,22 @@ abstract class AbstractManagementEndpointTests {
         assertThat(cron.status()).isEqualTo(400);
         assertThat(cron.body().get("field").asString()).isEqualTo("cron");
         assertThat(cron.body().get("message").asString())
-                .startsWith("Invalid cron expression '0 61 * * * *'")
-                .contains("61");
+                .isEqualTo("Invalid cron expression '0 61 * * * *': minute: '61' is not a valid value (0-59)");
+        Response dayOfWeek = this.client.post("/jobs/report/schedule", "admin", "{\"cron\":\"0 0 * * * FOO\"}");
+        assertError(dayOfWeek, 400, "cron");
+        assertThat(dayOfWeek.body().get("message").asString())
+                .isEqualTo("Invalid cron expression '0 0 * * * FOO': day of week: 'FOO' is not a valid value"
+                        + " (0-7 or SUN-SAT)");
+        Response range = this.client.post("/jobs/report/schedule", "admin", "{\"cron\":\"0 0 5-2 * * *\"}");
+        assertError(range, 400, "cron");
+        assertThat(range.body().get("message").asString())
+                .isEqualTo("Invalid cron expression '0 0 5-2 * * *': hour: '5-2' is not a valid value:"
+                        + " minimum value must be less than maximum value");
+        Response fields = this.client.post("/jobs/report/schedule", "admin", "{\"cron\":\"0 0 * * *\"}");
+        assertError(fields, 400, "cron");
+        assertThat(fields.body().get("message").asString())
+                .startsWith("Invalid cron expression '0 0 * * *': ")
+                .contains("6 fields");
         assertThat(this.client
                         .get("/jobs/report", "viewer")
                         .body()
