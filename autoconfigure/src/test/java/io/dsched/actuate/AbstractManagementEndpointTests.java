@@ -151,11 +151,7 @@ abstract class AbstractManagementEndpointTests {
         JobScheduler scheduler = this.node.bean(JobScheduler.class);
         scheduler.create(RecurringJob.of(
                 "newsletter", "mailer", new Schedule.Cron(ManagementApp.NEVER, null), new ManagementApp.Mail("a@b.c")));
-        for (int i = 0; i < 4; i++) {
-            scheduler.trigger("doomed");
-        }
-        await().atMost(Duration.ofSeconds(30)).until(() -> openLetters().size() == 4);
-        List<Long> letters = openLetters();
+        List<Long> letters = deadLetters(6);
         int expectedAudit = 0;
 
         expectedAudit += refusedBelow("/jobs/report/pause", "{}", "operator");
@@ -185,10 +181,17 @@ abstract class AbstractManagementEndpointTests {
         expectedAudit++;
         assertLatestAudit("admin", "job.resume", "report", "{\"paused\":true}", "{\"paused\":false}", 200);
 
+        expectedAudit += refusedBelow("/jobs/report/trigger", "{}", "operator");
+        Response plainTrigger = this.client.post("/jobs/report/trigger", "operator", "{}");
+        expectedAudit++;
+        assertThat(plainTrigger.status()).isEqualTo(200);
+        assertTriggerAudited("operator", "report", plainTrigger);
+
         expectedAudit += refusedBelow("/jobs/newsletter/trigger", params("{\"to\":\"x@y.z\"}"), "admin");
         Response trigger = this.client.post("/jobs/newsletter/trigger", "admin", params("{\"to\":\"x@y.z\"}"));
         expectedAudit++;
         assertThat(trigger.status()).isEqualTo(200);
+        assertTriggerAudited("admin", "newsletter", trigger);
         long run = trigger.body().get("after").get("executionId").asLong();
         await().atMost(Duration.ofSeconds(30)).until(() -> "SUCCEEDED"
                 .equals(this.client
@@ -249,6 +252,14 @@ abstract class AbstractManagementEndpointTests {
                 .get(String.valueOf(letters.get(0)))
                 .asLong();
         assertThat(letterStatus(letters.get(0))).isEqualTo("REPLAYED");
+        assertLatestAudit(
+                "operator",
+                "dead-letter.replay",
+                String.valueOf(letters.get(0)),
+                "{\"status\":\"OPEN\"}",
+                "{\"replays\":{\"" + letters.get(0) + "\":" + replayRun + "}}",
+                200);
+        assertReplayOf(replayRun);
         // the replay fails again into a dead letter of its own; let it, before the next refusals
         await().atMost(Duration.ofSeconds(30)).until(() -> "DEAD_LETTERED"
                 .equals(this.client
@@ -274,14 +285,45 @@ abstract class AbstractManagementEndpointTests {
                 "{\"status\":\"DISCARDED\"}",
                 200);
 
-        String many = "{\"ids\":\"" + letters.get(2) + "," + letters.get(3) + "\",\"reason\":\"bulk\"}";
-        expectedAudit += refusedBelow("/dead-letters/replay", many, "operator");
-        assertThat(this.client.post("/dead-letters/replay", "operator", many).status())
+        String both = letters.get(4) + "," + letters.get(5);
+        String discardBoth = "{\"ids\":\"" + both + "\",\"reason\":\"duplicates\"}";
+        expectedAudit += refusedBelow("/dead-letters/discard", discardBoth, "operator");
+        assertThat(this.client
+                        .post("/dead-letters/discard", "operator", discardBoth)
+                        .status())
                 .isEqualTo(200);
         expectedAudit++;
+        for (long id : letters.subList(4, 6)) {
+            JsonNode discarded =
+                    this.client.get("/dead-letters/" + id, "viewer").body();
+            assertThat(discarded.get("status").asString()).isEqualTo("DISCARDED");
+            assertThat(discarded.get("actedBy").asString()).isEqualTo("operator");
+            assertThat(discarded.get("actedReason").asString()).isEqualTo("duplicates");
+        }
+        assertLatestAudit(
+                "operator", "dead-letter.discard", both, "{\"status\":\"OPEN\"}", "{\"status\":\"DISCARDED\"}", 200);
+        assertThat(latestAudit().get("reason")).isEqualTo("duplicates");
+
+        String many = "{\"ids\":\"" + letters.get(2) + "," + letters.get(3) + "\",\"reason\":\"bulk\"}";
+        expectedAudit += refusedBelow("/dead-letters/replay", many, "operator");
+        Response replayedMany = this.client.post("/dead-letters/replay", "operator", many);
+        expectedAudit++;
+        assertThat(replayedMany.status()).isEqualTo(200);
         assertThat(letterStatus(letters.get(2))).isEqualTo("REPLAYED");
         assertThat(letterStatus(letters.get(3))).isEqualTo("REPLAYED");
-        assertThat(latestAudit().get("target")).isEqualTo(letters.get(2) + "," + letters.get(3));
+        JsonNode replays = replayedMany.body().get("after").get("replays");
+        long first = replays.get(String.valueOf(letters.get(2))).asLong();
+        long second = replays.get(String.valueOf(letters.get(3))).asLong();
+        assertLatestAudit(
+                "operator",
+                "dead-letter.replay",
+                letters.get(2) + "," + letters.get(3),
+                "{\"status\":\"OPEN\"}",
+                "{\"replays\":{\"" + letters.get(2) + "\":" + first + ",\"" + letters.get(3) + "\":" + second + "}}",
+                200);
+        assertThat(latestAudit().get("reason")).isEqualTo("bulk");
+        assertReplayOf(first);
+        assertReplayOf(second);
 
         assertThat(this.sql.queryForObject("SELECT COUNT(*) FROM dsched_audit", Long.class))
                 .isEqualTo(expectedAudit);
@@ -356,9 +398,7 @@ abstract class AbstractManagementEndpointTests {
                 .isEqualTo(200);
         assertError(this.client.post("/jobs/report/resume", "operator", "{}"), 409, null);
 
-        this.node.bean(JobScheduler.class).trigger("doomed");
-        await().atMost(Duration.ofSeconds(30)).until(() -> openLetters().size() == 1);
-        long letter = openLetters().get(0);
+        long letter = deadLetters(1).get(0);
         assertThat(this.client
                         .post("/dead-letters/" + letter + "/discard", "operator", "{\"reason\":\"no\"}")
                         .status())
@@ -470,6 +510,40 @@ abstract class AbstractManagementEndpointTests {
         }
         assertThat(state()).as("state after refused POST %s", path).isEqualTo(before);
         return 1 + refusedUsers.size();
+    }
+
+    private void assertTriggerAudited(String actor, String job, Response trigger) {
+        long run = trigger.body().get("after").get("executionId").asLong();
+        JsonNode execution =
+                this.client.get("/executions/" + run, "viewer").body().get("execution");
+        assertThat(execution.get("jobName").asString()).isEqualTo(job);
+        assertThat(execution.get("origin").asString()).isEqualTo("MANUAL");
+        assertLatestAudit(
+                actor,
+                "job.trigger",
+                job,
+                "null",
+                "{\"executionId\":" + run + ",\"idempotencyKey\":\""
+                        + execution.get("idempotencyKey").asString() + "\"}",
+                200);
+    }
+
+    private void assertReplayOf(long run) {
+        JsonNode execution =
+                this.client.get("/executions/" + run, "viewer").body().get("execution");
+        assertThat(execution.get("jobName").asString()).isEqualTo("doomed");
+        assertThat(execution.get("origin").asString()).isEqualTo("REPLAY");
+    }
+
+    private List<Long> deadLetters(int count) {
+        List<Long> before = openLetters();
+        for (int i = 0; i < count; i++) {
+            this.node.bean(JobScheduler.class).trigger("doomed");
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> openLetters().size() == before.size() + count);
+        List<Long> letters = new ArrayList<>(openLetters());
+        letters.removeAll(before);
+        return letters;
     }
 
     private static String params(String json) {
