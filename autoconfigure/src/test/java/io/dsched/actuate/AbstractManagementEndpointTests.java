@@ -398,7 +398,9 @@ abstract class AbstractManagementEndpointTests {
                 .isEqualTo(200);
         assertError(this.client.post("/jobs/report/resume", "operator", "{}"), 409, null);
 
-        long letter = deadLetters(1).get(0);
+        List<Long> letters = deadLetters(2);
+        long letter = letters.get(0);
+        long open = letters.get(1);
         assertThat(this.client
                         .post("/dead-letters/" + letter + "/discard", "operator", "{\"reason\":\"no\"}")
                         .status())
@@ -407,6 +409,29 @@ abstract class AbstractManagementEndpointTests {
         assertError(again, 409, null);
         assertThat(again.body().get("message").asString()).contains("DISCARDED").contains("operator");
         assertThat(letterStatus(letter)).isEqualTo("DISCARDED");
+
+        // all or none: the open letter comes first, and is still not acted on
+        String before = state();
+        String notOpen = open + "," + letter;
+        Response discardNotOpen = this.client.post(
+                "/dead-letters/discard", "operator", "{\"ids\":\"" + notOpen + "\",\"reason\":\"cleanup\"}");
+        assertError(discardNotOpen, 409, null);
+        assertThat(discardNotOpen.body().get("message").asString())
+                .isEqualTo("Dead letter " + letter + " is DISCARDED already, by operator");
+        assertLatestAudit("operator", "dead-letter.discard", notOpen, "null", "null", 409);
+        assertThat(latestAudit().get("detail"))
+                .isEqualTo("Dead letter " + letter + " is DISCARDED already, by operator");
+        String unknown = open + ",999999";
+        Response discardUnknown = this.client.post(
+                "/dead-letters/discard", "operator", "{\"ids\":\"" + unknown + "\",\"reason\":\"cleanup\"}");
+        assertError(discardUnknown, 404, null);
+        assertThat(discardUnknown.body().get("message").asString()).isEqualTo("No dead letter with id 999999");
+        assertLatestAudit("operator", "dead-letter.discard", unknown, "null", "null", 404);
+        assertError(this.client.post("/dead-letters/replay", "operator", "{\"ids\":\"" + notOpen + "\"}"), 409, null);
+        assertThat(state()).isEqualTo(before);
+        JsonNode untouched = this.client.get("/dead-letters/" + open, "viewer").body();
+        assertThat(untouched.get("status").asString()).isEqualTo("OPEN");
+        assertThat(untouched.get("actedBy").isNull()).isTrue();
 
         List<Map<String, Object>> refused =
                 this.sql.queryForList("SELECT action, result, detail FROM dsched_audit WHERE result <> 200");
