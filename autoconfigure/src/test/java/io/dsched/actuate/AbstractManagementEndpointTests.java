@@ -11,6 +11,7 @@ import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -324,6 +325,29 @@ abstract class AbstractManagementEndpointTests {
         assertThat(latestAudit().get("reason")).isEqualTo("bulk");
         assertReplayOf(first);
         assertReplayOf(second);
+
+        assertThat(this.client
+                        .post("/jobs/report/schedule", "admin", "{\"fixedRate\":\"1h\"}")
+                        .status())
+                .isEqualTo(200);
+        expectedAudit++;
+        // a fixed rate fires at once, then an hour later
+        JsonNode fixedRate = await().atMost(Duration.ofSeconds(30))
+                .until(() -> this.client.get("/jobs/report", "viewer").body().get("job"), (job) -> Instant.parse(
+                                job.get("nextFireAt").asString())
+                        .isAfter(Instant.now().plus(Duration.ofMinutes(59))));
+        assertThat(Instant.parse(fixedRate.get("nextFireAt").asString()))
+                .isBefore(Instant.now().plus(Duration.ofHours(1)));
+        assertThat(fixedRate.get("schedule").asString()).isEqualTo("fixedRate(PT1H, initialDelay PT0S)");
+        assertThat(fixedRate.get("fixedRate").asString()).isEqualTo("PT1H");
+        assertThat(fixedRate.get("cron").isNull()).isTrue();
+        assertLatestAudit(
+                "admin",
+                "job.schedule",
+                "report",
+                "{\"schedule\":\"cron(0 30 2 * * *, UTC)\"}",
+                "{\"schedule\":\"fixedRate(PT1H, initialDelay PT0S)\"}",
+                200);
 
         assertThat(this.sql.queryForObject("SELECT COUNT(*) FROM dsched_audit", Long.class))
                 .isEqualTo(expectedAudit);
