@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.dsched.actuate.EndpointClient.Response;
 import io.dsched.definition.Schedule;
 import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.OneOff;
 import io.dsched.jobs.RecurringJob;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
@@ -46,7 +47,14 @@ abstract class AbstractManagementEndpointTests {
         this.node = this.cluster.startWeb(
                 "node-1",
                 SecuredManagementApp.class,
-                Map.of("management.endpoints.web.exposure.include", "dsched", "dsched.queue.poll-interval", "100ms"),
+                Map.of(
+                        "management.endpoints.web.exposure.include",
+                        "dsched",
+                        "dsched.queue.poll-interval",
+                        "100ms",
+                        // housekeeping, every 10 minutes by default, stays out of the counts the tests assert
+                        "dsched.history.cleanup-cron",
+                        ManagementApp.NEVER),
                 null);
         this.client = new EndpointClient(this.node.port());
         this.sql = new JdbcTemplate(this.cluster.observer());
@@ -145,6 +153,87 @@ abstract class AbstractManagementEndpointTests {
 
         assertThat(this.client.get("", null).status()).isEqualTo(401);
         assertThat(this.client.get("/jobs", "stranger").status()).isEqualTo(403);
+    }
+
+    @Test
+    void theOverviewCountsWhatRunsWaitsAndFailedAndTheListsPageAndFilter() {
+        List<Long> letters = deadLetters(2);
+        JobScheduler scheduler = this.node.bean(JobScheduler.class);
+        scheduler.submit(OneOff.of("mailer", new ManagementApp.Mail("a@b.c")).after(Duration.ofHours(1)));
+        scheduler.submit(OneOff.of("holder", null));
+        JsonNode overview = await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> this.client.get("", "viewer").body(),
+                        (body) -> body.get("running").asLong() == 1);
+        assertThat(overview.get("waiting").asLong()).isEqualTo(1);
+        assertThat(overview.get("deadLetterBacklog").asLong()).isEqualTo(2);
+        assertThat(overview.get("window").asString()).isEqualTo("PT1H");
+        assertThat(overview.get("counts").get("DEAD_LETTERED").asLong()).isEqualTo(2);
+        assertThat(overview.get("counts").get("RUNNING").asLong()).isEqualTo(1);
+        JsonNode self = overview.get("nodes").get(0);
+        Instant lastSeen = Instant.parse(self.get("lastSeen").asString());
+        assertThat(lastSeen)
+                .isAfterOrEqualTo(Instant.parse(self.get("startedAt").asString()))
+                .isBetween(Instant.now().minusSeconds(15), Instant.now().plusSeconds(5));
+
+        this.node.bean(ManagementApp.Jobs.class).release();
+        overview = await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> this.client.get("", "viewer").body(),
+                        (body) -> body.get("running").asLong() == 0);
+        assertThat(overview.get("waiting").asLong()).isEqualTo(1);
+        assertThat(overview.get("counts").get("SUCCEEDED").asLong()).isEqualTo(1);
+        assertThat(overview.get("counts").get("DEAD_LETTERED").asLong()).isEqualTo(2);
+
+        long older = Math.min(executionOf(letters.get(0)), executionOf(letters.get(1)));
+        JsonNode secondPage = this.client
+                .get("/executions?job=doomed&size=1&page=1", "viewer")
+                .body();
+        assertThat(secondPage.get("page").asInt()).isEqualTo(1);
+        assertThat(secondPage.get("size").asInt()).isEqualTo(1);
+        assertThat(secondPage.get("total").asLong()).isEqualTo(2);
+        assertThat(secondPage.get("content")).hasSize(1);
+        assertThat(secondPage.get("content").get(0).get("id").asLong()).isEqualTo(older);
+        assertThat(this.client
+                        .get("/executions?job=doomed&size=1&page=2", "viewer")
+                        .body()
+                        .get("content"))
+                .isEmpty();
+
+        long letter = letters.get(0);
+        Instant failed = Instant.parse(this.client
+                .get("/dead-letters/" + letter, "viewer")
+                .body()
+                .get("lastFailedAt")
+                .asString());
+        assertThat(letterIds("?from=" + failed + "&to=" + failed.plusMillis(1))).contains(letter);
+        assertThat(letterIds("?job=doomed&from=" + failed.minusSeconds(60))).containsAll(letters);
+        assertThat(letterIds("?from=" + failed.plusMillis(1))).doesNotContain(letter);
+        assertThat(letterIds("?to=" + failed)).doesNotContain(letter);
+        assertThat(letterIds("?from=2000-01-01T00:00:00Z&to=2000-01-02T00:00:00Z"))
+                .isEmpty();
+
+        assertThat(this.client.post("/jobs/report/pause", "operator", "{}").status())
+                .isEqualTo(200);
+        assertThat(this.client.post("/jobs/report/resume", "admin", "{}").status())
+                .isEqualTo(200);
+        assertThat(this.client.post("/jobs/report/pause", "viewer", "{}").status())
+                .isEqualTo(403);
+        assertThat(this.client.get("/audit", "viewer").body().get("total").asLong())
+                .isEqualTo(3);
+        JsonNode byOperator = this.client.get("/audit?actor=operator", "viewer").body();
+        assertThat(byOperator.get("total").asLong()).isEqualTo(1);
+        assertThat(byOperator.get("content").get(0).get("actor").asString()).isEqualTo("operator");
+        assertThat(byOperator.get("content").get(0).get("action").asString()).isEqualTo("job.pause");
+        JsonNode byViewer = this.client.get("/audit?actor=viewer", "viewer").body();
+        assertThat(byViewer.get("total").asLong()).isEqualTo(1);
+        assertThat(byViewer.get("content").get(0).get("result").asInt()).isEqualTo(403);
+        assertThat(this.client
+                        .get("/audit?actor=nobody", "viewer")
+                        .body()
+                        .get("total")
+                        .asLong())
+                .isZero();
     }
 
     @Test
@@ -628,6 +717,22 @@ abstract class AbstractManagementEndpointTests {
             assertThat(row.get("after_value")).isNull();
             assertThat((String) row.get("detail")).isNotBlank();
         }
+    }
+
+    private long executionOf(long letter) {
+        return this.client
+                .get("/dead-letters/" + letter, "viewer")
+                .body()
+                .get("executionId")
+                .asLong();
+    }
+
+    private List<Long> letterIds(String query) {
+        Response letters = this.client.get("/dead-letters" + query, "viewer");
+        assertThat(letters.status()).as(letters.text()).isEqualTo(200);
+        return StreamSupport.stream(letters.body().get("content").spliterator(), false)
+                .map((letter) -> letter.get("id").asLong())
+                .toList();
     }
 
     private List<Long> openLetters() {
