@@ -14,8 +14,10 @@ import io.dsched.test.TestDatabases;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -553,6 +555,83 @@ abstract class AbstractManagementEndpointTests {
                 .contains(400, 404, 409);
         assertThat(refused)
                 .anySatisfy((row) -> assertThat((String) row.get("detail")).startsWith("Invalid cron expression"));
+    }
+
+    @Test
+    void inputOverItsSizeLimitIsRefusedWithTheReasonAndChangesNothing() {
+        this.node
+                .bean(JobScheduler.class)
+                .create(RecurringJob.of(
+                        "newsletter",
+                        "mailer",
+                        new Schedule.Cron(ManagementApp.NEVER, null),
+                        new ManagementApp.Mail("a@b.c")));
+        long letter = deadLetters(1).get(0);
+        String before = state();
+        long audited = this.sql.queryForObject("SELECT COALESCE(MAX(id), 0) FROM dsched_audit", Long.class);
+
+        String params = params("{\"to\":\"" + "x".repeat(DschedEndpoint.MAX_PARAMS) + "\"}");
+        for (String action : List.of("params", "trigger")) {
+            assertRefused(
+                    this.client.post("/jobs/newsletter/" + action, "admin", params),
+                    "params",
+                    "params may have at most 65536 characters of JSON");
+        }
+        String name = "j".repeat(DschedEndpoint.MAX_NAME + 1);
+        assertRefused(
+                this.client.post("/jobs/" + name + "/pause", "operator", "{}"),
+                "job",
+                "job must have 1 to 200 characters");
+        assertRefused(this.client.get("/executions?job=" + name, "viewer"), "job", "job must have 1 to 200 characters");
+        String tooMany = letter + "," + unknownIds(DschedEndpoint.MAX_IDS);
+        for (String action : List.of("replay", "discard")) {
+            assertRefused(
+                    this.client.post(
+                            "/dead-letters/" + action,
+                            "operator",
+                            "{\"ids\":\"" + tooMany + "\",\"reason\":\"cleanup\"}"),
+                    "ids",
+                    "At most 500 ids at once");
+        }
+        // a valid cron of 121 characters
+        String cron = "0 0 0 1 1 " + String.join(",", Collections.nCopies(28, "MON"));
+        assertThat(cron).hasSize(121);
+        assertRefused(
+                this.client.post("/jobs/report/schedule", "admin", "{\"cron\":\"" + cron + "\"}"),
+                "cron",
+                "cron must have 1 to 120 characters");
+
+        assertThat(state()).isEqualTo(before);
+        assertThat(this.sql.queryForList(
+                        "SELECT action, result, detail FROM dsched_audit WHERE id > ? ORDER BY id", audited))
+                .extracting((row) -> row.get("action") + " " + row.get("result") + " " + row.get("detail"))
+                .containsExactly(
+                        "job.params 400 params may have at most 65536 characters of JSON",
+                        "job.trigger 400 params may have at most 65536 characters of JSON",
+                        "job.pause 400 job must have 1 to 200 characters",
+                        "dead-letter.replay 400 At most 500 ids at once",
+                        "dead-letter.discard 400 At most 500 ids at once",
+                        "job.schedule 400 cron must have 1 to 120 characters");
+        // at the limit, the ids are looked up: the first unknown one is not found, and nothing is acted on
+        Response atTheLimit = this.client.post(
+                "/dead-letters/replay",
+                "operator",
+                "{\"ids\":\"" + letter + "," + unknownIds(DschedEndpoint.MAX_IDS - 1) + "\"}");
+        assertError(atTheLimit, 404, null);
+        assertThat(letterStatus(letter)).isEqualTo("OPEN");
+    }
+
+    private static String unknownIds(int count) {
+        return String.join(
+                ",",
+                LongStream.range(0, count)
+                        .mapToObj((i) -> String.valueOf(900_000_000 + i))
+                        .toList());
+    }
+
+    private static void assertRefused(Response response, String field, String message) {
+        assertError(response, 400, field);
+        assertThat(response.body().get("message").asString()).isEqualTo(message);
     }
 
     @Test
