@@ -4,8 +4,11 @@ import io.dsched.definition.Schedule;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.Arrays;
+import java.util.List;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.scheduling.support.CronExpression;
+import org.springframework.util.StringUtils;
 
 /**
  * A new schedule as a client sends it: a cron expression with an optional zone, or a fixed rate.
@@ -17,6 +20,12 @@ import org.springframework.scheduling.support.CronExpression;
 public record ScheduleInput(String cron, String zone, String fixedRate) {
 
     static final int MAX_LENGTH = 120;
+
+    private static final List<String> FIELDS =
+            List.of("second", "minute", "hour", "day of month", "month", "day of week");
+
+    private static final List<String> VALUES =
+            List.of("0-59", "0-59", "0-23", "1-31", "1-12 or JAN-DEC", "0-7 or SUN-SAT");
 
     /**
      * Checks the input and turns it into a schedule.
@@ -33,7 +42,7 @@ public record ScheduleInput(String cron, String zone, String fixedRate) {
                 CronExpression.parse(this.cron);
             } catch (IllegalArgumentException ex) {
                 throw ManagementException.badInput(
-                        "cron", "Invalid cron expression '" + this.cron + "': " + ex.getMessage());
+                        "cron", "Invalid cron expression '" + this.cron + "': " + problem(this.cron, ex));
             }
             return new Schedule.Cron(this.cron, zoneId());
         }
@@ -52,6 +61,38 @@ public record ScheduleInput(String cron, String zone, String fixedRate) {
             throw ManagementException.badInput("fixedRate", "fixedRate must be at least 1s, was " + this.fixedRate);
         }
         return new Schedule.FixedRate(rate, Duration.ZERO);
+    }
+
+    // Spring names neither the field nor, for a bad name, the reason; so each field is parsed
+    // alone, with '*' in the others, to find the first one at fault.
+    private static String problem(String cron, IllegalArgumentException whole) {
+        String[] parts = StringUtils.tokenizeToStringArray(cron, " ");
+        if (parts.length != FIELDS.size()) {
+            return whole.getMessage();
+        }
+        for (int i = 0; i < parts.length; i++) {
+            String[] alone = new String[parts.length];
+            Arrays.fill(alone, "*");
+            alone[i] = parts[i];
+            try {
+                CronExpression.parse(String.join(" ", alone));
+            } catch (IllegalArgumentException ex) {
+                return FIELDS.get(i) + ": '" + parts[i] + "' is not a valid value" + why(ex, VALUES.get(i));
+            }
+        }
+        return whole.getMessage();
+    }
+
+    private static String why(IllegalArgumentException ex, String values) {
+        Throwable cause = ex;
+        while (cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof NumberFormatException || cause instanceof DateTimeException) {
+            return " (" + values + ")";
+        }
+        String message = cause.getMessage();
+        return StringUtils.hasText(message) ? ": " + StringUtils.uncapitalize(message) : " (" + values + ")";
     }
 
     private ZoneId zoneId() {

@@ -6,14 +6,18 @@ import static org.awaitility.Awaitility.await;
 import io.dsched.actuate.EndpointClient.Response;
 import io.dsched.definition.Schedule;
 import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.OneOff;
 import io.dsched.jobs.RecurringJob;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,7 +49,14 @@ abstract class AbstractManagementEndpointTests {
         this.node = this.cluster.startWeb(
                 "node-1",
                 SecuredManagementApp.class,
-                Map.of("management.endpoints.web.exposure.include", "dsched", "dsched.queue.poll-interval", "100ms"),
+                Map.of(
+                        "management.endpoints.web.exposure.include",
+                        "dsched",
+                        "dsched.queue.poll-interval",
+                        "100ms",
+                        // housekeeping, every 10 minutes by default, stays out of the counts the tests assert
+                        "dsched.history.cleanup-cron",
+                        ManagementApp.NEVER),
                 null);
         this.client = new EndpointClient(this.node.port());
         this.sql = new JdbcTemplate(this.cluster.observer());
@@ -147,15 +158,92 @@ abstract class AbstractManagementEndpointTests {
     }
 
     @Test
+    void theOverviewCountsWhatRunsWaitsAndFailedAndTheListsPageAndFilter() {
+        List<Long> letters = deadLetters(2);
+        JobScheduler scheduler = this.node.bean(JobScheduler.class);
+        scheduler.submit(OneOff.of("mailer", new ManagementApp.Mail("a@b.c")).after(Duration.ofHours(1)));
+        scheduler.submit(OneOff.of("holder", null));
+        JsonNode overview = await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> this.client.get("", "viewer").body(),
+                        (body) -> body.get("running").asLong() == 1);
+        assertThat(overview.get("waiting").asLong()).isEqualTo(1);
+        assertThat(overview.get("deadLetterBacklog").asLong()).isEqualTo(2);
+        assertThat(overview.get("window").asString()).isEqualTo("PT1H");
+        assertThat(overview.get("counts").get("DEAD_LETTERED").asLong()).isEqualTo(2);
+        assertThat(overview.get("counts").get("RUNNING").asLong()).isEqualTo(1);
+        JsonNode self = overview.get("nodes").get(0);
+        Instant lastSeen = Instant.parse(self.get("lastSeen").asString());
+        assertThat(lastSeen)
+                .isAfterOrEqualTo(Instant.parse(self.get("startedAt").asString()))
+                .isBetween(Instant.now().minusSeconds(15), Instant.now().plusSeconds(5));
+
+        this.node.bean(ManagementApp.Jobs.class).release();
+        overview = await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> this.client.get("", "viewer").body(),
+                        (body) -> body.get("running").asLong() == 0);
+        assertThat(overview.get("waiting").asLong()).isEqualTo(1);
+        assertThat(overview.get("counts").get("SUCCEEDED").asLong()).isEqualTo(1);
+        assertThat(overview.get("counts").get("DEAD_LETTERED").asLong()).isEqualTo(2);
+
+        long older = Math.min(executionOf(letters.get(0)), executionOf(letters.get(1)));
+        JsonNode secondPage = this.client
+                .get("/executions?job=doomed&size=1&page=1", "viewer")
+                .body();
+        assertThat(secondPage.get("page").asInt()).isEqualTo(1);
+        assertThat(secondPage.get("size").asInt()).isEqualTo(1);
+        assertThat(secondPage.get("total").asLong()).isEqualTo(2);
+        assertThat(secondPage.get("content")).hasSize(1);
+        assertThat(secondPage.get("content").get(0).get("id").asLong()).isEqualTo(older);
+        assertThat(this.client
+                        .get("/executions?job=doomed&size=1&page=2", "viewer")
+                        .body()
+                        .get("content"))
+                .isEmpty();
+
+        long letter = letters.get(0);
+        Instant failed = Instant.parse(this.client
+                .get("/dead-letters/" + letter, "viewer")
+                .body()
+                .get("lastFailedAt")
+                .asString());
+        assertThat(letterIds("?from=" + failed + "&to=" + failed.plusMillis(1))).contains(letter);
+        assertThat(letterIds("?job=doomed&from=" + failed.minusSeconds(60))).containsAll(letters);
+        assertThat(letterIds("?from=" + failed.plusMillis(1))).doesNotContain(letter);
+        assertThat(letterIds("?to=" + failed)).doesNotContain(letter);
+        assertThat(letterIds("?from=2000-01-01T00:00:00Z&to=2000-01-02T00:00:00Z"))
+                .isEmpty();
+
+        assertThat(this.client.post("/jobs/report/pause", "operator", "{}").status())
+                .isEqualTo(200);
+        assertThat(this.client.post("/jobs/report/resume", "admin", "{}").status())
+                .isEqualTo(200);
+        assertThat(this.client.post("/jobs/report/pause", "viewer", "{}").status())
+                .isEqualTo(403);
+        assertThat(this.client.get("/audit", "viewer").body().get("total").asLong())
+                .isEqualTo(3);
+        JsonNode byOperator = this.client.get("/audit?actor=operator", "viewer").body();
+        assertThat(byOperator.get("total").asLong()).isEqualTo(1);
+        assertThat(byOperator.get("content").get(0).get("actor").asString()).isEqualTo("operator");
+        assertThat(byOperator.get("content").get(0).get("action").asString()).isEqualTo("job.pause");
+        JsonNode byViewer = this.client.get("/audit?actor=viewer", "viewer").body();
+        assertThat(byViewer.get("total").asLong()).isEqualTo(1);
+        assertThat(byViewer.get("content").get(0).get("result").asInt()).isEqualTo(403);
+        assertThat(this.client
+                        .get("/audit?actor=nobody", "viewer")
+                        .body()
+                        .get("total")
+                        .asLong())
+                .isZero();
+    }
+
+    @Test
     void everyWriteNeedsItsRoleAndEveryAttemptIsAudited() {
         JobScheduler scheduler = this.node.bean(JobScheduler.class);
         scheduler.create(RecurringJob.of(
                 "newsletter", "mailer", new Schedule.Cron(ManagementApp.NEVER, null), new ManagementApp.Mail("a@b.c")));
-        for (int i = 0; i < 4; i++) {
-            scheduler.trigger("doomed");
-        }
-        await().atMost(Duration.ofSeconds(30)).until(() -> openLetters().size() == 4);
-        List<Long> letters = openLetters();
+        List<Long> letters = deadLetters(6);
         int expectedAudit = 0;
 
         expectedAudit += refusedBelow("/jobs/report/pause", "{}", "operator");
@@ -185,10 +273,17 @@ abstract class AbstractManagementEndpointTests {
         expectedAudit++;
         assertLatestAudit("admin", "job.resume", "report", "{\"paused\":true}", "{\"paused\":false}", 200);
 
+        expectedAudit += refusedBelow("/jobs/report/trigger", "{}", "operator");
+        Response plainTrigger = this.client.post("/jobs/report/trigger", "operator", "{}");
+        expectedAudit++;
+        assertThat(plainTrigger.status()).isEqualTo(200);
+        assertTriggerAudited("operator", "report", plainTrigger);
+
         expectedAudit += refusedBelow("/jobs/newsletter/trigger", params("{\"to\":\"x@y.z\"}"), "admin");
         Response trigger = this.client.post("/jobs/newsletter/trigger", "admin", params("{\"to\":\"x@y.z\"}"));
         expectedAudit++;
         assertThat(trigger.status()).isEqualTo(200);
+        assertTriggerAudited("admin", "newsletter", trigger);
         long run = trigger.body().get("after").get("executionId").asLong();
         await().atMost(Duration.ofSeconds(30)).until(() -> "SUCCEEDED"
                 .equals(this.client
@@ -249,6 +344,14 @@ abstract class AbstractManagementEndpointTests {
                 .get(String.valueOf(letters.get(0)))
                 .asLong();
         assertThat(letterStatus(letters.get(0))).isEqualTo("REPLAYED");
+        assertLatestAudit(
+                "operator",
+                "dead-letter.replay",
+                String.valueOf(letters.get(0)),
+                "{\"status\":\"OPEN\"}",
+                "{\"replays\":{\"" + letters.get(0) + "\":" + replayRun + "}}",
+                200);
+        assertReplayOf(replayRun);
         // the replay fails again into a dead letter of its own; let it, before the next refusals
         await().atMost(Duration.ofSeconds(30)).until(() -> "DEAD_LETTERED"
                 .equals(this.client
@@ -274,14 +377,68 @@ abstract class AbstractManagementEndpointTests {
                 "{\"status\":\"DISCARDED\"}",
                 200);
 
-        String many = "{\"ids\":\"" + letters.get(2) + "," + letters.get(3) + "\",\"reason\":\"bulk\"}";
-        expectedAudit += refusedBelow("/dead-letters/replay", many, "operator");
-        assertThat(this.client.post("/dead-letters/replay", "operator", many).status())
+        String both = letters.get(4) + "," + letters.get(5);
+        String discardBoth = "{\"ids\":\"" + both + "\",\"reason\":\"duplicates\"}";
+        expectedAudit += refusedBelow("/dead-letters/discard", discardBoth, "operator");
+        assertThat(this.client
+                        .post("/dead-letters/discard", "operator", discardBoth)
+                        .status())
                 .isEqualTo(200);
         expectedAudit++;
+        for (long id : letters.subList(4, 6)) {
+            JsonNode discarded =
+                    this.client.get("/dead-letters/" + id, "viewer").body();
+            assertThat(discarded.get("status").asString()).isEqualTo("DISCARDED");
+            assertThat(discarded.get("actedBy").asString()).isEqualTo("operator");
+            assertThat(discarded.get("actedReason").asString()).isEqualTo("duplicates");
+        }
+        assertLatestAudit(
+                "operator", "dead-letter.discard", both, "{\"status\":\"OPEN\"}", "{\"status\":\"DISCARDED\"}", 200);
+        assertThat(latestAudit().get("reason")).isEqualTo("duplicates");
+
+        String many = "{\"ids\":\"" + letters.get(2) + "," + letters.get(3) + "\",\"reason\":\"bulk\"}";
+        expectedAudit += refusedBelow("/dead-letters/replay", many, "operator");
+        Response replayedMany = this.client.post("/dead-letters/replay", "operator", many);
+        expectedAudit++;
+        assertThat(replayedMany.status()).isEqualTo(200);
         assertThat(letterStatus(letters.get(2))).isEqualTo("REPLAYED");
         assertThat(letterStatus(letters.get(3))).isEqualTo("REPLAYED");
-        assertThat(latestAudit().get("target")).isEqualTo(letters.get(2) + "," + letters.get(3));
+        JsonNode replays = replayedMany.body().get("after").get("replays");
+        long first = replays.get(String.valueOf(letters.get(2))).asLong();
+        long second = replays.get(String.valueOf(letters.get(3))).asLong();
+        assertLatestAudit(
+                "operator",
+                "dead-letter.replay",
+                letters.get(2) + "," + letters.get(3),
+                "{\"status\":\"OPEN\"}",
+                "{\"replays\":{\"" + letters.get(2) + "\":" + first + ",\"" + letters.get(3) + "\":" + second + "}}",
+                200);
+        assertThat(latestAudit().get("reason")).isEqualTo("bulk");
+        assertReplayOf(first);
+        assertReplayOf(second);
+
+        assertThat(this.client
+                        .post("/jobs/report/schedule", "admin", "{\"fixedRate\":\"1h\"}")
+                        .status())
+                .isEqualTo(200);
+        expectedAudit++;
+        // a fixed rate fires at once, then an hour later
+        JsonNode fixedRate = await().atMost(Duration.ofSeconds(30))
+                .until(() -> this.client.get("/jobs/report", "viewer").body().get("job"), (job) -> Instant.parse(
+                                job.get("nextFireAt").asString())
+                        .isAfter(Instant.now().plus(Duration.ofMinutes(59))));
+        assertThat(Instant.parse(fixedRate.get("nextFireAt").asString()))
+                .isBefore(Instant.now().plus(Duration.ofHours(1)));
+        assertThat(fixedRate.get("schedule").asString()).isEqualTo("fixedRate(PT1H, initialDelay PT0S)");
+        assertThat(fixedRate.get("fixedRate").asString()).isEqualTo("PT1H");
+        assertThat(fixedRate.get("cron").isNull()).isTrue();
+        assertLatestAudit(
+                "admin",
+                "job.schedule",
+                "report",
+                "{\"schedule\":\"cron(0 30 2 * * *, UTC)\"}",
+                "{\"schedule\":\"fixedRate(PT1H, initialDelay PT0S)\"}",
+                200);
 
         assertThat(this.sql.queryForObject("SELECT COUNT(*) FROM dsched_audit", Long.class))
                 .isEqualTo(expectedAudit);
@@ -297,8 +454,22 @@ abstract class AbstractManagementEndpointTests {
         assertThat(cron.status()).isEqualTo(400);
         assertThat(cron.body().get("field").asString()).isEqualTo("cron");
         assertThat(cron.body().get("message").asString())
-                .startsWith("Invalid cron expression '0 61 * * * *'")
-                .contains("61");
+                .isEqualTo("Invalid cron expression '0 61 * * * *': minute: '61' is not a valid value (0-59)");
+        Response dayOfWeek = this.client.post("/jobs/report/schedule", "admin", "{\"cron\":\"0 0 * * * FOO\"}");
+        assertError(dayOfWeek, 400, "cron");
+        assertThat(dayOfWeek.body().get("message").asString())
+                .isEqualTo("Invalid cron expression '0 0 * * * FOO': day of week: 'FOO' is not a valid value"
+                        + " (0-7 or SUN-SAT)");
+        Response range = this.client.post("/jobs/report/schedule", "admin", "{\"cron\":\"0 0 5-2 * * *\"}");
+        assertError(range, 400, "cron");
+        assertThat(range.body().get("message").asString())
+                .isEqualTo("Invalid cron expression '0 0 5-2 * * *': hour: '5-2' is not a valid value:"
+                        + " minimum value must be less than maximum value");
+        Response fields = this.client.post("/jobs/report/schedule", "admin", "{\"cron\":\"0 0 * * *\"}");
+        assertError(fields, 400, "cron");
+        assertThat(fields.body().get("message").asString())
+                .startsWith("Invalid cron expression '0 0 * * *': ")
+                .contains("6 fields");
         assertThat(this.client
                         .get("/jobs/report", "viewer")
                         .body()
@@ -342,9 +513,9 @@ abstract class AbstractManagementEndpointTests {
                 .isEqualTo(200);
         assertError(this.client.post("/jobs/report/resume", "operator", "{}"), 409, null);
 
-        this.node.bean(JobScheduler.class).trigger("doomed");
-        await().atMost(Duration.ofSeconds(30)).until(() -> openLetters().size() == 1);
-        long letter = openLetters().get(0);
+        List<Long> letters = deadLetters(2);
+        long letter = letters.get(0);
+        long open = letters.get(1);
         assertThat(this.client
                         .post("/dead-letters/" + letter + "/discard", "operator", "{\"reason\":\"no\"}")
                         .status())
@@ -354,6 +525,29 @@ abstract class AbstractManagementEndpointTests {
         assertThat(again.body().get("message").asString()).contains("DISCARDED").contains("operator");
         assertThat(letterStatus(letter)).isEqualTo("DISCARDED");
 
+        // all or none: the open letter comes first, and is still not acted on
+        String before = state();
+        String notOpen = open + "," + letter;
+        Response discardNotOpen = this.client.post(
+                "/dead-letters/discard", "operator", "{\"ids\":\"" + notOpen + "\",\"reason\":\"cleanup\"}");
+        assertError(discardNotOpen, 409, null);
+        assertThat(discardNotOpen.body().get("message").asString())
+                .isEqualTo("Dead letter " + letter + " is DISCARDED already, by operator");
+        assertLatestAudit("operator", "dead-letter.discard", notOpen, "null", "null", 409);
+        assertThat(latestAudit().get("detail"))
+                .isEqualTo("Dead letter " + letter + " is DISCARDED already, by operator");
+        String unknown = open + ",999999";
+        Response discardUnknown = this.client.post(
+                "/dead-letters/discard", "operator", "{\"ids\":\"" + unknown + "\",\"reason\":\"cleanup\"}");
+        assertError(discardUnknown, 404, null);
+        assertThat(discardUnknown.body().get("message").asString()).isEqualTo("No dead letter with id 999999");
+        assertLatestAudit("operator", "dead-letter.discard", unknown, "null", "null", 404);
+        assertError(this.client.post("/dead-letters/replay", "operator", "{\"ids\":\"" + notOpen + "\"}"), 409, null);
+        assertThat(state()).isEqualTo(before);
+        JsonNode untouched = this.client.get("/dead-letters/" + open, "viewer").body();
+        assertThat(untouched.get("status").asString()).isEqualTo("OPEN");
+        assertThat(untouched.get("actedBy").isNull()).isTrue();
+
         List<Map<String, Object>> refused =
                 this.sql.queryForList("SELECT action, result, detail FROM dsched_audit WHERE result <> 200");
         assertThat(refused)
@@ -361,6 +555,83 @@ abstract class AbstractManagementEndpointTests {
                 .contains(400, 404, 409);
         assertThat(refused)
                 .anySatisfy((row) -> assertThat((String) row.get("detail")).startsWith("Invalid cron expression"));
+    }
+
+    @Test
+    void inputOverItsSizeLimitIsRefusedWithTheReasonAndChangesNothing() {
+        this.node
+                .bean(JobScheduler.class)
+                .create(RecurringJob.of(
+                        "newsletter",
+                        "mailer",
+                        new Schedule.Cron(ManagementApp.NEVER, null),
+                        new ManagementApp.Mail("a@b.c")));
+        long letter = deadLetters(1).get(0);
+        String before = state();
+        long audited = this.sql.queryForObject("SELECT COALESCE(MAX(id), 0) FROM dsched_audit", Long.class);
+
+        String params = params("{\"to\":\"" + "x".repeat(DschedEndpoint.MAX_PARAMS) + "\"}");
+        for (String action : List.of("params", "trigger")) {
+            assertRefused(
+                    this.client.post("/jobs/newsletter/" + action, "admin", params),
+                    "params",
+                    "params may have at most 65536 characters of JSON");
+        }
+        String name = "j".repeat(DschedEndpoint.MAX_NAME + 1);
+        assertRefused(
+                this.client.post("/jobs/" + name + "/pause", "operator", "{}"),
+                "job",
+                "job must have 1 to 200 characters");
+        assertRefused(this.client.get("/executions?job=" + name, "viewer"), "job", "job must have 1 to 200 characters");
+        String tooMany = letter + "," + unknownIds(DschedEndpoint.MAX_IDS);
+        for (String action : List.of("replay", "discard")) {
+            assertRefused(
+                    this.client.post(
+                            "/dead-letters/" + action,
+                            "operator",
+                            "{\"ids\":\"" + tooMany + "\",\"reason\":\"cleanup\"}"),
+                    "ids",
+                    "At most 500 ids at once");
+        }
+        // a valid cron of 121 characters
+        String cron = "0 0 0 1 1 " + String.join(",", Collections.nCopies(28, "MON"));
+        assertThat(cron).hasSize(121);
+        assertRefused(
+                this.client.post("/jobs/report/schedule", "admin", "{\"cron\":\"" + cron + "\"}"),
+                "cron",
+                "cron must have 1 to 120 characters");
+
+        assertThat(state()).isEqualTo(before);
+        assertThat(this.sql.queryForList(
+                        "SELECT action, result, detail FROM dsched_audit WHERE id > ? ORDER BY id", audited))
+                .extracting((row) -> row.get("action") + " " + row.get("result") + " " + row.get("detail"))
+                .containsExactly(
+                        "job.params 400 params may have at most 65536 characters of JSON",
+                        "job.trigger 400 params may have at most 65536 characters of JSON",
+                        "job.pause 400 job must have 1 to 200 characters",
+                        "dead-letter.replay 400 At most 500 ids at once",
+                        "dead-letter.discard 400 At most 500 ids at once",
+                        "job.schedule 400 cron must have 1 to 120 characters");
+        // at the limit, the ids are looked up: the first unknown one is not found, and nothing is acted on
+        Response atTheLimit = this.client.post(
+                "/dead-letters/replay",
+                "operator",
+                "{\"ids\":\"" + letter + "," + unknownIds(DschedEndpoint.MAX_IDS - 1) + "\"}");
+        assertError(atTheLimit, 404, null);
+        assertThat(letterStatus(letter)).isEqualTo("OPEN");
+    }
+
+    private static String unknownIds(int count) {
+        return String.join(
+                ",",
+                LongStream.range(0, count)
+                        .mapToObj((i) -> String.valueOf(900_000_000 + i))
+                        .toList());
+    }
+
+    private static void assertRefused(Response response, String field, String message) {
+        assertError(response, 400, field);
+        assertThat(response.body().get("message").asString()).isEqualTo(message);
     }
 
     @Test
@@ -458,6 +729,40 @@ abstract class AbstractManagementEndpointTests {
         return 1 + refusedUsers.size();
     }
 
+    private void assertTriggerAudited(String actor, String job, Response trigger) {
+        long run = trigger.body().get("after").get("executionId").asLong();
+        JsonNode execution =
+                this.client.get("/executions/" + run, "viewer").body().get("execution");
+        assertThat(execution.get("jobName").asString()).isEqualTo(job);
+        assertThat(execution.get("origin").asString()).isEqualTo("MANUAL");
+        assertLatestAudit(
+                actor,
+                "job.trigger",
+                job,
+                "null",
+                "{\"executionId\":" + run + ",\"idempotencyKey\":\""
+                        + execution.get("idempotencyKey").asString() + "\"}",
+                200);
+    }
+
+    private void assertReplayOf(long run) {
+        JsonNode execution =
+                this.client.get("/executions/" + run, "viewer").body().get("execution");
+        assertThat(execution.get("jobName").asString()).isEqualTo("doomed");
+        assertThat(execution.get("origin").asString()).isEqualTo("REPLAY");
+    }
+
+    private List<Long> deadLetters(int count) {
+        List<Long> before = openLetters();
+        for (int i = 0; i < count; i++) {
+            this.node.bean(JobScheduler.class).trigger("doomed");
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> openLetters().size() == before.size() + count);
+        List<Long> letters = new ArrayList<>(openLetters());
+        letters.removeAll(before);
+        return letters;
+    }
+
     private static String params(String json) {
         return "{\"params\":" + JsonMapper.builder().build().writeValueAsString(json) + "}";
     }
@@ -491,6 +796,22 @@ abstract class AbstractManagementEndpointTests {
             assertThat(row.get("after_value")).isNull();
             assertThat((String) row.get("detail")).isNotBlank();
         }
+    }
+
+    private long executionOf(long letter) {
+        return this.client
+                .get("/dead-letters/" + letter, "viewer")
+                .body()
+                .get("executionId")
+                .asLong();
+    }
+
+    private List<Long> letterIds(String query) {
+        Response letters = this.client.get("/dead-letters" + query, "viewer");
+        assertThat(letters.status()).as(letters.text()).isEqualTo(200);
+        return StreamSupport.stream(letters.body().get("content").spliterator(), false)
+                .map((letter) -> letter.get("id").asLong())
+                .toList();
     }
 
     private List<Long> openLetters() {

@@ -3,13 +3,16 @@ package io.dsched.actuate;
 import io.dsched.annotation.DistributedScheduled;
 import io.dsched.annotation.JobHandler;
 import io.dsched.retry.Retry;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
  * The application of the endpoint tests: jobs whose crons are never due in a test, a job that
- * always fails into a dead letter, and a handler for jobs defined at run time.
+ * always fails into a dead letter, a handler for jobs defined at run time, and a handler that
+ * runs until the test releases it (or for 30 seconds at most).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableAutoConfiguration
@@ -25,6 +28,8 @@ public class ManagementApp {
     /** The jobs. */
     public static class Jobs {
 
+        private final CountDownLatch released = new CountDownLatch(1);
+
         @DistributedScheduled(name = "report", cron = NEVER, zone = "Europe/Berlin")
         public void report() {}
 
@@ -35,6 +40,15 @@ public class ManagementApp {
 
         @JobHandler("mailer")
         public void mail(Mail mail) {}
+
+        @JobHandler("holder")
+        public void hold() throws InterruptedException {
+            this.released.await(30, TimeUnit.SECONDS);
+        }
+
+        void release() {
+            this.released.countDown();
+        }
     }
 
     /**
