@@ -36,6 +36,15 @@ final class EndpointClient {
                 user);
     }
 
+    /** Posts a body in chunks, without declaring its length. */
+    Response postChunked(String path, String user, String body) {
+        return send(
+                HttpRequest.newBuilder(uri(path))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofString(body))),
+                user);
+    }
+
     private URI uri(String path) {
         return URI.create(this.base + path);
     }

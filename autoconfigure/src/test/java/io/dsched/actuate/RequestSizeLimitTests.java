@@ -1,0 +1,76 @@
+package io.dsched.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dsched.actuate.EndpointClient.Response;
+import io.dsched.jobs.JobScheduler;
+import io.dsched.test.ClusterNode;
+import io.dsched.test.TestCluster;
+import io.dsched.test.TestDatabases;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A body larger than the endpoint reads is refused before anything parses it, on the application's
+ * port and on a management port of its own; a body within the limit reaches the endpoint.
+ */
+class RequestSizeLimitTests {
+
+    private TestCluster cluster;
+
+    @BeforeEach
+    void createDatabase() {
+        this.cluster = TestCluster.on(TestDatabases.Kind.H2);
+    }
+
+    @AfterEach
+    void stopNodesAndDropDatabase() {
+        if (this.cluster != null) {
+            this.cluster.close();
+        }
+    }
+
+    @Test
+    void aBodyOverTheLimitOrOfNoDeclaredLengthIsRefusedAndChangesNothing() {
+        ClusterNode node = this.cluster.startWeb(
+                "node-1",
+                SecuredManagementApp.class,
+                Map.of("management.endpoints.web.exposure.include", "dsched"),
+                null);
+        assertRefusedOverTheLimit(node, new EndpointClient(node.port()));
+    }
+
+    @Test
+    void onAManagementPortOfItsOwnTheLimitHoldsToo() {
+        ClusterNode node = this.cluster.startWeb(
+                "node-1",
+                SecuredManagementApp.class,
+                Map.of("management.endpoints.web.exposure.include", "dsched", "management.server.port", "0"),
+                null);
+        int management = node.bean(org.springframework.core.env.Environment.class)
+                .getRequiredProperty("local.management.port", Integer.class);
+        assertThat(management).isNotEqualTo(node.port());
+        assertRefusedOverTheLimit(node, new EndpointClient(management));
+    }
+
+    private static void assertRefusedOverTheLimit(ClusterNode node, EndpointClient client) {
+        String tooLarge = "{\"reason\":\"" + "x".repeat((int) RequestSizeLimit.MAX_BODY) + "\"}";
+        Response refused = client.post("/jobs/report/pause", "operator", tooLarge);
+        assertThat(refused.status()).as(refused.text()).isEqualTo(413);
+        assertThat(refused.body().get("message").asString()).contains("at most " + RequestSizeLimit.MAX_BODY);
+
+        Response unsized = client.postChunked("/jobs/report/pause", "operator", "{\"reason\":\"no length\"}");
+        assertThat(unsized.status()).as(unsized.text()).isEqualTo(411);
+        assertThat(node.bean(JobScheduler.class).isPaused("report")).isFalse();
+
+        // within the limit the endpoint reads it, and its own limit on the field answers
+        String longReason = "{\"reason\":\"" + "x".repeat(DschedEndpoint.MAX_REASON + 1) + "\"}";
+        Response tooLong = client.post("/jobs/report/pause", "operator", longReason);
+        assertThat(tooLong.status()).as(tooLong.text()).isEqualTo(400);
+        assertThat(tooLong.body().get("field").asString()).isEqualTo("reason");
+        assertThat(client.post("/jobs/report/pause", "operator", "{}").status()).isEqualTo(200);
+        assertThat(node.bean(JobScheduler.class).isPaused("report")).isTrue();
+    }
+}
