@@ -23,6 +23,12 @@ public class JobStatistics {
 
     private static final String FINISHED = "'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'DEAD_LETTERED'";
 
+    /**
+     * Leaves out the attempts that never started: a waiting attempt's {@code started_at} holds
+     * the time it was scheduled, and a cancelled one was never run.
+     */
+    private static final String NOT_WAITING = " AND status NOT IN ('SCHEDULED', 'RETRY_SCHEDULED', 'CANCELLED')";
+
     private final JdbcTemplate jdbc;
 
     private final DatabasePlatform platform;
@@ -38,7 +44,8 @@ public class JobStatistics {
     }
 
     /**
-     * Counts attempts by job and state among those that started since a time.
+     * Counts attempts by job and state among those that started since a time; waiting and
+     * cancelled ones, which did not start, are left out.
      * @param since the start of the window
      * @return the counts of each job that had attempts
      */
@@ -46,6 +53,7 @@ public class JobStatistics {
         Map<String, Map<ExecutionStatus, Long>> counts = new HashMap<>();
         this.jdbc.query(
                 "SELECT job_name, status, COUNT(*) AS n FROM dsched_execution WHERE started_at >= ?"
+                        + NOT_WAITING
                         + " GROUP BY job_name, status",
                 (rs) -> {
                     counts.computeIfAbsent(rs.getString("job_name"), (job) -> new EnumMap<>(ExecutionStatus.class))
@@ -64,7 +72,7 @@ public class JobStatistics {
     public List<Started> startedSince(Instant since, int limit) {
         return this.jdbc.query(
                 "SELECT status, origin, attempt, scheduled_at, started_at FROM dsched_execution"
-                        + " WHERE started_at >= ? ORDER BY started_at DESC LIMIT " + limit,
+                        + " WHERE started_at >= ?" + NOT_WAITING + " ORDER BY started_at DESC LIMIT " + limit,
                 (rs, row) -> new Started(
                         ExecutionStatus.valueOf(rs.getString("status")),
                         rs.getString("origin"),
