@@ -10,8 +10,7 @@ import io.dsched.test.TestDatabases;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -21,19 +20,9 @@ import tools.jackson.databind.JsonNode;
  */
 class CustomRolesEndpointTests {
 
-    private TestCluster cluster;
-
-    @BeforeEach
-    void createDatabase() {
-        this.cluster = TestCluster.on(TestDatabases.Kind.H2);
-    }
-
-    @AfterEach
-    void stopNodesAndDropDatabase() {
-        if (this.cluster != null) {
-            this.cluster.close();
-        }
-    }
+    // a database of its own for each test, its nodes stopped and the database dropped after it
+    @AutoClose
+    private final TestCluster cluster = TestCluster.on(TestDatabases.Kind.H2);
 
     @Test
     void theConfiguredRoleNamesAreTheOnesNeeded() {

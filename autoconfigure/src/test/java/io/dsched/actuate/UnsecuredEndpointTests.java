@@ -9,8 +9,7 @@ import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -21,19 +20,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 class UnsecuredEndpointTests {
 
-    private TestCluster cluster;
-
-    @BeforeEach
-    void createDatabase() {
-        this.cluster = TestCluster.on(TestDatabases.Kind.H2);
-    }
-
-    @AfterEach
-    void stopNodesAndDropDatabase() {
-        if (this.cluster != null) {
-            this.cluster.close();
-        }
-    }
+    // a database of its own for each test, its nodes stopped and the database dropped after it
+    @AutoClose
+    private final TestCluster cluster = TestCluster.on(TestDatabases.Kind.H2);
 
     @Test
     void withoutSpringSecurityTheWriteOperationsAreNotExposed() {
