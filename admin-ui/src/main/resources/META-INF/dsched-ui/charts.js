@@ -36,7 +36,7 @@ export function bars(label, points, format = (v) => String(Math.round(v))) {
     });
     if (points.length) {
         svg.append(s('text', {x: PAD, y: H - 2, class: 'tick'}, points[0].label));
-        svg.append(s('text', {x: W - 40, y: H - 2, class: 'tick'}, points[points.length - 1].label));
+        svg.append(s('text', {x: W, y: H - 2, class: 'tick', 'text-anchor': 'end'}, points[points.length - 1].label));
     }
     return svg;
 }
@@ -62,7 +62,7 @@ export function lines(label, labels, series, format = (v) => String(v), fixedMax
     }
     if (labels.length) {
         svg.append(s('text', {x: PAD, y: H - 2, class: 'tick'}, labels[0]));
-        svg.append(s('text', {x: W - 40, y: H - 2, class: 'tick'}, labels[labels.length - 1]));
+        svg.append(s('text', {x: W, y: H - 2, class: 'tick', 'text-anchor': 'end'}, labels[labels.length - 1]));
     }
     return svg;
 }
