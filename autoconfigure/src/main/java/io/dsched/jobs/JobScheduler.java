@@ -406,8 +406,9 @@ public class JobScheduler {
     }
 
     /**
-     * Deletes a recurring job defined at run time, on every node. Its attempts that wait to run,
-     * such as a retry, are cancelled in the same transaction, so that no node runs one after it.
+     * Deletes a recurring job defined at run time, on every node: its trigger, then the job and
+     * its attempts that wait to run, such as a retry, in one transaction (they are cancelled). A
+     * run in progress finishes; if it fails, it is not retried but dead-lettered.
      * @param job the job's name
      * @throws UnknownJobException if no job of that name was defined at run time
      * @throws IllegalArgumentException for a job declared in code: remove its annotation instead
@@ -419,8 +420,9 @@ public class JobScheduler {
         if (this.runtimeJobs.record(job).isEmpty()) {
             throw new UnknownJobException("No job named '" + job + "' was defined at run time");
         }
-        this.runtimeJobs.delete(job, this.clock.instant());
+        // its trigger first, so that no fire starts between the two
         act((quartz) -> quartz.deleteJob(JobKey.jobKey(job, RuntimeJobs.GROUP)));
+        this.runtimeJobs.delete(job, this.clock.instant());
     }
 
     /**

@@ -3,10 +3,12 @@ package io.dsched.jobs;
 import io.dsched.definition.JobDefinition;
 import io.dsched.engine.DschedQuartzJob;
 import io.dsched.engine.Triggers;
+import io.dsched.execution.JobContext;
 import io.dsched.execution.JobTarget;
 import io.dsched.execution.JobTargets;
 import io.dsched.handler.HandlerDefinition;
 import io.dsched.handler.HandlerRegistry;
+import io.dsched.retry.NonRetryableJobException;
 import io.dsched.retry.RetryPolicy;
 import io.dsched.store.ExecutionRepository;
 import java.time.Clock;
@@ -117,8 +119,23 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
                         true,
                         null,
                         null,
-                        (context, payload) ->
-                                handler.invoker().invoke(context, (payload != null) ? payload : job.params())));
+                        (context, payload) -> invoke(handler, job, context, payload)));
+    }
+
+    /**
+     * Runs a job through its handler. A run that fails after its job was deleted is not retried:
+     * a retry would wait for a job that no node fires any more, so the failure ends the fire.
+     */
+    private void invoke(HandlerDefinition handler, RuntimeJobRecord job, JobContext context, String payload)
+            throws Exception {
+        try {
+            handler.invoker().invoke(context, (payload != null) ? payload : job.params());
+        } catch (Exception ex) {
+            if (record(job.name()).isEmpty()) {
+                throw new NonRetryableJobException("runtime job '" + job.name() + "' was deleted while it ran", ex);
+            }
+            throw ex;
+        }
     }
 
     @Override
@@ -243,6 +260,8 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
         try {
             load();
         } catch (RuntimeException ex) {
+            // tried again once the jobs read are older than the cache's life, not on every call
+            this.loadedAt = this.clock.millis();
             logger.warn("Could not read the runtime jobs, keeping those read before: {}", ex.toString());
         } finally {
             this.refreshing.set(false);
@@ -255,9 +274,16 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
             return this.cache;
         }
         // cleared before the read: a change made while reading marks the result stale again
+        boolean changed = this.stale;
         this.stale = false;
         Map<String, RuntimeJobRecord> jobs = new LinkedHashMap<>();
-        this.aggregates.findAll(RuntimeJobRecord.class).forEach((job) -> jobs.put(job.name(), job));
+        try {
+            this.aggregates.findAll(RuntimeJobRecord.class).forEach((job) -> jobs.put(job.name(), job));
+        } catch (RuntimeException ex) {
+            // a change made here is still to be read
+            this.stale = this.stale || changed;
+            throw ex;
+        }
         this.cache = Map.copyOf(jobs);
         this.loadedAt = this.clock.millis();
         return this.cache;

@@ -582,6 +582,26 @@ abstract class AbstractReliabilityTests {
                 .until(() -> ReliabilityJobs.REMINDERS.size() <= afterDelete + 1);
     }
 
+    @Test
+    void aRuntimeJobDeletedWhileItRunsIsNotRetriedWhenTheRunFails() {
+        ReliabilityJobs.HELD = new CountDownLatch(1);
+        JobScheduler jobs = start("node-1").bean(JobScheduler.class);
+        jobs.create(RecurringJob.of("held", "hold-then-fail", new Schedule.Cron(ReliabilityJobs.NEVER, null), null));
+        jobs.trigger("held");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> attempts("held").stream().anyMatch((run) -> run.status() == ExecutionStatus.RUNNING));
+
+        jobs.delete("held");
+        ReliabilityJobs.HELD.countDown();
+        // the run fails with retries left, but its job is gone: the fire ends, nothing waits
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> attempts("held").stream().allMatch((run) -> run.finishedAt() != null));
+        assertThat(attempts("held")).singleElement().satisfies((run) -> {
+            assertThat(run.status()).isEqualTo(ExecutionStatus.DEAD_LETTERED);
+            assertThat(run.errorMessage()).contains("was deleted while it ran");
+        });
+    }
+
     private long scheduled(String job) {
         return attempts(job).stream()
                 .filter((run) -> run.origin() == ExecutionOrigin.SCHEDULE)

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -77,7 +79,18 @@ public class ReliabilityJobs {
             record(context);
             REMINDERS.add(reminder);
         }
+
+        /** Waits until {@link #HELD} is released, for 30 s at most, then fails. */
+        @JobHandler(value = "hold-then-fail", retry = @Retry(maxAttempts = 3, delay = "100ms"))
+        public void holdThenFail(JobContext context) throws InterruptedException {
+            record(context);
+            HELD.await(30, TimeUnit.SECONDS);
+            throw new IllegalStateException("failed after the hold");
+        }
     }
+
+    /** Holds the runs of the hold-then-fail handler until a test releases them. */
+    static volatile CountDownLatch HELD = new CountDownLatch(1);
 
     /**
      * One invocation of a job.
