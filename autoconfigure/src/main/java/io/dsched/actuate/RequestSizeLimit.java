@@ -1,43 +1,141 @@
 package io.dsched.actuate;
 
 import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Refuses a request to the {@code dsched} endpoint whose body is larger than the endpoint reads,
- * before anything parses it: 413 when its declared length is over {@link #MAX_BODY}, 411 when it
- * sends a body without declaring its length. Every field has a smaller limit of its own, which
- * the endpoint checks with the field's name; this one keeps a client from making a node read a
- * body of any size first.
+ * before anything parses it: with 413 when its declared length is over {@link #MAX_BODY}, and,
+ * for a body of no declared length (chunked, or HTTP/2 without one), once {@link #MAX_BODY} bytes
+ * have been read. Every field has a smaller limit of its own, which the endpoint checks with the
+ * field's name; this one keeps a client from making a node read a body of any size first.
  */
 public final class RequestSizeLimit extends OncePerRequestFilter {
 
     /** Largest body the endpoint reads, in bytes: room for the largest parameters, escaped. */
-    public static final long MAX_BODY = 256 * 1024;
+    public static final int MAX_BODY = 256 * 1024;
+
+    private final String endpoint;
+
+    /**
+     * Creates the filter.
+     * @param endpoint the endpoint's path below the servlet context, such as {@code /actuator/dsched}
+     */
+    public RequestSizeLimit(String endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        // matched wherever the dispatcher servlet is mapped: /actuator/dsched, /api/actuator/dsched/...
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        int at = path.indexOf(this.endpoint);
+        int end = at + this.endpoint.length();
+        return at < 0 || (end < path.length() && path.charAt(end) != '/');
+    }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         long length = request.getContentLengthLong();
         if (length > MAX_BODY) {
-            refuse(response, 413, "The request's body has " + length + " bytes; at most " + MAX_BODY + " are read");
-        } else if (length < 0 && request.getHeader("Transfer-Encoding") != null) {
-            refuse(response, 411, "Send the request's body with its Content-Length, of at most " + MAX_BODY + " bytes");
-        } else {
-            chain.doFilter(request, response);
+            refuse(response, "The request's body has " + length + " bytes; at most " + MAX_BODY + " are read");
+            return;
         }
+        if (length >= 0) {
+            // the container reads no more than the declared length
+            chain.doFilter(request, response);
+            return;
+        }
+        byte[] body = request.getInputStream().readNBytes(MAX_BODY + 1);
+        if (body.length > MAX_BODY) {
+            refuse(
+                    response,
+                    "The request's body has more than " + MAX_BODY + " bytes; at most " + MAX_BODY + " are read");
+            return;
+        }
+        chain.doFilter(new ReadBody(request, body), response);
     }
 
-    private static void refuse(HttpServletResponse response, int status, String message) throws IOException {
-        response.setStatus(status);
+    private static void refuse(HttpServletResponse response, String message) throws IOException {
+        response.setStatus(413);
         response.setContentType("application/json");
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
         // the message is this class's own text: nothing the client sent is echoed
-        response.getWriter().write("{\"message\":\"" + message + "\"}");
+        response.getWriter()
+                .write("{\"status\":413,\"error\":\"Content Too Large\",\"message\":\"" + message
+                        + "\",\"field\":null}");
+    }
+
+    /** A request whose body was read already, within the limit. */
+    private static final class ReadBody extends HttpServletRequestWrapper {
+
+        private final byte[] body;
+
+        ReadBody(HttpServletRequest request, byte[] body) {
+            super(request);
+            this.body = body;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() {
+            ByteArrayInputStream in = new ByteArrayInputStream(this.body);
+            return new ServletInputStream() {
+
+                @Override
+                public int read() {
+                    return in.read();
+                }
+
+                @Override
+                public int read(byte[] bytes, int offset, int length) {
+                    return in.read(bytes, offset, length);
+                }
+
+                @Override
+                public boolean isFinished() {
+                    return in.available() == 0;
+                }
+
+                @Override
+                public boolean isReady() {
+                    return true;
+                }
+
+                @Override
+                public void setReadListener(ReadListener listener) {
+                    throw new UnsupportedOperationException("the body was read already");
+                }
+            };
+        }
+
+        @Override
+        public BufferedReader getReader() {
+            String encoding = getCharacterEncoding();
+            Charset charset = (encoding != null) ? Charset.forName(encoding) : StandardCharsets.UTF_8;
+            return new BufferedReader(new InputStreamReader(getInputStream(), charset));
+        }
+
+        @Override
+        public int getContentLength() {
+            return this.body.length;
+        }
+
+        @Override
+        public long getContentLengthLong() {
+            return this.body.length;
+        }
     }
 }

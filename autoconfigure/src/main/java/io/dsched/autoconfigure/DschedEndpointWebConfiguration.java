@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -21,13 +22,16 @@ import org.springframework.web.filter.OncePerRequestFilter;
 @ConditionalOnWebApplication(type = Type.SERVLET)
 @ConditionalOnClass(OncePerRequestFilter.class)
 @ConditionalOnAvailableEndpoint(endpoint = DschedEndpoint.class)
-public class DschedEndpointWebConfiguration {
+public final class DschedEndpointWebConfiguration {
 
     @Bean
     FilterRegistrationBean<RequestSizeLimit> dschedRequestSizeLimit(WebEndpointProperties endpoints) {
-        String base = endpoints.getBasePath() + "/dsched";
-        FilterRegistrationBean<RequestSizeLimit> registration = new FilterRegistrationBean<>(new RequestSizeLimit());
-        registration.addUrlPatterns(base, base + "/*");
+        String path = endpoints.getPathMapping().getOrDefault("dsched", "dsched");
+        String endpoint = endpoints.getBasePath() + (path.startsWith("/") ? path : "/" + path);
+        FilterRegistrationBean<RequestSizeLimit> registration =
+                new FilterRegistrationBean<>(new RequestSizeLimit(endpoint));
+        // before anything that reads a body, Spring Security's filters included
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return registration;
     }
 }
