@@ -80,15 +80,18 @@ export function spans(label, items, at) {
     svg.append(s('title', {}, label));
     items.forEach((item, i) => {
         const y = 4 + i * rowH;
-        const x = labelW + ((item.start - min) / (max - min)) * plotW;
-        const w = Math.min(Math.max(3, ((item.end - item.start) / (max - min)) * plotW), labelW + plotW - x);
+        // at least 3 wide, and inside the plot even when it starts at its very end
+        const w = Math.max(3, ((item.end - item.start) / (max - min)) * plotW);
+        const x = Math.min(labelW + ((item.start - min) / (max - min)) * plotW, labelW + plotW - 3);
         svg.append(s('text', {x: 0, y: y + 11, class: 'tick'}, item.label));
-        const r = s('rect', {x, y, width: w, height: rowH - 8, rx: 2, class: 'bar ' + item.cls});
+        const r = s('rect', {x, y, width: Math.min(w, labelW + plotW - x), height: rowH - 8, rx: 2, class: 'bar ' + item.cls});
         r.append(s('title', {}, item.tip));
         svg.append(r);
-        // the note beside its bar, on the side with room for it
+        // the note beside its bar where there is room, to its left or on the bar itself
         const right = x + w + 4 < labelW + plotW * 0.7;
-        svg.append(s('text', {x: right ? x + w + 4 : x - 4, y: y + 11, class: 'tick', 'text-anchor': right ? 'start' : 'end'}, item.note));
+        const left = !right && x - 4 > labelW + plotW * 0.3;
+        svg.append(s('text', {x: right ? x + w + 4 : left ? x - 4 : x + 4, y: y + 11,
+            class: right || left ? 'tick' : 'tick on-bar', 'text-anchor': left ? 'end' : 'start'}, item.note));
     });
     svg.append(s('line', {x1: labelW, y1: axisY, x2: labelW + plotW, y2: axisY, class: 'axis'}));
     svg.append(s('text', {x: labelW, y: axisY + 13, class: 'tick'}, at(min)));

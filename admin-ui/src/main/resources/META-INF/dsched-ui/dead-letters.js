@@ -9,7 +9,8 @@ export async function deadLetters(view, {query, refresh}) {
     const [page, jobs] = await Promise.all([
         get('/dead-letters', {job: filters.job, status: filters.status,
             from: filters.from, to: filters.to, page: filters.page, size: 50}),
-        get('/jobs')]);
+        // only for the zones on hover: the letters are shown without them if the jobs cannot be read
+        get('/jobs').catch(() => [])]);
     // each letter's time is shown in the browser's zone, and in its job's zone on hover
     const zones = new Map(jobs.map((j) => [j.name, j.zone]));
     const job = h('input', {type: 'text', id: 'dl-job', value: filters.job, autocomplete: 'off'});

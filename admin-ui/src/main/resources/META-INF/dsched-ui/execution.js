@@ -28,27 +28,34 @@ export async function execution(view, {args, refresh}) {
             fact('Scheduled for', time(e.scheduledAt, zone)),
             fact('Started', time(e.startedAt, zone)),
             fact('Finished', time(e.finishedAt, zone)),
-            fact('Duration', e.finishedAt ? duration(new Date(e.finishedAt) - new Date(e.startedAt)) : '—'),
+            fact('Duration', ran(e) && e.finishedAt ? duration(new Date(e.finishedAt) - new Date(e.startedAt)) : '—'),
             fact('Idempotency key', h('code', {}, e.idempotencyKey)),
             e.statusReason ? fact('Reason', e.statusReason) : null),
         h('section', {'aria-labelledby': 'attempts-h'},
             h('h2', {id: 'attempts-h'}, 'Attempts at this fire'),
             spans('Attempts at this fire on a time line', d.attempts.map((a) => ({
-                start: new Date(a.startedAt).getTime(),
-                end: a.finishedAt ? new Date(a.finishedAt).getTime() : Math.max(now, new Date(a.startedAt).getTime() + 1),
+                // an attempt that never ran is a mark at the time it was due
+                start: ran(a) ? new Date(a.startedAt).getTime() : new Date(a.dueAt || a.startedAt).getTime(),
+                end: !ran(a) ? new Date(a.dueAt || a.startedAt).getTime()
+                    : a.finishedAt ? new Date(a.finishedAt).getTime() : Math.max(now, new Date(a.startedAt).getTime() + 1),
                 label: `Attempt ${a.attempt}`,
-                note: a.status + (a.finishedAt ? ' · ' + duration(new Date(a.finishedAt) - new Date(a.startedAt)) : ''),
+                note: a.status + (ran(a) && a.finishedAt ? ' · ' + duration(new Date(a.finishedAt) - new Date(a.startedAt)) : ''),
                 cls: a.status === 'SUCCEEDED' ? 'bar-ok' : (a.status === 'RUNNING' ? '' : 'bar-bad'),
                 tip: `Attempt ${a.attempt}: ${a.status}`})), clockSeconds),
             h('ol', {class: 'attempts'}, d.attempts.map((a) => h('li', {class: a.id === e.id ? 'current' : null},
                 h('a', {href: '#/executions/' + a.id}, `Attempt ${a.attempt}`), ' ', badge(a.status), ' ',
-                time(a.startedAt, zone), a.finishedAt ? ` · ${duration(new Date(a.finishedAt) - new Date(a.startedAt))}` : '',
+                time(a.startedAt, zone), ran(a) && a.finishedAt ? ` · ${duration(new Date(a.finishedAt) - new Date(a.startedAt))}` : '',
                 ` · ${a.origin} on ${a.nodeId}`,
                 a.errorClass ? h('div', {class: 'muted small'}, a.errorClass + ': ' + (a.errorMessage || '')) : null)))),
         failure(e, letter, log),
         letter ? deadLetter(letter, zone, refresh) : null,
         logLines(log),
         e.payload ? h('section', {'aria-labelledby': 'payload-h'}, h('h2', {id: 'payload-h'}, 'Payload'), h('pre', {class: 'payload'}, e.payload)) : null]);
+}
+
+// a waiting attempt's startedAt is when it was scheduled, and a cancelled one never ran
+function ran(attempt) {
+    return !['SCHEDULED', 'RETRY_SCHEDULED', 'CANCELLED'].includes(attempt.status);
 }
 
 function fact(term, value) {

@@ -339,7 +339,7 @@ public class DschedManagement {
                 .orElse(null);
         return new ExecutionDetail(
                 execution,
-                zone(trigger(execution.jobName())),
+                zoneOf(execution.jobName()),
                 attempts,
                 letter,
                 this.logs.apply(id).orElse(null));
@@ -575,6 +575,15 @@ public class DschedManagement {
             return (declared != null) ? declared : quartz.getTrigger(TriggerKey.triggerKey(name, RuntimeJobs.GROUP));
         } catch (SchedulerException ex) {
             throw new IllegalStateException("Could not read the trigger of '" + name + "': " + ex.getMessage(), ex);
+        }
+    }
+
+    /** The zone of a job's cron; {@code null} when it has none, or when its trigger cannot be read now. */
+    private String zoneOf(String job) {
+        try {
+            return zone(trigger(job));
+        } catch (IllegalStateException ex) {
+            return null;
         }
     }
 

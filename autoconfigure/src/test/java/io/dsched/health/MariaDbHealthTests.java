@@ -46,6 +46,6 @@ class MariaDbHealthTests extends AbstractHealthTests {
 
     @Override
     protected void dropNodeLogin(JdbcTemplate admin, String login) {
-        admin.execute("DROP USER '" + login + "'@'%'");
+        admin.execute("DROP USER IF EXISTS '" + login + "'@'%'");
     }
 }

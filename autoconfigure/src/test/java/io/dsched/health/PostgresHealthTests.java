@@ -38,7 +38,11 @@ class PostgresHealthTests extends AbstractHealthTests {
 
     @Override
     protected void dropNodeLogin(JdbcTemplate admin, String login) {
-        admin.execute("DROP OWNED BY " + login);
-        admin.execute("DROP ROLE " + login);
+        // the login may not exist when its creation failed half-way
+        Integer roles = admin.queryForObject("SELECT COUNT(*) FROM pg_roles WHERE rolname = ?", Integer.class, login);
+        if (roles != null && roles > 0) {
+            admin.execute("DROP OWNED BY " + login);
+            admin.execute("DROP ROLE " + login);
+        }
     }
 }
