@@ -14,6 +14,7 @@ import io.dsched.store.ExecutionRepository;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +67,8 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
     private final Clock clock;
 
     private volatile Map<String, RuntimeJobRecord> cache = Map.of();
+
+    private volatile Names names = new Names(null, Set.of());
 
     private volatile long loadedAt;
 
@@ -140,11 +143,18 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
 
     @Override
     public Set<String> names() {
-        Set<String> names = new TreeSet<>();
-        jobs().values().stream()
-                .filter((job) -> this.handlers.handler(job.handler()).isPresent())
-                .forEach((job) -> names.add(job.name()));
-        return names;
+        // worked out once for each read of the jobs: the one-off queue asks for them on every poll
+        Map<String, RuntimeJobRecord> jobs = jobs();
+        Names known = this.names;
+        if (known.of() != jobs) {
+            Set<String> names = new TreeSet<>();
+            jobs.values().stream()
+                    .filter((job) -> this.handlers.handler(job.handler()).isPresent())
+                    .forEach((job) -> names.add(job.name()));
+            known = new Names(jobs, Collections.unmodifiableSet(names));
+            this.names = known;
+        }
+        return known.names();
     }
 
     /**
@@ -288,6 +298,9 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
         this.loadedAt = this.clock.millis();
         return this.cache;
     }
+
+    /** The names of the jobs this node runs, among those of one read. */
+    private record Names(Map<String, RuntimeJobRecord> of, Set<String> names) {}
 
     private void invalidate() {
         this.stale = true;
