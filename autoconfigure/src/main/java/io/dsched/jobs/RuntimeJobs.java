@@ -134,10 +134,20 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
         try {
             handler.invoker().invoke(context, (payload != null) ? payload : job.params());
         } catch (Exception ex) {
-            if (record(job.name()).isEmpty()) {
+            if (deleted(job.name(), ex)) {
                 throw new NonRetryableJobException("runtime job '" + job.name() + "' was deleted while it ran", ex);
             }
             throw ex;
+        }
+    }
+
+    // a failure to look is not the job's failure: the job's own exception goes on, as retryable
+    private boolean deleted(String name, Exception failure) {
+        try {
+            return record(name).isEmpty();
+        } catch (RuntimeException ex) {
+            failure.addSuppressed(ex);
+            return false;
         }
     }
 
