@@ -5,19 +5,24 @@ import io.dsched.deadletter.DeadLetterStatus;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionStore;
 import io.dsched.store.ExecutionStore.LostClaimException;
+import io.dsched.store.LockTable;
 import io.dsched.store.TransientFailures;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.random.RandomGenerator;
 import net.javacrumbs.shedlock.core.SimpleLock;
@@ -60,6 +65,9 @@ public final class AttemptRunner implements AutoCloseable {
     private final AttemptObserver observer;
 
     private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
+
+    /** Guards of jobs that succeeded here, by job, until their release is written with the outcome. */
+    private final Map<String, CompletableFuture<Void>> releasing = new ConcurrentHashMap<>();
 
     /**
      * Creates a runner.
@@ -173,6 +181,9 @@ public final class AttemptRunner implements AutoCloseable {
                 lock = Optional.of(heldGuard);
             } else {
                 lock = job.guarded() ? this.guard.tryLock(job) : Optional.empty();
+                if (job.guarded() && lock.isEmpty()) {
+                    lock = afterOwnRelease(job);
+                }
             }
         } catch (RuntimeException ex) {
             // the database did not answer: the attempt stays claimed, and the membership's sweep
@@ -183,11 +194,34 @@ public final class AttemptRunner implements AutoCloseable {
         if (job.guarded() && lock.isEmpty()) {
             return guardHeld(claim);
         }
+        HeldGuard held = new HeldGuard(lock.orElse(null));
         try {
-            return invoke(job, claim);
+            return invoke(job, claim, held);
         } finally {
-            lock.ifPresent(SimpleLock::unlock);
+            held.release();
         }
+    }
+
+    /**
+     * When the last run of a job on this node succeeded and its guard is released with its
+     * outcome, a next run finds the guard held until that outcome is written: waits for it,
+     * briefly, and tries once more.
+     */
+    private Optional<SimpleLock> afterOwnRelease(JobTarget job) {
+        CompletableFuture<Void> release = this.releasing.get(job.name());
+        if (release == null) {
+            return Optional.empty();
+        }
+        try {
+            release.get(GUARD_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } catch (ExecutionException | TimeoutException ex) {
+            // not written (yet): the guard frees itself in time, and the attempt waits as usual
+            return Optional.empty();
+        }
+        return this.guard.tryLock(job);
     }
 
     private Outcome guardHeld(ExecutionRecord claim) {
@@ -201,18 +235,18 @@ public final class AttemptRunner implements AutoCloseable {
         return Outcome.DEFERRED;
     }
 
-    private Outcome invoke(JobTarget job, ExecutionRecord claim) {
+    private Outcome invoke(JobTarget job, ExecutionRecord claim, HeldGuard held) {
         AttemptObserver.Observed observed = this.observer.start(claim);
         Outcome outcome = null;
         try {
-            outcome = invoke(job, claim, observed);
+            outcome = invoke(job, claim, observed, held);
             return outcome;
         } finally {
             observed.stop(outcome);
         }
     }
 
-    private Outcome invoke(JobTarget job, ExecutionRecord claim, AttemptObserver.Observed observed) {
+    private Outcome invoke(JobTarget job, ExecutionRecord claim, AttemptObserver.Observed observed, HeldGuard held) {
         Context context = new Context(claim);
         AtomicBoolean timedOut = new AtomicBoolean();
         Instant startedAt = this.clock.instant();
@@ -247,8 +281,16 @@ public final class AttemptRunner implements AutoCloseable {
         }
         Instant finishedAt = this.clock.instant();
         if (failure == null) {
-            this.store.succeed(claim, startedAt, finishedAt).whenComplete((written, ex) -> {
+            LockTable.Release release = held.handOver(this.guard);
+            CompletableFuture<Void> written = this.store.succeed(claim, startedAt, finishedAt, release);
+            if (release != null) {
+                this.releasing.put(job.name(), written);
+            }
+            written.whenComplete((ignored, ex) -> {
                 this.inFlight.remove(claim.id());
+                if (release != null) {
+                    this.releasing.remove(job.name(), written);
+                }
                 if (ex != null) {
                     logger.warn(
                             "Not recording SUCCEEDED of attempt {} of '{}': {}",
@@ -388,6 +430,34 @@ public final class AttemptRunner implements AutoCloseable {
         DEAD_LETTERED,
         /** Ran, but another node took it over meanwhile, so its outcome was not recorded. */
         LOST
+    }
+
+    /** The guard a run holds, until it is released or handed over to the run's outcome. */
+    private static final class HeldGuard {
+
+        private SimpleLock lock;
+
+        HeldGuard(SimpleLock lock) {
+            this.lock = lock;
+        }
+
+        /** Hands the release over to the outcome's write, if the guard can be released there. */
+        LockTable.Release handOver(JobGuard guard) {
+            LockTable.Release release =
+                    (this.lock != null) ? guard.releaseWithOutcome(this.lock).orElse(null) : null;
+            if (release != null) {
+                this.lock = null;
+            }
+            return release;
+        }
+
+        void release() {
+            if (this.lock != null) {
+                SimpleLock held = this.lock;
+                this.lock = null;
+                held.unlock();
+            }
+        }
     }
 
     private final class Context implements JobContext {

@@ -91,7 +91,20 @@ public final class JobGuard {
     }
 
     private SimpleLock release(LockConfiguration lock) {
-        return () -> unlock(lock);
+        return new TableLock(lock);
+    }
+
+    /**
+     * Tells how to release a lock this guard took in the transaction that records the outcome of
+     * its run, instead of on its own.
+     * @param lock a lock this guard took
+     * @return the release, or empty if the lock is not one of dsched's table and must be released
+     *     with {@link SimpleLock#unlock()}
+     */
+    public Optional<LockTable.Release> releaseWithOutcome(SimpleLock lock) {
+        return (lock instanceof TableLock held)
+                ? Optional.of(new LockTable.Release(this.table, held.lock))
+                : Optional.empty();
     }
 
     private void unlock(LockConfiguration lock) {
@@ -103,6 +116,21 @@ public final class JobGuard {
                     lock.getName(),
                     lock.getLockAtMostFor(),
                     ex.getMessage());
+        }
+    }
+
+    /** A lock of dsched's table, released on its own unless its release joins an outcome's. */
+    private final class TableLock implements SimpleLock {
+
+        private final LockConfiguration lock;
+
+        TableLock(LockConfiguration lock) {
+            this.lock = lock;
+        }
+
+        @Override
+        public void unlock() {
+            JobGuard.this.unlock(this.lock);
         }
     }
 

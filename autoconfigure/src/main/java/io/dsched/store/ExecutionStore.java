@@ -507,7 +507,24 @@ public class ExecutionStore implements AutoCloseable {
      *     database failed with
      */
     public CompletableFuture<Void> succeed(ExecutionRecord claim, Instant startedAt, Instant finishedAt) {
-        return this.successes.succeed(claim, startedAt, finishedAt).thenAccept((written) -> {
+        return succeed(claim, startedAt, finishedAt, null);
+    }
+
+    /**
+     * Records an attempt that succeeded, as {@link #succeed(ExecutionRecord, Instant, Instant)}
+     * does, and releases its job's guard in the same transaction: the guard stays held until the
+     * outcome is written.
+     * @param claim the running attempt
+     * @param startedAt when its method started
+     * @param finishedAt when it ended
+     * @param guard the job's guard, or {@code null}
+     * @return completes once the outcome is written and the guard released; exceptionally with a
+     *     {@link LostClaimException} if the attempt no longer runs on the claiming node (the guard
+     *     is released all the same), or with what the database failed with
+     */
+    public CompletableFuture<Void> succeed(
+            ExecutionRecord claim, Instant startedAt, Instant finishedAt, LockTable.Release guard) {
+        return this.successes.succeed(claim, startedAt, finishedAt, guard).thenAccept((written) -> {
             if (!written) {
                 throw new LostClaimException(claim, ExecutionStatus.SUCCEEDED);
             }

@@ -6,13 +6,17 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.BatchPreparedStatementSetter;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -25,6 +29,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * ExecutionRepository#finish} fences it: only an attempt still running on its claiming node is
  * written. Until its outcome is written an attempt stays RUNNING on this node, so a node that dies
  * in between has it run again elsewhere, as if it had died during the run.
+ *
+ * <p>A job's guard, when it is a lock of dsched's table, is released in the same transaction: the
+ * guard is held until the outcome is written, and the worker spends no commit of its own on it.
  */
 final class GroupedSuccesses implements AutoCloseable {
 
@@ -68,14 +75,16 @@ final class GroupedSuccesses implements AutoCloseable {
      * @param claim the running attempt
      * @param startedAt when its method started
      * @param finishedAt when it ended
+     * @param guard the job's guard to release with the outcome, or {@code null}
      * @return completes with {@code true} once written, {@code false} if the attempt no longer
      *     runs on its node, or exceptionally if the database could not be written
      */
-    CompletableFuture<Boolean> succeed(ExecutionRecord claim, Instant startedAt, Instant finishedAt) {
+    CompletableFuture<Boolean> succeed(
+            ExecutionRecord claim, Instant startedAt, Instant finishedAt, LockTable.Release guard) {
         if (!this.open) {
             throw new IllegalStateException("dsched's outcome writer is closed");
         }
-        Pending pending = new Pending(claim, startedAt, finishedAt, new CompletableFuture<>());
+        Pending pending = new Pending(claim, startedAt, finishedAt, guard, new CompletableFuture<>());
         try {
             this.queue.put(pending);
         } catch (InterruptedException ex) {
@@ -140,7 +149,23 @@ final class GroupedSuccesses implements AutoCloseable {
             written[i] = counts[i] == 1;
             unknown |= counts[i] == Statement.SUCCESS_NO_INFO;
         }
+        releaseGuards(batch);
         return unknown ? confirm(batch) : written;
+    }
+
+    /** Releases the guards of the batch, whether or not each outcome was written: each run ended. */
+    private void releaseGuards(List<Pending> batch) {
+        Map<LockTable, List<LockConfiguration>> guards = new HashMap<>();
+        for (Pending pending : batch) {
+            if (pending.guard() != null) {
+                guards.computeIfAbsent(pending.guard().table(), (table) -> new ArrayList<>())
+                        .add(pending.guard().lock());
+            }
+        }
+        guards.forEach((table, locks) -> this.jdbc.execute((ConnectionCallback<Void>) (connection) -> {
+            table.unlockOn(connection, locks);
+            return null;
+        }));
     }
 
     /** Some drivers do not tell each row's count of a batch: read back which rows were written. */
@@ -170,5 +195,9 @@ final class GroupedSuccesses implements AutoCloseable {
     }
 
     private record Pending(
-            ExecutionRecord claim, Instant startedAt, Instant finishedAt, CompletableFuture<Boolean> written) {}
+            ExecutionRecord claim,
+            Instant startedAt,
+            Instant finishedAt,
+            LockTable.Release guard,
+            CompletableFuture<Boolean> written) {}
 }

@@ -3,6 +3,7 @@ package io.dsched.store;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockConfiguration;
@@ -118,6 +119,21 @@ public final class LockTable {
         autocommit("release", lock, (connection) -> this.unlock.execute(connection, this.statements.params(lock)));
     }
 
+    /**
+     * Releases locks this node holds inside a transaction the caller owns and commits, each kept
+     * until its {@code lockAtLeastFor} has passed. A lock that another node took meanwhile (after
+     * its {@code lockAtMostFor}) is left alone.
+     * @param connection the connection, inside a transaction
+     * @param locks the locks, as they were taken
+     * @throws SQLException if a statement fails
+     */
+    public void unlockOn(Connection connection, List<LockConfiguration> locks) throws SQLException {
+        if (!locks.isEmpty()) {
+            this.unlock.executeBatch(
+                    connection, locks.stream().map(this.statements::params).toList());
+        }
+    }
+
     private <T> T autocommit(String action, LockConfiguration lock, Work<T> work) {
         try (Connection connection = this.dataSource.getConnection()) {
             if (!connection.getAutoCommit()) {
@@ -129,6 +145,14 @@ public final class LockTable {
                     "Could not " + action + " the lock '" + lock.getName() + "': " + ex.getMessage(), ex);
         }
     }
+
+    /**
+     * A lock of this table to release in the transaction that records the outcome of its run.
+     *
+     * @param table the table
+     * @param lock the lock, as it was taken
+     */
+    public record Release(LockTable table, LockConfiguration lock) {}
 
     /** Statements on a connection whose each statement commits on its own. */
     @FunctionalInterface
@@ -169,12 +193,26 @@ public final class LockTable {
         }
 
         int execute(Connection connection, Map<String, Object> params) throws SQLException {
-            Object[] values = NamedParameterUtils.buildValueArray(this.parsed, new MapSqlParameterSource(params), null);
             try (PreparedStatement statement = connection.prepareStatement(this.sql)) {
-                for (int i = 0; i < values.length; i++) {
-                    StatementCreatorUtils.setParameterValue(statement, i + 1, SqlTypeValue.TYPE_UNKNOWN, values[i]);
-                }
+                bind(statement, params);
                 return statement.executeUpdate();
+            }
+        }
+
+        void executeBatch(Connection connection, List<Map<String, Object>> rows) throws SQLException {
+            try (PreparedStatement statement = connection.prepareStatement(this.sql)) {
+                for (Map<String, Object> params : rows) {
+                    bind(statement, params);
+                    statement.addBatch();
+                }
+                statement.executeBatch();
+            }
+        }
+
+        private void bind(PreparedStatement statement, Map<String, Object> params) throws SQLException {
+            Object[] values = NamedParameterUtils.buildValueArray(this.parsed, new MapSqlParameterSource(params), null);
+            for (int i = 0; i < values.length; i++) {
+                StatementCreatorUtils.setParameterValue(statement, i + 1, SqlTypeValue.TYPE_UNKNOWN, values[i]);
             }
         }
     }

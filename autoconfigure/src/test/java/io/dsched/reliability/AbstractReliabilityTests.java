@@ -34,6 +34,7 @@ import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -44,6 +45,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -170,6 +172,53 @@ abstract class AbstractReliabilityTests {
                 .until(() -> attempts("flaky").get(0).status() == ExecutionStatus.SUCCEEDED);
         assertThat(attempts("flaky")).hasSize(1);
         assertThat(ReliabilityJobs.invocations("flaky")).hasSize(1);
+    }
+
+    @Test
+    void aRunThatSucceededHoldsItsGuardUntilItsOutcomeIsWrittenAndTheNextRunHereWaitsForThatWrite() throws Exception {
+        ClusterNode node = start("node-1");
+        FireExecutor fires = node.bean(FireExecutor.class);
+        LockTable elsewhere = new LockTable(this.cluster.observer(), platform(), "node-elsewhere");
+        Instant first = Instant.parse("2031-01-01T00:00:00Z");
+        Instant second = first.plusSeconds(1);
+        ReliabilityJobs.HELD = new CountDownLatch(1);
+        CompletableFuture<AttemptRunner.Outcome> firstRun =
+                CompletableFuture.supplyAsync(() -> fires.fire("held-then-succeed", first));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> ReliabilityJobs.invocations("held-then-succeed").size() == 1);
+        long firstId = attempts("held-then-succeed").get(0).id();
+
+        try (Connection blocker = this.cluster.observer().getConnection()) {
+            // holds the first attempt's row: its outcome cannot be written until this ends
+            blocker.setAutoCommit(false);
+            try (PreparedStatement lockRow =
+                    blocker.prepareStatement("SELECT id FROM dsched_execution WHERE id = ? FOR UPDATE")) {
+                lockRow.setLong(1, firstId);
+                lockRow.executeQuery().close();
+            }
+            ReliabilityJobs.HELD.countDown();
+            assertThat(firstRun.get(10, TimeUnit.SECONDS)).isEqualTo(AttemptRunner.Outcome.SUCCEEDED);
+            // the method returned, its outcome is not written: no other run may start yet
+            assertThat(attempts("held-then-succeed").get(0).status()).isEqualTo(ExecutionStatus.RUNNING);
+            assertThat(elsewhere.lock(lock("held-then-succeed"))).isFalse();
+
+            CompletableFuture<AttemptRunner.Outcome> secondRun =
+                    CompletableFuture.supplyAsync(() -> fires.fire("held-then-succeed", second));
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(10))
+                    .until(() -> attempts("held-then-succeed").size() == 2);
+            blocker.commit();
+            // the next run on this node waited for that write instead of being put back
+            assertThat(secondRun.get(10, TimeUnit.SECONDS)).isEqualTo(AttemptRunner.Outcome.SUCCEEDED);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> attempts("held-then-succeed").stream()
+                .allMatch((run) -> run.status() == ExecutionStatus.SUCCEEDED));
+        assertThat(attempts("held-then-succeed"))
+                .extracting(ExecutionRecord::scheduledAt)
+                .containsExactlyInAnyOrder(first, second);
+        assertThat(ReliabilityJobs.invocations("held-then-succeed")).hasSize(2);
+        // the second run's outcome is written, and its guard released with it
+        assertThat(elsewhere.lock(lock("held-then-succeed"))).isTrue();
     }
 
     private static LockConfiguration lock(String job) {

@@ -149,6 +149,13 @@ public class ReliabilityJobs {
             record(context);
         }
 
+        /** Waits until {@link #HELD} is released, for 30 s at most, then succeeds. */
+        @DistributedScheduled(name = "held-then-succeed", cron = NEVER)
+        public void held(JobContext context) throws InterruptedException {
+            record(context);
+            HELD.await(30, TimeUnit.SECONDS);
+        }
+
         @DistributedScheduled(name = "steady", cron = NEVER)
         public void steady(JobContext context) {
             record(context);

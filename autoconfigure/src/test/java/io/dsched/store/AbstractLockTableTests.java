@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
@@ -148,6 +149,42 @@ abstract class AbstractLockTableTests {
         assertThat(two.lock(lock("committed", Duration.ofMinutes(1), Duration.ZERO)))
                 .isFalse();
         assertThat(lockedBy("committed")).isEqualTo("node-1");
+    }
+
+    @Test
+    void locksReleasedInsideATransactionAreFreeOnlyIfItCommitsAndAnotherNodesLockIsLeftAlone() throws SQLException {
+        LockTable one = table("node-1");
+        LockTable two = table("node-2");
+        LockConfiguration first = lock("first", Duration.ofMinutes(1), Duration.ZERO);
+        LockConfiguration second = lock("second", Duration.ofMinutes(1), Duration.ZERO);
+        LockConfiguration kept = lock("kept", Duration.ofMinutes(1), Duration.ofMinutes(1));
+        assertThat(one.lock(first)).isTrue();
+        assertThat(one.lock(second)).isTrue();
+        assertThat(one.lock(kept)).isTrue();
+        LockConfiguration others = lock("others", Duration.ofMinutes(1), Duration.ZERO);
+        assertThat(two.lock(others)).isTrue();
+
+        try (Connection connection = this.dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            one.unlockOn(connection, List.of(first, second));
+            connection.rollback();
+            assertThat(two.lock(lock("first", Duration.ofMinutes(1), Duration.ZERO)))
+                    .isFalse();
+            // node 1 never held "others": its release leaves node 2's lock alone
+            one.unlockOn(connection, List.of(first, second, kept, others));
+            connection.commit();
+            connection.setAutoCommit(true);
+        }
+
+        assertThat(two.lock(lock("first", Duration.ofMinutes(1), Duration.ZERO)))
+                .isTrue();
+        assertThat(two.lock(lock("second", Duration.ofMinutes(1), Duration.ZERO)))
+                .isTrue();
+        // released, but held for its lockAtLeastFor
+        assertThat(two.lock(lock("kept", Duration.ofMinutes(1), Duration.ZERO))).isFalse();
+        assertThat(one.lock(lock("others", Duration.ofMinutes(1), Duration.ZERO)))
+                .isFalse();
+        assertThat(lockedBy("others")).isEqualTo("node-2");
     }
 
     private LockTable table(String node) {
