@@ -26,7 +26,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * --db postgresql|mariadb   --url jdbc:... --user u --password p
  * --workloads W1,W2,W3,W4,SCALE   --contestants name,name|all   --reps 3   --threads 10
  * --w1-jobs 20000   --w2-jobs 500   --w2-seconds 60   --w2-warmup-seconds 20   --w3-fires 100   --w4-jobs 1000
- * --w4-seconds 30   --scale-nodes 1,2,4   --out FILE
+ * --w4-seconds 30   --w4-warmup-seconds 40   --scale-nodes 1,2,4   --out FILE
  * </pre>
  */
 public final class Bench {
@@ -406,14 +406,33 @@ public final class Bench {
         line("## W4: " + jobs + " recurring jobs every second (more than the nodes can fire) for " + seconds
                 + " s, 2 nodes, Quartz's JDBC store under both, " + reps("W4") + " runs");
         line("");
-        line("| contestant | fires run per second | dsched ÷ contestant | database sessions busy with |");
-        line("| --- | --- | --- | --- |");
+        line("| contestant | fires run per second | dsched ÷ contestant | CPU ms per fire, worker JVMs"
+                + " | CPU ms per fire, database | machine busy | database sessions busy with |");
+        line("| --- | --- | --- | --- | --- | --- | --- |");
         double dsched = Stats.median(rates(results.get("dsched"), SaturationResult::firesPerSecond));
         results.forEach((name, runs) -> {
             List<Double> rates = rates(runs, SaturationResult::firesPerSecond);
+            List<CpuMeter.Usage> cpu = runs.stream()
+                    .map(SaturationResult::cpu)
+                    .filter(java.util.Objects::nonNull)
+                    .toList();
             line("| " + name + " | " + Stats.spread(rates) + " | " + ratio(dsched, Stats.median(rates)) + " | "
-                    + runs.get(0).waits() + " |");
+                    + cpuSpread(cpu, CpuMeter.Usage::jvmMillisPerFire) + " | "
+                    + cpuSpread(cpu, CpuMeter.Usage::databaseMillisPerFire) + " | "
+                    + (cpu.isEmpty()
+                            ? "n/a"
+                            : Math.round(Stats.median(cpu.stream()
+                                                    .map(CpuMeter.Usage::machineBusy)
+                                                    .toList())
+                                            * 100)
+                                    + " %")
+                    + " | " + runs.get(0).waits() + " |");
         });
+        line("");
+        line("CPU per fire: user and system time that the two worker JVMs, and the database server's"
+                + " processes, used during the measured window (Linux's /proc), divided by the fires run in it;"
+                + " median (min–max) of the runs. The window starts after a warm-up of "
+                + intOption("w4-warmup-seconds", 40) + " s, once the JIT compilers have done most of their work.");
         line("");
         endTable("W4");
     }
@@ -426,12 +445,17 @@ public final class Bench {
         WaitSampler sampler = null;
         long from;
         long to;
+        CpuMeter.Reading cpuFrom;
+        CpuMeter.Reading cpuTo;
         try {
-            pause(intOption("w4-warmup-seconds", 10) * 1000L);
+            pause(intOption("w4-warmup-seconds", 40) * 1000L);
             sampler = WaitSampler.start(this.db, jdbc());
             from = System.currentTimeMillis();
+            cpuFrom = CpuMeter.read(workers);
             to = from + seconds * 1000L;
-            pause(seconds * 1000L + 1000);
+            pause(seconds * 1000L);
+            cpuTo = CpuMeter.read(workers);
+            pause(1000);
         } finally {
             close(sampler);
             stopAll(workers);
@@ -441,14 +465,37 @@ public final class Bench {
                         Long.class,
                         from,
                         to);
-        return new SaturationResult(runs / (double) seconds, summary(sampler));
+        CpuMeter.Usage cpu = (cpuFrom != null && cpuTo != null && runs > 0) ? cpuTo.since(cpuFrom, runs) : null;
+        return new SaturationResult(runs / (double) seconds, summary(sampler), cpu);
     }
 
-    record SaturationResult(double firesPerSecond, String waits) {
+    record SaturationResult(double firesPerSecond, String waits, CpuMeter.Usage cpu) {
         @Override
         public String toString() {
-            return Stats.number(firesPerSecond) + " fires/s; database sessions: " + waits;
+            return Stats.number(firesPerSecond) + " fires/s; database sessions: " + waits
+                    + ((cpu != null)
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "; CPU per fire: worker JVMs %.2f ms, database %.2f ms; machine %.0f%% busy",
+                                    cpu.jvmMillisPerFire(),
+                                    cpu.databaseMillisPerFire(),
+                                    cpu.machineBusy() * 100)
+                            : "");
         }
+    }
+
+    private static String cpuSpread(
+            List<CpuMeter.Usage> cpu, java.util.function.ToDoubleFunction<CpuMeter.Usage> value) {
+        if (cpu.isEmpty()) {
+            return "n/a";
+        }
+        List<Double> values = cpu.stream().map(value::applyAsDouble).toList();
+        return String.format(
+                Locale.ROOT,
+                "%.2f (%.2f–%.2f)",
+                Stats.median(values),
+                values.stream().mapToDouble(Double::doubleValue).min().orElse(0),
+                values.stream().mapToDouble(Double::doubleValue).max().orElse(0));
     }
 
     // Scale --------------------------------------------------------------------------------------

@@ -27,8 +27,15 @@ final class Stats {
         return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
     }
 
+    /**
+     * Returns the median: the middle value, or the mean of the two middle ones for an even count.
+     * @param values the values
+     * @return the median
+     */
     static double median(List<? extends Number> values) {
-        return percentile(values, 50);
+        List<Double> sorted = values.stream().map(Number::doubleValue).sorted().toList();
+        int middle = sorted.size() / 2;
+        return (sorted.size() % 2 == 1) ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
     }
 
     /**

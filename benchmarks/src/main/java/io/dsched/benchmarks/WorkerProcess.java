@@ -108,6 +108,10 @@ final class WorkerProcess implements AutoCloseable {
         return this.cpuMillis;
     }
 
+    long pid() {
+        return this.process.pid();
+    }
+
     String node() {
         return this.node;
     }

@@ -71,6 +71,17 @@ class BenchmarkSmokeTests {
                     .extracting(BenchmarkSmokeTests::contestant)
                     .containsExactlyInAnyOrder("dsched", "quartz-skip-locked");
             assertThat(w4).allSatisfy((row) -> assertThat(number(cell(row, 1))).isPositive());
+            if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/stat"))) {
+                // CPU per fire of the worker JVMs and of the database, read from Linux's /proc
+                assertThat(w4).allSatisfy((row) -> {
+                    assertThat(number(cell(row, 3)))
+                            .as("worker JVMs' CPU ms per fire")
+                            .isPositive();
+                    assertThat(number(cell(row, 4)))
+                            .as("database's CPU ms per fire")
+                            .isPositive();
+                });
+            }
             List<String> scale = rows(more, "## Scale");
             assertThat(scale).extracting((row) -> cell(row, 1)).containsExactly("1", "2");
             assertThat(more).doesNotContain("could not run");

@@ -1,0 +1,117 @@
+package io.dsched.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Reads from Linux's {@code /proc} how much CPU the worker JVMs, the database server and the whole
+ * machine used between two moments: on a machine whose cores the nodes share with the database,
+ * the CPU spent per fire is what bounds a saturated run. Elsewhere it reads nothing.
+ */
+final class CpuMeter {
+
+    /** Linux reports process times in clock ticks of 1/100 s on every common platform. */
+    private static final double MILLIS_PER_TICK = 10;
+
+    private static final Set<String> DATABASE_PROCESSES = Set.of("postgres", "mariadbd", "mysqld");
+
+    private CpuMeter() {}
+
+    /**
+     * Reads the CPU used so far.
+     * @param workers the worker JVMs
+     * @return the reading, or {@code null} without {@code /proc}
+     */
+    static Reading read(List<WorkerProcess> workers) {
+        if (!Files.isReadable(Path.of("/proc/stat"))) {
+            return null;
+        }
+        try {
+            long jvm = 0;
+            for (WorkerProcess worker : workers) {
+                jvm += ticks(worker.pid());
+            }
+            long database = 0;
+            try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
+                for (Path process : processes.toList()) {
+                    String name = process.getFileName().toString();
+                    if (name.chars().allMatch(Character::isDigit) && isDatabase(process)) {
+                        database += ticks(Long.parseLong(name));
+                    }
+                }
+            }
+            String[] cpu =
+                    Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long total = 0;
+            for (int i = 1; i < cpu.length; i++) {
+                total += Long.parseLong(cpu[i]);
+            }
+            // idle and iowait
+            long idle = Long.parseLong(cpu[4]) + Long.parseLong(cpu[5]);
+            return new Reading(jvm, database, total, idle);
+        } catch (IOException | RuntimeException ex) {
+            return null;
+        }
+    }
+
+    private static boolean isDatabase(Path process) {
+        try {
+            return DATABASE_PROCESSES.contains(
+                    Files.readString(process.resolve("comm")).strip());
+        } catch (IOException ex) {
+            // the process ended meanwhile
+            return false;
+        }
+    }
+
+    /** User and system time of one process, in clock ticks; 0 if it has ended. */
+    private static long ticks(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+            // the fields after the command name, which is in parentheses and may hold spaces
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        } catch (IOException | RuntimeException ex) {
+            return 0;
+        }
+    }
+
+    /**
+     * CPU used so far, in clock ticks.
+     *
+     * @param jvm by the worker JVMs
+     * @param database by the database server's processes
+     * @param machine by all cores, idle included
+     * @param idle idle (and waiting for I/O), all cores
+     */
+    record Reading(long jvm, long database, long machine, long idle) {
+
+        /**
+         * What was used between an earlier reading and this one.
+         * @param before the earlier reading
+         * @param fires the fires run in between
+         * @return the usage
+         */
+        Usage since(Reading before, long fires) {
+            long machineTicks = this.machine - before.machine;
+            double busy = (machineTicks > 0) ? 1 - (this.idle - before.idle) / (double) machineTicks : 0;
+            return new Usage(
+                    (this.jvm - before.jvm) * MILLIS_PER_TICK / fires,
+                    (this.database - before.database) * MILLIS_PER_TICK / fires,
+                    busy);
+        }
+    }
+
+    /**
+     * CPU used per fire, and how busy the machine was.
+     *
+     * @param jvmMillisPerFire by the worker JVMs
+     * @param databaseMillisPerFire by the database server
+     * @param machineBusy the share of all cores not idle
+     */
+    record Usage(double jvmMillisPerFire, double databaseMillisPerFire, double machineBusy) {}
+}

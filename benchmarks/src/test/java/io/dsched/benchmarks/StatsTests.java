@@ -1,0 +1,28 @@
+package io.dsched.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The numbers the benchmark's tables report for repeated runs. */
+class StatsTests {
+
+    @Test
+    void theMedianOfAnEvenCountIsTheMeanOfItsTwoMiddleValues() {
+        assertThat(Stats.median(List.of(823, 661))).isEqualTo(742.0);
+        assertThat(Stats.median(List.of(4, 1, 3, 2))).isEqualTo(2.5);
+    }
+
+    @Test
+    void theMedianOfAnOddCountIsItsMiddleValue() {
+        assertThat(Stats.median(List.of(338, 267, 278))).isEqualTo(278.0);
+        assertThat(Stats.median(List.of(7))).isEqualTo(7.0);
+    }
+
+    @Test
+    void aSpreadGivesTheMedianThenTheLowestAndHighest() {
+        assertThat(Stats.spread(List.of(823, 661))).isEqualTo("742 (661–823)");
+        assertThat(Stats.spread(List.of(2205, 2264, 2208))).isEqualTo("2,208 (2,205–2,264)");
+    }
+}
