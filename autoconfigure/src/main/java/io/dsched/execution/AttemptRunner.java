@@ -179,11 +179,15 @@ public final class AttemptRunner implements AutoCloseable {
         try {
             if (heldGuard != null) {
                 lock = Optional.of(heldGuard);
-            } else {
-                lock = job.guarded() ? this.guard.tryLock(job) : Optional.empty();
-                if (job.guarded() && lock.isEmpty()) {
-                    lock = afterOwnRelease(job);
+            } else if (job.guarded()) {
+                // read first: a release written between a failed try and this read is still waited for
+                CompletableFuture<Void> ownRelease = this.releasing.get(job.name());
+                lock = this.guard.tryLock(job);
+                if (lock.isEmpty() && ownRelease != null) {
+                    lock = afterOwnRelease(job, ownRelease);
                 }
+            } else {
+                lock = Optional.empty();
             }
         } catch (RuntimeException ex) {
             // the database did not answer: the attempt stays claimed, and the membership's sweep
@@ -207,18 +211,16 @@ public final class AttemptRunner implements AutoCloseable {
      * outcome, a next run finds the guard held until that outcome is written: waits for it,
      * briefly, and tries once more.
      */
-    private Optional<SimpleLock> afterOwnRelease(JobTarget job) {
-        CompletableFuture<Void> release = this.releasing.get(job.name());
-        if (release == null) {
-            return Optional.empty();
-        }
+    private Optional<SimpleLock> afterOwnRelease(JobTarget job, CompletableFuture<Void> release) {
         try {
             release.get(GUARD_RETRY.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             return Optional.empty();
-        } catch (ExecutionException | TimeoutException ex) {
-            // not written (yet): the guard frees itself in time, and the attempt waits as usual
+        } catch (ExecutionException ex) {
+            // done either way: written with its release, or released on its own
+        } catch (TimeoutException ex) {
+            // not written yet: the attempt waits as usual
             return Optional.empty();
         }
         return this.guard.tryLock(job);
@@ -281,14 +283,20 @@ public final class AttemptRunner implements AutoCloseable {
         }
         Instant finishedAt = this.clock.instant();
         if (failure == null) {
-            LockTable.Release release = held.handOver(this.guard);
+            LockTable.Release release = held.releasableWithOutcome(this.guard);
             CompletableFuture<Void> written = this.store.succeed(claim, startedAt, finishedAt, release);
-            if (release != null) {
+            // queued: from here the outcome's write releases the guard, or the callback below does
+            SimpleLock handedOver = (release != null) ? held.handOver() : null;
+            if (handedOver != null) {
                 this.releasing.put(job.name(), written);
             }
             written.whenComplete((ignored, ex) -> {
                 this.inFlight.remove(claim.id());
-                if (release != null) {
+                if (handedOver != null) {
+                    if (ex != null && !(ex.getCause() instanceof LostClaimException)) {
+                        // the outcome's transaction did not commit, and its release with it
+                        handedOver.unlock();
+                    }
                     this.releasing.remove(job.name(), written);
                 }
                 if (ex != null) {
@@ -441,14 +449,16 @@ public final class AttemptRunner implements AutoCloseable {
             this.lock = lock;
         }
 
-        /** Hands the release over to the outcome's write, if the guard can be released there. */
-        LockTable.Release handOver(JobGuard guard) {
-            LockTable.Release release =
-                    (this.lock != null) ? guard.releaseWithOutcome(this.lock).orElse(null) : null;
-            if (release != null) {
-                this.lock = null;
-            }
-            return release;
+        /** How the outcome's write can release the guard, or {@code null} if it cannot. */
+        LockTable.Release releasableWithOutcome(JobGuard guard) {
+            return (this.lock != null) ? guard.releaseWithOutcome(this.lock).orElse(null) : null;
+        }
+
+        /** Gives the guard up to the outcome's write, which now releases it. */
+        SimpleLock handOver() {
+            SimpleLock handedOver = this.lock;
+            this.lock = null;
+            return handedOver;
         }
 
         void release() {

@@ -107,7 +107,11 @@ public final class FireExecutor {
             return () -> {};
         }
         Map<String, Claimed> claimed = new HashMap<>();
-        for (ExecutionRecord claim : this.store.claimOn(connection, claims).values()) {
+        // guards in name order, as the outcomes' writes release them: no two transactions wait in a circle
+        List<ExecutionRecord> inserted =
+                new ArrayList<>(this.store.claimOn(connection, claims).values());
+        inserted.sort(java.util.Comparator.comparing(ExecutionRecord::jobName));
+        for (ExecutionRecord claim : inserted) {
             JobTarget job = jobs.get(claim.idempotencyKey());
             SimpleLock lock = null;
             if (job.guarded()) {

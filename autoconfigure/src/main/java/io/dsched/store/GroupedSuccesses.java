@@ -7,11 +7,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -116,8 +119,11 @@ final class GroupedSuccesses implements AutoCloseable {
 
     private void write(List<Pending> batch) {
         try {
+            AtomicBoolean tried = new AtomicBoolean();
             boolean[] written = TransientFailures.retry(
-                    batch.size() + " outcome(s)", PATIENCE, () -> this.transactions.execute((tx) -> update(batch)));
+                    batch.size() + " outcome(s)",
+                    PATIENCE,
+                    () -> this.transactions.execute((tx) -> update(batch, tried.getAndSet(true))));
             for (int i = 0; i < batch.size(); i++) {
                 batch.get(i).written().complete(written[i]);
             }
@@ -127,7 +133,10 @@ final class GroupedSuccesses implements AutoCloseable {
         }
     }
 
-    private boolean[] update(List<Pending> batch) {
+    private boolean[] update(List<Pending> batch, boolean again) {
+        // a transaction tried again may follow one that committed although its answer was lost:
+        // the guards of the outcomes it wrote were released with them, and may be held anew
+        Set<Long> writtenBefore = again ? writtenByTheirNodes(batch) : Set.of();
         int[] counts = this.jdbc.batchUpdate(SUCCEED, new BatchPreparedStatementSetter() {
             @Override
             public void setValues(PreparedStatement statement, int i) throws SQLException {
@@ -149,23 +158,48 @@ final class GroupedSuccesses implements AutoCloseable {
             written[i] = counts[i] == 1;
             unknown |= counts[i] == Statement.SUCCESS_NO_INFO;
         }
-        releaseGuards(batch);
+        releaseGuards(batch, writtenBefore);
         return unknown ? confirm(batch) : written;
     }
 
-    /** Releases the guards of the batch, whether or not each outcome was written: each run ended. */
-    private void releaseGuards(List<Pending> batch) {
+    private Set<Long> writtenByTheirNodes(List<Pending> batch) {
+        Set<Long> written = new HashSet<>();
+        for (Pending pending : batch) {
+            Long id = pending.claim().id();
+            List<Long> found = this.jdbc.queryForList(
+                    "SELECT id FROM dsched_execution WHERE id = ? AND status = 'SUCCEEDED' AND node_id = ?",
+                    Long.class,
+                    id,
+                    pending.claim().nodeId());
+            written.addAll(found);
+        }
+        return written;
+    }
+
+    /**
+     * Releases the guards of the batch, whether or not each outcome was written: each run ended.
+     * A guard past half its {@code lockAtMostFor} is left to free itself: by then this node may
+     * have taken it again for a next run, which a release by name and node would end.
+     */
+    private void releaseGuards(List<Pending> batch, Set<Long> writtenBefore) {
+        Instant now = Instant.now();
         Map<LockTable, List<LockConfiguration>> guards = new HashMap<>();
         for (Pending pending : batch) {
-            if (pending.guard() != null) {
-                guards.computeIfAbsent(pending.guard().table(), (table) -> new ArrayList<>())
-                        .add(pending.guard().lock());
+            LockTable.Release guard = pending.guard();
+            if (guard != null && !writtenBefore.contains(pending.claim().id()) && !halfExpired(guard.lock(), now)) {
+                guards.computeIfAbsent(guard.table(), (table) -> new ArrayList<>())
+                        .add(guard.lock());
             }
         }
         guards.forEach((table, locks) -> this.jdbc.execute((ConnectionCallback<Void>) (connection) -> {
             table.unlockOn(connection, locks);
             return null;
         }));
+    }
+
+    private static boolean halfExpired(LockConfiguration lock, Instant now) {
+        return now.isAfter(
+                lock.getLockAtMostUntil().minus(lock.getLockAtMostFor().dividedBy(2)));
     }
 
     /** Some drivers do not tell each row's count of a batch: read back which rows were written. */
