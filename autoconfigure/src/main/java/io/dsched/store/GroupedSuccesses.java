@@ -163,15 +163,12 @@ final class GroupedSuccesses implements AutoCloseable {
     }
 
     private Set<Long> writtenByTheirNodes(List<Pending> batch) {
+        Map<Long, String> succeeded = succeeded(batch);
         Set<Long> written = new HashSet<>();
         for (Pending pending : batch) {
-            Long id = pending.claim().id();
-            List<Long> found = this.jdbc.queryForList(
-                    "SELECT id FROM dsched_execution WHERE id = ? AND status = 'SUCCEEDED' AND node_id = ?",
-                    Long.class,
-                    id,
-                    pending.claim().nodeId());
-            written.addAll(found);
+            if (pending.claim().nodeId().equals(succeeded.get(pending.claim().id()))) {
+                written.add(pending.claim().id());
+            }
         }
         return written;
     }
@@ -204,17 +201,26 @@ final class GroupedSuccesses implements AutoCloseable {
 
     /** Some drivers do not tell each row's count of a batch: read back which rows were written. */
     private boolean[] confirm(List<Pending> batch) {
-        List<Long> ids = batch.stream().map((pending) -> pending.claim().id()).toList();
-        List<Long> succeeded = new NamedParameterJdbcTemplate(this.jdbc)
-                .queryForList(
-                        "SELECT id FROM dsched_execution WHERE id IN (:ids) AND status = 'SUCCEEDED'",
-                        new MapSqlParameterSource("ids", ids),
-                        Long.class);
+        Map<Long, String> succeeded = succeeded(batch);
         boolean[] written = new boolean[batch.size()];
         for (int i = 0; i < batch.size(); i++) {
-            written[i] = succeeded.contains(ids.get(i));
+            written[i] = succeeded.containsKey(batch.get(i).claim().id());
         }
         return written;
+    }
+
+    /** The attempts of the batch that are SUCCEEDED, with the node that ran each: one read. */
+    private Map<Long, String> succeeded(List<Pending> batch) {
+        List<Long> ids = batch.stream().map((pending) -> pending.claim().id()).toList();
+        Map<Long, String> succeeded = new HashMap<>();
+        new NamedParameterJdbcTemplate(this.jdbc)
+                .query(
+                        "SELECT id, node_id FROM dsched_execution WHERE id IN (:ids) AND status = 'SUCCEEDED'",
+                        new MapSqlParameterSource("ids", ids),
+                        (row) -> {
+                            succeeded.put(row.getLong("id"), row.getString("node_id"));
+                        });
+        return succeeded;
     }
 
     /** Writes what was handed over, waiting up to half a minute, then stops the writer. */
