@@ -280,6 +280,45 @@ abstract class AbstractSchemaScriptTests {
     }
 
     @Test
+    void attemptsInsertedInBatchesGetEachTheirOwnIdAndReadBackAsWritten() {
+        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
+        new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
+        ExecutionStore store = store(jdbc);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        List<ExecutionRecord> rows = new ArrayList<>();
+        // more than one batch; three attempts share each key, so an id is found by key and attempt
+        for (int i = 0; i < 1501; i++) {
+            boolean retry = i % 3 != 0;
+            rows.add(new ExecutionRecord(
+                    null,
+                    "remind-" + (i % 4),
+                    now.minusSeconds(i),
+                    1 + i % 3,
+                    "remind:batch-" + (i / 3),
+                    retry ? ExecutionStatus.RETRY_SCHEDULED : ExecutionStatus.SCHEDULED,
+                    "node-" + (i % 2),
+                    now.plusMillis(i),
+                    retry ? now.plusMillis(2 * i) : null,
+                    retry ? "java.lang.IllegalStateException" : null,
+                    retry ? "failed, 'quoted', {\"x\": [1]} " + i : null,
+                    retry ? "retry " + i : null,
+                    (i % 5 == 0) ? ExecutionOrigin.MANUAL : ExecutionOrigin.ONE_OFF,
+                    now.plusSeconds(i),
+                    (i % 7 == 0) ? null : "{\"n\":" + i + ",\"s\":\"a,b \\\"c\\\"\"}"));
+        }
+
+        List<ExecutionRecord> saved = store.insertAll(rows);
+
+        assertThat(saved).hasSize(rows.size());
+        assertThat(saved.stream().map(ExecutionRecord::id).distinct()).hasSize(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            ExecutionRecord row = saved.get(i);
+            assertThat(row).isEqualTo(rows.get(i).withId(row.id()));
+            assertThat(store.repository().findById(row.id())).contains(row);
+        }
+    }
+
+    @Test
     void aSubmittedFireKeepsTheTraceContextWrittenWithItsFirstAttempt() {
         DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
         new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
