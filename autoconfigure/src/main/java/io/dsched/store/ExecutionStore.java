@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,13 +57,30 @@ public class ExecutionStore implements AutoCloseable {
             """;
 
     /**
-     * Locks due attempts, passing over those another transaction holds (MySQL 8, MariaDB 10.6+),
-     * in the order of the index on (status, due_at): retries first, oldest first.
+     * The oldest waiting attempts that have fallen due, read without a lock (MySQL 8, MariaDB
+     * 10.6+): one ordered range of the index on (status, due_at) for each waiting status. A locking
+     * read of that index in InnoDB locks every entry it passes, the delete-marked entries that each
+     * claim leaves behind included, so the claims of two nodes block each other and deadlock with
+     * the writes of outcomes; this read locks nothing.
      */
-    private static final String LOCK_DUE = """
+    private static final String DUE_CANDIDATES = """
+            (SELECT id, due_at FROM dsched_execution
+              WHERE status = 'RETRY_SCHEDULED' AND due_at <= :now AND job_name IN (:names)
+              ORDER BY due_at LIMIT :limit)
+            UNION ALL
+            (SELECT id, due_at FROM dsched_execution
+              WHERE status = 'SCHEDULED' AND due_at <= :now AND job_name IN (:names)
+              ORDER BY due_at LIMIT :limit)
+            ORDER BY due_at LIMIT :limit
+            """;
+
+    /**
+     * Locks candidates by their primary key if they still wait, passing over those another
+     * transaction holds (MySQL 8, MariaDB 10.6+).
+     */
+    private static final String LOCK_WAITING = """
             SELECT * FROM dsched_execution
-             WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now AND job_name IN (:names)
-             LIMIT :limit
+             WHERE id IN (:ids) AND status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now
                FOR UPDATE SKIP LOCKED
             """;
 
@@ -497,13 +515,19 @@ public class ExecutionStore implements AutoCloseable {
         return ids;
     }
 
+    private static List<ExecutionRecord> oldestFirst(List<ExecutionRecord> claimed) {
+        return claimed.stream()
+                .sorted(Comparator.comparing(ExecutionRecord::dueAt).thenComparing(ExecutionRecord::id))
+                .toList();
+    }
+
     /**
      * Claims waiting attempts that have fallen due.
      * @param nodeId the claiming node
      * @param now the current time
      * @param limit how many at most
      * @param names the jobs and handlers the node can run
-     * @return the attempts this node claimed, now running
+     * @return the attempts this node claimed, now running: the oldest due, oldest first
      */
     public List<ExecutionRecord> claimDue(String nodeId, Instant now, int limit, Collection<String> names) {
         if (this.skipLocked && this.platform == DatabasePlatform.POSTGRESQL) {
@@ -512,17 +536,30 @@ public class ExecutionStore implements AutoCloseable {
                 // table is small, and it would read every waiting row and sort them to find the
                 // oldest few; the index of waiting rows gives them in order at any size
                 this.jdbc.execute("SET LOCAL enable_sort = off");
-                return new NamedParameterJdbcTemplate(this.jdbc)
+                return oldestFirst(new NamedParameterJdbcTemplate(this.jdbc)
                         .query(
                                 CLAIM_DUE_RETURNING,
                                 dueParameters(now, limit, names).addValue("nodeId", nodeId),
-                                this::mapRow);
+                                this::mapRow));
             });
         }
         if (this.skipLocked) {
             return this.transactions.execute((tx) -> {
-                List<ExecutionRecord> locked = new NamedParameterJdbcTemplate(this.jdbc)
-                        .query(LOCK_DUE, dueParameters(now, limit, names), this::mapRow);
+                NamedParameterJdbcTemplate named = new NamedParameterJdbcTemplate(this.jdbc);
+                // twice as many candidates as wanted, so that a claim racing another node's for the
+                // oldest attempts takes the next ones instead of coming back empty
+                List<Long> candidates = named.query(
+                        DUE_CANDIDATES, dueParameters(now, 2 * limit, names), (row, number) -> row.getLong("id"));
+                List<ExecutionRecord> locked = new ArrayList<>();
+                for (int from = 0; from < candidates.size() && locked.size() < limit; ) {
+                    int to = Math.min(candidates.size(), from + limit - locked.size());
+                    locked.addAll(named.query(
+                            LOCK_WAITING,
+                            new MapSqlParameterSource("ids", candidates.subList(from, to))
+                                    .addValue("now", this.platform.bindable(now)),
+                            this::mapRow));
+                    from = to;
+                }
                 if (locked.isEmpty()) {
                     return List.of();
                 }
@@ -532,9 +569,9 @@ public class ExecutionStore implements AutoCloseable {
                     throw new IllegalStateException(
                             "Locked " + ids.size() + " due attempts but could claim only " + updated);
                 }
-                return locked.stream()
+                return oldestFirst(locked.stream()
                         .map((attempt) -> attempt.claimedBy(nodeId, now))
-                        .toList();
+                        .toList());
             });
         }
         // one conditional update per attempt: the first node to change the row has it

@@ -101,7 +101,7 @@ abstract class AbstractSchemaScriptTests {
         }
     }
 
-    private static ExecutionStore store(DschedJdbc jdbc) {
+    static ExecutionStore store(DschedJdbc jdbc) {
         DschedRepositories repositories = new DschedRepositories(jdbc.dataSource(), jdbc.platform());
         return new ExecutionStore(
                 repositories.executions(),
@@ -316,6 +316,49 @@ abstract class AbstractSchemaScriptTests {
             assertThat(row).isEqualTo(rows.get(i).withId(row.id()));
             assertThat(store.repository().findById(row.id())).contains(row);
         }
+    }
+
+    @Test
+    void dueAttemptsAreClaimedOldestFirstWhetherFirstAttemptsOrRetries() {
+        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
+        new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
+        ExecutionStore store = store(jdbc);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        List<ExecutionRecord> rows = store.insertAll(List.of(
+                oneOff("remind:later", now, now.minusSeconds(1)),
+                oneOff("remind:oldest", now, now.minusSeconds(5)),
+                oneOff("remind:not-due", now, now.plusSeconds(60)),
+                oneOff("remind:retried", now, now.minusSeconds(3))
+                        .next(ExecutionOrigin.RETRY, "node-1", now, now.minusSeconds(3), null),
+                ExecutionRecord.waiting(
+                        "other",
+                        now,
+                        1,
+                        "other:a",
+                        ExecutionOrigin.ONE_OFF,
+                        "node-1",
+                        now,
+                        now.minusSeconds(9),
+                        null,
+                        null)));
+        assertThat(rows.get(3).status()).isEqualTo(ExecutionStatus.RETRY_SCHEDULED);
+
+        List<ExecutionRecord> first = store.claimDue("node-2", now, 2, List.of("remind"));
+        List<ExecutionRecord> second = store.claimDue("node-2", now, 5, List.of("remind"));
+
+        assertThat(first)
+                .extracting(ExecutionRecord::id)
+                .containsExactly(rows.get(1).id(), rows.get(3).id());
+        assertThat(second)
+                .extracting(ExecutionRecord::id)
+                .containsExactly(rows.get(0).id());
+        for (ExecutionRecord claimed : List.of(first.get(0), first.get(1), second.get(0))) {
+            assertThat(store.repository().findById(claimed.id())).hasValueSatisfying((row) -> {
+                assertThat(row.status()).isEqualTo(ExecutionStatus.RUNNING);
+                assertThat(row.nodeId()).isEqualTo("node-2");
+            });
+        }
+        assertThat(store.claimDue("node-2", now, 5, List.of("remind"))).isEmpty();
     }
 
     @Test

@@ -1,0 +1,153 @@
+package io.dsched.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.dsched.autoconfigure.DschedJdbc;
+import io.dsched.autoconfigure.DschedSchemaInitializer;
+import io.dsched.execution.ExecutionOrigin;
+import io.dsched.test.TestDatabase;
+import io.dsched.test.TestDatabases;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * On the databases that claim with {@code FOR UPDATE SKIP LOCKED}, a claim in progress holds up
+ * no other node's claim: it locks the attempts it takes and nothing else.
+ */
+abstract class AbstractSkipLockedClaimTests {
+
+    private TestDatabase database;
+
+    private HikariDataSource dataSource;
+
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+
+    protected abstract TestDatabases.Kind kind();
+
+    /**
+     * Counts the rows of {@code dsched_execution} that open transactions hold locked.
+     * @param sql the database
+     * @return how many
+     */
+    protected abstract long rowsLockedByOpenTransactions(JdbcTemplate sql);
+
+    @BeforeEach
+    void createDatabase() {
+        this.database = TestDatabases.create(kind());
+        this.dataSource = this.database.newDataSource();
+    }
+
+    @AfterEach
+    void dropDatabase() {
+        this.executor.shutdownNow();
+        if (this.dataSource != null) {
+            this.dataSource.close();
+        }
+        if (this.database != null) {
+            this.database.close();
+        }
+    }
+
+    @Test
+    void aClaimInProgressHoldsUpNoOtherClaimWhileTheEntriesOfClaimedAttemptsAreStillThere() throws Exception {
+        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
+        new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
+        ExecutionStore store = AbstractSchemaScriptTests.store(jdbc);
+        assertThat(store.claimsWithSkipLocked()).isTrue();
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        // a history, so that the claim reads the index of waiting attempts as it does in production
+        List<ExecutionRecord> history = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            history.add(ExecutionRecord.waiting(
+                    "remind",
+                    now,
+                    1,
+                    "remind:old-" + i,
+                    ExecutionOrigin.ONE_OFF,
+                    "client",
+                    now,
+                    now.minusSeconds(60),
+                    null,
+                    null));
+        }
+        store.insertAll(history);
+        new JdbcTemplate(this.dataSource)
+                .update("UPDATE dsched_execution SET status = 'SUCCEEDED', finished_at = started_at");
+        List<ExecutionRecord> waiting = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            waiting.add(ExecutionRecord.waiting(
+                    "remind",
+                    now,
+                    1,
+                    "remind:" + i,
+                    ExecutionOrigin.ONE_OFF,
+                    "client",
+                    now,
+                    now.minusSeconds(6 - i),
+                    null,
+                    null));
+        }
+        List<Long> ids =
+                store.insertAll(waiting).stream().map(ExecutionRecord::id).toList();
+        CountDownLatch claimedInOpenTransaction = new CountDownLatch(1);
+        CountDownLatch commit = new CountDownLatch(1);
+        // an open snapshot keeps the index entries that claimed attempts leave behind (InnoDB purges
+        // them only once no reader can still see them), as a busy database does for a while
+        try (Connection reader = this.dataSource.getConnection()) {
+            reader.setAutoCommit(false);
+            reader.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            try (Statement statement = reader.createStatement();
+                    ResultSet count = statement.executeQuery("SELECT COUNT(*) FROM dsched_execution")) {
+                assertThat(count.next()).isTrue();
+            }
+            assertThat(store.claimDue("node-1", now, 2, List.of("remind")))
+                    .extracting(ExecutionRecord::id)
+                    .containsExactlyElementsOf(ids.subList(0, 2));
+            Future<List<ExecutionRecord>> open =
+                    this.executor.submit(() -> jdbc.transactions().execute((tx) -> {
+                        List<ExecutionRecord> claimed = store.claimDue("node-2", now, 2, List.of("remind"));
+                        claimedInOpenTransaction.countDown();
+                        try {
+                            commit.await(30, TimeUnit.SECONDS);
+                        } catch (InterruptedException ex) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return claimed;
+                    }));
+            try {
+                assertThat(claimedInOpenTransaction.await(10, TimeUnit.SECONDS)).isTrue();
+                // a locking read of an index locks what it passes on its way, in InnoDB
+                assertThat(rowsLockedByOpenTransactions(new JdbcTemplate(this.dataSource)))
+                        .isEqualTo(2);
+
+                List<ExecutionRecord> other = this.executor
+                        .submit(() -> store.claimDue("node-3", now, 2, List.of("remind")))
+                        .get(5, TimeUnit.SECONDS);
+
+                assertThat(other).extracting(ExecutionRecord::id).containsExactlyElementsOf(ids.subList(4, 6));
+            } finally {
+                commit.countDown();
+            }
+            assertThat(open.get(10, TimeUnit.SECONDS))
+                    .extracting(ExecutionRecord::id)
+                    .containsExactlyElementsOf(ids.subList(2, 4));
+            reader.rollback();
+        }
+    }
+}
