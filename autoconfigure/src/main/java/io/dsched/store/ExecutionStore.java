@@ -8,11 +8,17 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.SignStyle;
+import java.time.temporal.ChronoField;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -63,16 +69,34 @@ public class ExecutionStore implements AutoCloseable {
      * claim leaves behind included, so the claims of two nodes block each other and deadlock with
      * the writes of outcomes; this read locks nothing.
      */
-    private static final String DUE_CANDIDATES = """
+    private static final String DUE_CANDIDATES_WHERE = """
             (SELECT id, due_at FROM dsched_execution
-              WHERE status = 'RETRY_SCHEDULED' AND due_at <= :now AND job_name IN (:names)
+              WHERE status = 'RETRY_SCHEDULED' AND due_at <= :now AND job_name IN (:names)%1$s
               ORDER BY due_at LIMIT :limit)
             UNION ALL
             (SELECT id, due_at FROM dsched_execution
-              WHERE status = 'SCHEDULED' AND due_at <= :now AND job_name IN (:names)
+              WHERE status = 'SCHEDULED' AND due_at <= :now AND job_name IN (:names)%1$s
               ORDER BY due_at LIMIT :limit)
             ORDER BY due_at LIMIT :limit
             """;
+
+    private static final String DUE_CANDIDATES = DUE_CANDIDATES_WHERE.formatted("");
+
+    /** The next candidates, past those a claim tried already. */
+    private static final String DUE_CANDIDATES_PAST_TRIED = DUE_CANDIDATES_WHERE.formatted(" AND id NOT IN (:tried)");
+
+    /**
+     * An instant as PostgreSQL reads a timestamp with time zone, in UTC, to the microsecond; unlike
+     * {@code Instant.toString()} it writes a year past 9999 with no sign.
+     */
+    private static final DateTimeFormatter TIMESTAMP_TEXT = new DateTimeFormatterBuilder()
+            .appendValue(ChronoField.YEAR, 4, 10, SignStyle.NORMAL)
+            .appendPattern("-MM-dd HH:mm:ss.SSSSSS'+00'")
+            .toFormatter(Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
+
+    /** How many rounds of candidates one claim reads at most (MySQL, MariaDB). */
+    private static final int CLAIM_ROUNDS = 3;
 
     /**
      * Locks candidates by their primary key if they still wait, passing over those another
@@ -353,7 +377,7 @@ public class ExecutionStore implements AutoCloseable {
     /**
      * One insert of a whole batch from one array per column, which returns the ids it gave
      * (PostgreSQL): a statement of 14 parameters, parsed and planned in no time, whatever the size
-     * of the batch. Instants travel as ISO-8601 text with their offset, so the session's time zone
+     * of the batch. Instants travel as text in UTC with their offset, so the session's time zone
      * plays no part.
      */
     private List<Long> insertArrays(List<ExecutionRecord> batch) {
@@ -393,7 +417,7 @@ public class ExecutionStore implements AutoCloseable {
     }
 
     private static String text(Instant instant) {
-        return (instant != null) ? instant.toString() : null;
+        return (instant != null) ? TIMESTAMP_TEXT.format(instant) : null;
     }
 
     /**
@@ -515,6 +539,39 @@ public class ExecutionStore implements AutoCloseable {
         return ids;
     }
 
+    /**
+     * Locks up to {@code limit} of the oldest due attempts (MySQL, MariaDB). Each round reads
+     * twice as many candidates as are still wanted, so that a claim racing another node's for the
+     * oldest attempts takes the next ones, and a further round reads past those tried when the
+     * others took all of them.
+     */
+    private List<ExecutionRecord> lockDue(Instant now, int limit, Collection<String> names) {
+        NamedParameterJdbcTemplate named = new NamedParameterJdbcTemplate(this.jdbc);
+        List<ExecutionRecord> locked = new ArrayList<>();
+        List<Long> tried = new ArrayList<>();
+        for (int round = 0; round < CLAIM_ROUNDS && locked.size() < limit; round++) {
+            int wanted = 2 * (limit - locked.size());
+            List<Long> candidates = named.query(
+                    tried.isEmpty() ? DUE_CANDIDATES : DUE_CANDIDATES_PAST_TRIED,
+                    dueParameters(now, wanted, names).addValue("tried", tried),
+                    (row, number) -> row.getLong("id"));
+            for (int from = 0; from < candidates.size() && locked.size() < limit; ) {
+                int to = Math.min(candidates.size(), from + limit - locked.size());
+                locked.addAll(named.query(
+                        LOCK_WAITING,
+                        new MapSqlParameterSource("ids", candidates.subList(from, to))
+                                .addValue("now", this.platform.bindable(now)),
+                        this::mapRow));
+                from = to;
+            }
+            if (candidates.size() < wanted) {
+                break;
+            }
+            tried.addAll(candidates);
+        }
+        return locked;
+    }
+
     private static List<ExecutionRecord> oldestFirst(List<ExecutionRecord> claimed) {
         return claimed.stream()
                 .sorted(Comparator.comparing(ExecutionRecord::dueAt).thenComparing(ExecutionRecord::id))
@@ -545,21 +602,12 @@ public class ExecutionStore implements AutoCloseable {
         }
         if (this.skipLocked) {
             return this.transactions.execute((tx) -> {
-                NamedParameterJdbcTemplate named = new NamedParameterJdbcTemplate(this.jdbc);
-                // twice as many candidates as wanted, so that a claim racing another node's for the
-                // oldest attempts takes the next ones instead of coming back empty
-                List<Long> candidates = named.query(
-                        DUE_CANDIDATES, dueParameters(now, 2 * limit, names), (row, number) -> row.getLong("id"));
-                List<ExecutionRecord> locked = new ArrayList<>();
-                for (int from = 0; from < candidates.size() && locked.size() < limit; ) {
-                    int to = Math.min(candidates.size(), from + limit - locked.size());
-                    locked.addAll(named.query(
-                            LOCK_WAITING,
-                            new MapSqlParameterSource("ids", candidates.subList(from, to))
-                                    .addValue("now", this.platform.bindable(now)),
-                            this::mapRow));
-                    from = to;
+                if (tx.isNewTransaction()) {
+                    // a snapshot would make the locking read of a row claimed since it fail (MariaDB
+                    // with innodb_snapshot_isolation), and would keep the rows it turns down locked
+                    this.jdbc.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
                 }
+                List<ExecutionRecord> locked = lockDue(now, limit, names);
                 if (locked.isEmpty()) {
                     return List.of();
                 }

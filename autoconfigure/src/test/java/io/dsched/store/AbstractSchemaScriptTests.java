@@ -1,6 +1,7 @@
 package io.dsched.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.dsched.autoconfigure.DschedJdbc;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -308,6 +311,10 @@ abstract class AbstractSchemaScriptTests {
         }
 
         List<ExecutionRecord> saved = store.insertAll(rows);
+        // a key and attempt taken already: the whole batch is refused, as a duplicate
+        assertThatThrownBy(() -> store.insertAll(List.of(oneOff("remind:fresh", now, now), rows.get(1499))))
+                .isInstanceOf(DuplicateKeyException.class);
+        assertThat(store.repository().findByIdempotencyKey("remind:fresh")).isEmpty();
 
         assertThat(saved).hasSize(rows.size());
         assertThat(saved.stream().map(ExecutionRecord::id).distinct()).hasSize(rows.size());
@@ -359,6 +366,18 @@ abstract class AbstractSchemaScriptTests {
             });
         }
         assertThat(store.claimDue("node-2", now, 5, List.of("remind"))).isEmpty();
+
+        // inserted newest first: the claim returns them in the order they fell due, not as stored
+        List<ExecutionRecord> descending = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            descending.add(oneOff("remind:descending-" + i, now, now.minusSeconds(10 + i)));
+        }
+        List<Long> ids = new ArrayList<>(
+                store.insertAll(descending).stream().map(ExecutionRecord::id).toList());
+        Collections.reverse(ids);
+        assertThat(store.claimDue("node-2", now, 8, List.of("remind")))
+                .extracting(ExecutionRecord::id)
+                .containsExactlyElementsOf(ids);
     }
 
     @Test

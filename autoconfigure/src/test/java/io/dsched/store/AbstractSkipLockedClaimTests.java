@@ -90,7 +90,7 @@ abstract class AbstractSkipLockedClaimTests {
         new JdbcTemplate(this.dataSource)
                 .update("UPDATE dsched_execution SET status = 'SUCCEEDED', finished_at = started_at");
         List<ExecutionRecord> waiting = new ArrayList<>();
-        for (int i = 0; i < 6; i++) {
+        for (int i = 0; i < 8; i++) {
             waiting.add(ExecutionRecord.waiting(
                     "remind",
                     now,
@@ -99,13 +99,12 @@ abstract class AbstractSkipLockedClaimTests {
                     ExecutionOrigin.ONE_OFF,
                     "client",
                     now,
-                    now.minusSeconds(6 - i),
+                    now.minusSeconds(8 - i),
                     null,
                     null));
         }
         List<Long> ids =
                 store.insertAll(waiting).stream().map(ExecutionRecord::id).toList();
-        CountDownLatch claimedInOpenTransaction = new CountDownLatch(1);
         CountDownLatch commit = new CountDownLatch(1);
         // an open snapshot keeps the index entries that claimed attempts leave behind (InnoDB purges
         // them only once no reader can still see them), as a busy database does for a while
@@ -119,35 +118,55 @@ abstract class AbstractSkipLockedClaimTests {
             assertThat(store.claimDue("node-1", now, 2, List.of("remind")))
                     .extracting(ExecutionRecord::id)
                     .containsExactlyElementsOf(ids.subList(0, 2));
-            Future<List<ExecutionRecord>> open =
-                    this.executor.submit(() -> jdbc.transactions().execute((tx) -> {
-                        List<ExecutionRecord> claimed = store.claimDue("node-2", now, 2, List.of("remind"));
-                        claimedInOpenTransaction.countDown();
-                        try {
-                            commit.await(30, TimeUnit.SECONDS);
-                        } catch (InterruptedException ex) {
-                            Thread.currentThread().interrupt();
-                        }
-                        return claimed;
-                    }));
             try {
-                assertThat(claimedInOpenTransaction.await(10, TimeUnit.SECONDS)).isTrue();
+                Future<List<ExecutionRecord>> second = claimLeftOpen(jdbc, store, "node-2", now, commit);
                 // a locking read of an index locks what it passes on its way, in InnoDB
                 assertThat(rowsLockedByOpenTransactions(new JdbcTemplate(this.dataSource)))
                         .isEqualTo(2);
+                Future<List<ExecutionRecord>> third = claimLeftOpen(jdbc, store, "node-3", now, commit);
 
-                List<ExecutionRecord> other = this.executor
-                        .submit(() -> store.claimDue("node-3", now, 2, List.of("remind")))
+                // the oldest four due attempts are held: the claim reads past them
+                List<ExecutionRecord> fourth = this.executor
+                        .submit(() -> store.claimDue("node-4", now, 2, List.of("remind")))
                         .get(5, TimeUnit.SECONDS);
 
-                assertThat(other).extracting(ExecutionRecord::id).containsExactlyElementsOf(ids.subList(4, 6));
+                assertThat(fourth).extracting(ExecutionRecord::id).containsExactlyElementsOf(ids.subList(6, 8));
+                commit.countDown();
+                assertThat(second.get(10, TimeUnit.SECONDS))
+                        .extracting(ExecutionRecord::id)
+                        .containsExactlyElementsOf(ids.subList(2, 4));
+                assertThat(third.get(10, TimeUnit.SECONDS))
+                        .extracting(ExecutionRecord::id)
+                        .containsExactlyElementsOf(ids.subList(4, 6));
             } finally {
                 commit.countDown();
             }
-            assertThat(open.get(10, TimeUnit.SECONDS))
-                    .extracting(ExecutionRecord::id)
-                    .containsExactlyElementsOf(ids.subList(2, 4));
             reader.rollback();
         }
+    }
+
+    /**
+     * Claims two due attempts in a transaction of a thread of its own, as the queue does, which
+     * stays open until {@code commit} counts down.
+     */
+    private Future<List<ExecutionRecord>> claimLeftOpen(
+            DschedJdbc jdbc, ExecutionStore store, String node, Instant now, CountDownLatch commit)
+            throws InterruptedException {
+        CountDownLatch claimed = new CountDownLatch(1);
+        Future<List<ExecutionRecord>> claim =
+                this.executor.submit(() -> jdbc.transactions().execute((tx) -> {
+                    // what the claim does in a transaction of its own
+                    new JdbcTemplate(this.dataSource).execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
+                    List<ExecutionRecord> attempts = store.claimDue(node, now, 2, List.of("remind"));
+                    claimed.countDown();
+                    try {
+                        commit.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return attempts;
+                }));
+        assertThat(claimed.await(10, TimeUnit.SECONDS)).isTrue();
+        return claim;
     }
 }
