@@ -426,17 +426,7 @@ public class ExecutionStore implements AutoCloseable {
      * asked for.
      */
     private List<Long> insertThenRead(List<ExecutionRecord> batch) {
-        this.jdbc.batchUpdate(INSERT, new BatchPreparedStatementSetter() {
-            @Override
-            public void setValues(PreparedStatement statement, int i) throws SQLException {
-                bind(statement, 0, batch.get(i));
-            }
-
-            @Override
-            public int getBatchSize() {
-                return batch.size();
-            }
-        });
+        this.jdbc.batchUpdate(INSERT, binding(batch));
         Map<String, Long> ids = new HashMap<>();
         List<String> keys =
                 batch.stream().map(ExecutionRecord::idempotencyKey).distinct().toList();
@@ -461,6 +451,20 @@ public class ExecutionStore implements AutoCloseable {
             ordered.add(id);
         }
         return ordered;
+    }
+
+    private BatchPreparedStatementSetter binding(List<ExecutionRecord> batch) {
+        return new BatchPreparedStatementSetter() {
+            @Override
+            public void setValues(PreparedStatement statement, int i) throws SQLException {
+                bind(statement, 0, batch.get(i));
+            }
+
+            @Override
+            public int getBatchSize() {
+                return batch.size();
+            }
+        };
     }
 
     private void bind(PreparedStatement statement, int offset, ExecutionRecord row) throws SQLException {
@@ -517,19 +521,7 @@ public class ExecutionStore implements AutoCloseable {
         }
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         this.jdbc.batchUpdate(
-                (connection) -> connection.prepareStatement(INSERT, new String[] {"id"}),
-                new BatchPreparedStatementSetter() {
-                    @Override
-                    public void setValues(PreparedStatement statement, int i) throws SQLException {
-                        bind(statement, 0, batch.get(i));
-                    }
-
-                    @Override
-                    public int getBatchSize() {
-                        return batch.size();
-                    }
-                },
-                keys);
+                (connection) -> connection.prepareStatement(INSERT, new String[] {"id"}), binding(batch), keys);
         List<Long> ids = keys.getKeyList().stream()
                 .map((key) -> ((Number) key.values().iterator().next()).longValue())
                 .toList();

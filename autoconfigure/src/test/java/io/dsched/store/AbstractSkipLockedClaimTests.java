@@ -74,34 +74,14 @@ abstract class AbstractSkipLockedClaimTests {
         // a history, so that the claim reads the index of waiting attempts as it does in production
         List<ExecutionRecord> history = new ArrayList<>();
         for (int i = 0; i < 2000; i++) {
-            history.add(ExecutionRecord.waiting(
-                    "remind",
-                    now,
-                    1,
-                    "remind:old-" + i,
-                    ExecutionOrigin.ONE_OFF,
-                    "client",
-                    now,
-                    now.minusSeconds(60),
-                    null,
-                    null));
+            history.add(waiting("remind:old-" + i, now, now.minusSeconds(60)));
         }
         store.insertAll(history);
         new JdbcTemplate(this.dataSource)
                 .update("UPDATE dsched_execution SET status = 'SUCCEEDED', finished_at = started_at");
         List<ExecutionRecord> waiting = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
-            waiting.add(ExecutionRecord.waiting(
-                    "remind",
-                    now,
-                    1,
-                    "remind:" + i,
-                    ExecutionOrigin.ONE_OFF,
-                    "client",
-                    now,
-                    now.minusSeconds(8 - i),
-                    null,
-                    null));
+            waiting.add(waiting("remind:" + i, now, now.minusSeconds(8 - i)));
         }
         List<Long> ids =
                 store.insertAll(waiting).stream().map(ExecutionRecord::id).toList();
@@ -143,6 +123,11 @@ abstract class AbstractSkipLockedClaimTests {
             }
             reader.rollback();
         }
+    }
+
+    private static ExecutionRecord waiting(String key, Instant now, Instant dueAt) {
+        return ExecutionRecord.waiting(
+                "remind", now, 1, key, ExecutionOrigin.ONE_OFF, "client", now, dueAt, null, null);
     }
 
     /**
