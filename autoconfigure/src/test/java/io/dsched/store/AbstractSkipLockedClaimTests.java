@@ -135,8 +135,7 @@ abstract class AbstractSkipLockedClaimTests {
      * stays open until {@code commit} counts down.
      */
     private Future<List<ExecutionRecord>> claimLeftOpen(
-            DschedJdbc jdbc, ExecutionStore store, String node, Instant now, CountDownLatch commit)
-            throws InterruptedException {
+            DschedJdbc jdbc, ExecutionStore store, String node, Instant now, CountDownLatch commit) throws Exception {
         CountDownLatch claimed = new CountDownLatch(1);
         Future<List<ExecutionRecord>> claim =
                 this.executor.submit(() -> jdbc.transactions().execute((tx) -> {
@@ -151,7 +150,11 @@ abstract class AbstractSkipLockedClaimTests {
                     }
                     return attempts;
                 }));
-        assertThat(claimed.await(10, TimeUnit.SECONDS)).isTrue();
+        if (!claimed.await(10, TimeUnit.SECONDS)) {
+            // fails with the claim's own error, if it had one
+            claim.get(1, TimeUnit.SECONDS);
+        }
+        assertThat(claimed.getCount()).isZero();
         return claim;
     }
 }
