@@ -146,6 +146,9 @@ public class ExecutionStore implements AutoCloseable {
 
     private final JdbcTemplate jdbc;
 
+    /** The same statements with named parameters; it keeps each one parsed once. */
+    private final NamedParameterJdbcTemplate named;
+
     private final DatabasePlatform platform;
 
     private final ExecutionTraces traces;
@@ -172,6 +175,7 @@ public class ExecutionStore implements AutoCloseable {
         this.transactions = transactions;
         this.skipLocked = skipLocked && platform != DatabasePlatform.H2;
         this.jdbc = new JdbcTemplate(dataSource);
+        this.named = new NamedParameterJdbcTemplate(this.jdbc);
         this.platform = platform;
         this.successes = new GroupedSuccesses(this.jdbc, platform, transactions);
         this.traces = new ExecutionTraces(this.jdbc, platform);
@@ -422,21 +426,20 @@ public class ExecutionStore implements AutoCloseable {
 
     /**
      * One JDBC batch of the insert, then one read of the ids it gave by the rows' unique keys
-     * (MySQL, MariaDB): a driver sends such a batch in one go only when no generated keys are
-     * asked for.
+     * (MySQL, MariaDB): MariaDB's driver sends such a batch in one go, as it does not when generated
+     * keys are asked for; MySQL Connector/J does with {@code rewriteBatchedStatements=true}.
      */
     private List<Long> insertThenRead(List<ExecutionRecord> batch) {
         this.jdbc.batchUpdate(INSERT, binding(batch));
         Map<String, Long> ids = new HashMap<>();
         List<String> keys =
                 batch.stream().map(ExecutionRecord::idempotencyKey).distinct().toList();
-        new NamedParameterJdbcTemplate(this.jdbc)
-                .query(
-                        "SELECT id, idempotency_key, attempt FROM dsched_execution WHERE idempotency_key IN (:keys)",
-                        new MapSqlParameterSource("keys", keys),
-                        (row) -> {
-                            ids.put(row.getString("idempotency_key") + "#" + row.getInt("attempt"), row.getLong("id"));
-                        });
+        this.named.query(
+                "SELECT id, idempotency_key, attempt FROM dsched_execution WHERE idempotency_key IN (:keys)",
+                new MapSqlParameterSource("keys", keys),
+                (row) -> {
+                    ids.put(row.getString("idempotency_key") + "#" + row.getInt("attempt"), row.getLong("id"));
+                });
         return inOrder(batch, ids);
     }
 
@@ -538,18 +541,17 @@ public class ExecutionStore implements AutoCloseable {
      * others took all of them.
      */
     private List<ExecutionRecord> lockDue(Instant now, int limit, Collection<String> names) {
-        NamedParameterJdbcTemplate named = new NamedParameterJdbcTemplate(this.jdbc);
         List<ExecutionRecord> locked = new ArrayList<>();
         List<Long> tried = new ArrayList<>();
         for (int round = 0; round < CLAIM_ROUNDS && locked.size() < limit; round++) {
             int wanted = 2 * (limit - locked.size());
-            List<Long> candidates = named.query(
+            List<Long> candidates = this.named.query(
                     tried.isEmpty() ? DUE_CANDIDATES : DUE_CANDIDATES_PAST_TRIED,
                     dueParameters(now, wanted, names).addValue("tried", tried),
                     (row, number) -> row.getLong("id"));
             for (int from = 0; from < candidates.size() && locked.size() < limit; ) {
                 int to = Math.min(candidates.size(), from + limit - locked.size());
-                locked.addAll(named.query(
+                locked.addAll(this.named.query(
                         LOCK_WAITING,
                         new MapSqlParameterSource("ids", candidates.subList(from, to))
                                 .addValue("now", this.platform.bindable(now)),
@@ -585,11 +587,10 @@ public class ExecutionStore implements AutoCloseable {
                 // table is small, and it would read every waiting row and sort them to find the
                 // oldest few; the index of waiting rows gives them in order at any size
                 this.jdbc.execute("SET LOCAL enable_sort = off");
-                return oldestFirst(new NamedParameterJdbcTemplate(this.jdbc)
-                        .query(
-                                CLAIM_DUE_RETURNING,
-                                dueParameters(now, limit, names).addValue("nodeId", nodeId),
-                                this::mapRow));
+                return oldestFirst(this.named.query(
+                        CLAIM_DUE_RETURNING,
+                        dueParameters(now, limit, names).addValue("nodeId", nodeId),
+                        this::mapRow));
             });
         }
         if (this.skipLocked) {
