@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -21,6 +22,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * for a body of no declared length (chunked, or HTTP/2 without one), once {@link #MAX_BODY} bytes
  * have been read. Every field has a smaller limit of its own, which the endpoint checks with the
  * field's name; this one keeps a client from making a node read a body of any size first.
+ *
+ * <p>Which requests it limits is decided on the decoded, normalised path, never on the raw
+ * URI: {@code /%61ctuator/dsched}, {@code /actuator;x=1/dsched}, {@code //actuator//dsched} and
+ * {@code /ACTUATOR/dsched} are all limited like {@code /actuator/dsched}.
  */
 public final class RequestSizeLimit extends OncePerRequestFilter {
 
@@ -34,16 +39,18 @@ public final class RequestSizeLimit extends OncePerRequestFilter {
      * @param endpoint the endpoint's path below the servlet context, such as {@code /actuator/dsched}
      */
     public RequestSizeLimit(String endpoint) {
-        this.endpoint = endpoint;
+        this.endpoint = RequestPaths.normalize(endpoint);
     }
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
-        // matched wherever the dispatcher servlet is mapped: /actuator/dsched, /api/actuator/dsched/...
-        String path = request.getRequestURI().substring(request.getContextPath().length());
-        int at = path.indexOf(this.endpoint);
-        int end = at + this.endpoint.length();
-        return at < 0 || (end < path.length() && path.charAt(end) != '/');
+        // Whatever the spelling (%61ctuator, ;params, //, /./, case), the decision is made on the path
+        // as the container and Spring MVC route it, and on the raw path decoded the same way: a
+        // request that either of them could route to the endpoint is limited.
+        String routed = request.getServletPath() + Objects.toString(request.getPathInfo(), "");
+        String raw = request.getRequestURI().substring(request.getContextPath().length());
+        return !RequestPaths.reaches(RequestPaths.normalize(routed), this.endpoint)
+                && !RequestPaths.reaches(RequestPaths.normalize(raw), this.endpoint);
     }
 
     @Override

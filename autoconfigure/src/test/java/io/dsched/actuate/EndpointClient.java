@@ -18,10 +18,13 @@ final class EndpointClient {
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+    private final String origin;
+
     private final String base;
 
     EndpointClient(int port) {
-        this.base = "http://localhost:" + port + "/actuator/dsched";
+        this.origin = "http://localhost:" + port;
+        this.base = this.origin + "/actuator/dsched";
     }
 
     Response get(String path, String user) {
@@ -31,6 +34,15 @@ final class EndpointClient {
     Response post(String path, String user, String body) {
         return send(
                 HttpRequest.newBuilder(uri(path))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body)),
+                user);
+    }
+
+    /** Posts to a path spelled as given, percent-encoding and all, below the server's root. */
+    Response postRaw(String rawPath, String user, String body) {
+        return send(
+                HttpRequest.newBuilder(URI.create(this.origin + rawPath))
                         .header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(body)),
                 user);
@@ -60,13 +72,24 @@ final class EndpointClient {
             HttpResponse<String> response = this.http.send(
                     request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
             String body = response.body();
-            return new Response(
-                    response.statusCode(), body, (body == null || body.isBlank()) ? null : json.readTree(body));
+            return new Response(response.statusCode(), body, json(body));
         } catch (java.io.IOException ex) {
             throw new IllegalStateException(ex);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(ex);
+        }
+    }
+
+    /** The body as JSON; {@code null} when there is none or it is not JSON, such as a container's error page. */
+    private static JsonNode json(String body) {
+        if (body == null || body.isBlank()) {
+            return null;
+        }
+        try {
+            return json.readTree(body);
+        } catch (tools.jackson.core.JacksonException ex) {
+            return null;
         }
     }
 

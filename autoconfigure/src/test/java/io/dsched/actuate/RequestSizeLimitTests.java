@@ -7,6 +7,7 @@ import io.dsched.jobs.JobScheduler;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -45,8 +46,42 @@ class RequestSizeLimitTests {
         assertRefusedOverTheLimit(node, new EndpointClient(management));
     }
 
+    @Test
+    void everySpellingOfTheEndpointsPathIsLimited() {
+        ClusterNode node = this.cluster.startWeb(
+                "node-1",
+                SecuredManagementApp.class,
+                Map.of("management.endpoints.web.exposure.include", "dsched"),
+                null);
+        EndpointClient client = new EndpointClient(node.port());
+        String tooLarge = "{\"reason\":\"" + "x".repeat(RequestSizeLimit.MAX_BODY) + "\"}";
+        for (String path : List.of(
+                "/%61ctuator/dsched/jobs/report/pause",
+                "/actuator/%64sched/jobs/report/pause",
+                "/%2561ctuator/dsched/jobs/report/pause",
+                "/actuator;x=1/dsched;y=2/jobs/report/pause",
+                "//actuator//dsched/jobs/report/pause",
+                "/actuator/./dsched/jobs/report/pause",
+                "/other/../actuator/dsched/jobs/report/pause",
+                "/ACTUATOR/DSCHED/jobs/report/pause",
+                "/Actuator/Dsched/jobs/report/pause")) {
+            Response refused = client.postRaw(path, "operator", tooLarge);
+            assertThat(refused.status()).as(path + ": " + refused.text()).isEqualTo(413);
+            assertThat(refused.body().get("message").asString())
+                    .as(path)
+                    .contains("at most " + RequestSizeLimit.MAX_BODY);
+        }
+        // an encoded slash never gets as far as a filter: the container refuses it unread
+        Response slash = client.postRaw("/actuator%2Fdsched/jobs/report/pause", "operator", tooLarge);
+        assertThat(slash.status()).as(slash.text()).isIn(400, 413);
+        assertThat(node.bean(JobScheduler.class).isPaused("report")).isFalse();
+        // a path that only looks alike is not the endpoint's: its body is the application's business
+        Response elsewhere = client.postRaw("/actuator/dsched-ui/x", "operator", tooLarge);
+        assertThat(elsewhere.status()).as(elsewhere.text()).isNotEqualTo(413);
+    }
+
     private static void assertRefusedOverTheLimit(ClusterNode node, EndpointClient client) {
-        String tooLarge = "{\"reason\":\"" + "x".repeat((int) RequestSizeLimit.MAX_BODY) + "\"}";
+        String tooLarge = "{\"reason\":\"" + "x".repeat(RequestSizeLimit.MAX_BODY) + "\"}";
         Response refused = client.post("/jobs/report/pause", "operator", tooLarge);
         assertThat(refused.status()).as(refused.text()).isEqualTo(413);
         assertThat(refused.body().get("message").asString()).contains("at most " + RequestSizeLimit.MAX_BODY);
