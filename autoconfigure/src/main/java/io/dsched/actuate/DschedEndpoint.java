@@ -4,6 +4,7 @@ import io.dsched.actuate.EndpointRoles.Level;
 import io.dsched.actuate.EndpointRoles.Refusal;
 import io.dsched.audit.AuditEntry;
 import io.dsched.audit.AuditLog;
+import io.dsched.audit.RefusedWrites;
 import io.dsched.deadletter.DeadLetterFilter;
 import io.dsched.deadletter.DeadLetterStatus;
 import io.dsched.deadletter.DeadLetters;
@@ -49,7 +50,8 @@ import tools.jackson.databind.json.JsonMapper;
  * executions, dead letters and the audit log to read; pause, resume, trigger, reschedule, change
  * parameters, replay and discard to write. The README documents every path and shape.
  *
- * <p>Every write is recorded in {@code dsched_audit}, refused ones too. Errors answer 400 for bad
+ * <p>Every write is recorded in {@code dsched_audit}; of the refused ones, those of a user at most
+ * once a minute, those without a user not at all (see {@link RefusedWrites}). Errors answer 400 for bad
  * input (naming the field), 401 or 403 for a missing role, 404 for an unknown thing and 409 for a
  * conflicting change, with a body that says why and never a stack trace.
  */
@@ -73,6 +75,10 @@ public class DschedEndpoint {
 
     private static final Duration MAX_TIMELINE = Duration.ofDays(1);
 
+    private static final Instant EARLIEST = Instant.EPOCH;
+
+    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
+
     private static final Logger logger = LoggerFactory.getLogger(DschedEndpoint.class);
 
     private final DschedManagement management;
@@ -80,6 +86,8 @@ public class DschedEndpoint {
     private final DeadLetters deadLetters;
 
     private final AuditLog audit;
+
+    private final RefusedWrites refusedWrites;
 
     private final EndpointRoles roles;
 
@@ -96,14 +104,21 @@ public class DschedEndpoint {
      * @param management what it reads and changes
      * @param deadLetters the dead letters
      * @param audit where it records writes
+     * @param refusedWrites which refused writes it records
      * @param roles who may do what
      * @param nodeId this node
      */
     public DschedEndpoint(
-            DschedManagement management, DeadLetters deadLetters, AuditLog audit, EndpointRoles roles, String nodeId) {
+            DschedManagement management,
+            DeadLetters deadLetters,
+            AuditLog audit,
+            RefusedWrites refusedWrites,
+            EndpointRoles roles,
+            String nodeId) {
         this.management = management;
         this.deadLetters = deadLetters;
         this.audit = audit;
+        this.refusedWrites = refusedWrites;
         this.roles = roles;
         this.remoteAddress = new RemoteAddress();
         this.nodeId = nodeId;
@@ -380,7 +395,9 @@ public class DschedEndpoint {
             Supplier<Change> change) {
         Refusal refusal = this.roles.check(security, level);
         if (refusal != null) {
-            record(security, action, target, null, null, reason, refusal.status(), refusal.reason());
+            if (this.refusedWrites.refused(actor(security), refusal.status())) {
+                record(security, action, target, null, null, reason, refusal.status(), refusal.reason());
+            }
             return error(refusal.status(), refusal.reason(), null);
         }
         Change done;
@@ -467,7 +484,7 @@ public class DschedEndpoint {
 
     private static String actor(SecurityContext security) {
         Principal principal = security.getPrincipal();
-        return (principal != null) ? principal.getName() : "anonymous";
+        return (principal != null) ? principal.getName() : RefusedWrites.ANONYMOUS;
     }
 
     private @Nullable String toJson(@Nullable Object value) {
@@ -555,12 +572,21 @@ public class DschedEndpoint {
     }
 
     private static @Nullable Instant instant(String field, @Nullable String value) {
+        if (value == null) {
+            return null;
+        }
+        Instant instant;
         try {
-            return (value != null) ? Instant.parse(value) : null;
+            instant = Instant.parse(shorten(value));
         } catch (DateTimeParseException ex) {
             throw ManagementException.badInput(
                     field, field + " must be an ISO-8601 instant such as 2026-01-31T12:00:00Z");
         }
+        // every database stores these years; a client's year 1000000000 is refused here, not by the driver
+        if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST)) {
+            throw ManagementException.badInput(field, field + " must lie between the years 1970 and 9999");
+        }
+        return instant;
     }
 
     private static <E extends Enum<E>> @Nullable E parse(String field, @Nullable String value, Class<E> type) {

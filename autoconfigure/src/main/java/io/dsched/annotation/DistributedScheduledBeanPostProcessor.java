@@ -157,7 +157,12 @@ public class DistributedScheduledBeanPostProcessor implements BeanPostProcessor,
                 throw new InvalidJobDefinitionException(
                         source, "invalid cron expression '" + cron + "': " + ex.getMessage());
             }
-            return new Schedule.Cron(cron, zone(zone, source));
+            Schedule.Cron schedule = new Schedule.Cron(cron, zone(zone, source));
+            if (schedule.neverFires()) {
+                throw new InvalidJobDefinitionException(
+                        source, "cron expression '" + cron + "' never fires: no date matches it");
+            }
+            return schedule;
         }
         if (StringUtils.hasText(zone)) {
             throw new InvalidJobDefinitionException(source, "zone applies to cron only");

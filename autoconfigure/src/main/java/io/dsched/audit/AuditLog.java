@@ -9,14 +9,18 @@ import org.springframework.data.relational.core.query.Criteria;
 import org.springframework.util.StringUtils;
 
 /**
- * Writes and reads {@code dsched_audit}. Entries are only ever added; dsched never changes or
- * deletes one, so their retention is the operator's to decide.
+ * Writes and reads {@code dsched_audit}. Entries are only ever added and never changed; the
+ * housekeeping job deletes those older than {@code dsched.management.audit-retention}.
  */
 public class AuditLog {
 
     private static final int MAX_VALUE = 8_000;
 
-    private static final int MAX_TEXT = 1_000;
+    // a reason is what the actor gave, checked against the endpoint's limit before a granted write
+    private static final int MAX_REASON = 1_000;
+
+    // the rest is short: names, ids, statuses and this node's own messages
+    private static final int MAX_TEXT = 200;
 
     private final JdbcAggregateOperations aggregates;
 
@@ -42,7 +46,7 @@ public class AuditLog {
                 cut(entry.target(), MAX_TEXT),
                 cut(entry.beforeValue(), MAX_VALUE),
                 cut(entry.afterValue(), MAX_VALUE),
-                cut(entry.reason(), MAX_TEXT),
+                cut(entry.reason(), MAX_REASON),
                 cut(entry.remoteAddress(), 100),
                 entry.result(),
                 cut(entry.detail(), MAX_TEXT),

@@ -386,7 +386,12 @@ public final class DschedAutoConfiguration {
     Housekeeping dschedHousekeeping(DschedJdbc jdbc, DschedProperties properties, JobRegistry registry) {
         DschedProperties.History history = properties.getHistory();
         Housekeeping housekeeping = new Housekeeping(
-                jdbc.dataSource(), jdbc.platform(), history.getRetention(), history.getBatchSize(), CLOCK);
+                jdbc.dataSource(),
+                jdbc.platform(),
+                history.getRetention(),
+                properties.getManagement().getAuditRetention(),
+                history.getBatchSize(),
+                CLOCK);
         registry.register(housekeeping.job(history.getCleanupCron()));
         return housekeeping;
     }

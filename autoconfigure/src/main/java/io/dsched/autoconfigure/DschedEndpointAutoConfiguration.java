@@ -3,6 +3,7 @@ package io.dsched.autoconfigure;
 import io.dsched.actuate.DschedEndpoint;
 import io.dsched.actuate.EndpointRoles;
 import io.dsched.audit.AuditLog;
+import io.dsched.audit.RefusedWrites;
 import io.dsched.cluster.NodeTable;
 import io.dsched.deadletter.DeadLetters;
 import io.dsched.definition.JobRegistry;
@@ -15,6 +16,8 @@ import io.dsched.management.DschedManagement;
 import io.dsched.management.JobStatistics;
 import io.dsched.store.DschedRepositories;
 import io.dsched.store.ExecutionRepository;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Clock;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
@@ -96,9 +99,21 @@ public final class DschedEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    RefusedWrites dschedRefusedWrites(ObjectProvider<MeterRegistry> registry) {
+        // without a registry the refusals are counted where nobody reads them
+        return new RefusedWrites(registry.getIfAvailable(CompositeMeterRegistry::new), Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
     DschedEndpoint dschedEndpoint(
-            DschedManagement management, DeadLetters deadLetters, AuditLog audit, EndpointRoles roles, NodeId nodeId) {
-        return new DschedEndpoint(management, deadLetters, audit, roles, nodeId.value());
+            DschedManagement management,
+            DeadLetters deadLetters,
+            AuditLog audit,
+            RefusedWrites refusedWrites,
+            EndpointRoles roles,
+            NodeId nodeId) {
+        return new DschedEndpoint(management, deadLetters, audit, refusedWrites, roles, nodeId.value());
     }
 
     @Bean

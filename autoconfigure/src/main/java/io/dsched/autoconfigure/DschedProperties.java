@@ -538,6 +538,17 @@ public class DschedProperties {
          */
         private boolean unsecuredWrites = false;
 
+        /** How long the audit log's entries are kept before the housekeeping job deletes them. */
+        private Duration auditRetention = Duration.ofDays(90);
+
+        public Duration getAuditRetention() {
+            return this.auditRetention;
+        }
+
+        public void setAuditRetention(Duration auditRetention) {
+            this.auditRetention = auditRetention;
+        }
+
         public String getViewerRole() {
             return this.viewerRole;
         }

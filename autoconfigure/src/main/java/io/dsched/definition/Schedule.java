@@ -2,7 +2,9 @@ package io.dsched.definition;
 
 import java.time.Duration;
 import java.time.ZoneId;
+import java.time.ZonedDateTime;
 import java.util.Objects;
+import org.springframework.scheduling.support.CronExpression;
 
 /**
  * When a job fires: a Spring cron expression in a zone, a fixed rate, or a fixed delay.
@@ -35,6 +37,17 @@ public sealed interface Schedule permits Schedule.Cron, Schedule.FixedRate, Sche
          */
         public ZoneId effectiveZone() {
             return (this.zone != null) ? this.zone : ZoneId.systemDefault();
+        }
+
+        /**
+         * Returns whether the expression matches no time at all, such as {@code 0 0 0 30 2 *}
+         * (the 30th of February): such a schedule is refused rather than stored as a job that waits
+         * for ever. A Spring cron has no year, so one that matches once matches again.
+         * @return whether it never fires
+         * @throws IllegalArgumentException if the expression is invalid
+         */
+        public boolean neverFires() {
+            return CronExpression.parse(this.expression).next(ZonedDateTime.now(effectiveZone())) == null;
         }
 
         @Override

@@ -18,9 +18,9 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
 /**
  * Deletes finished attempts (with their captured logs) and closed dead letters older than the
- * retention, in small batches so that no statement holds many locks, and then the stored trace
- * contexts of fires that have no attempt left. It runs as a scheduled job of its own, so on one
- * node of the cluster at a time.
+ * retention, in small batches so that no statement holds many locks, then the stored trace
+ * contexts of fires that have no attempt left, and the audit log's entries older than its own
+ * retention. It runs as a scheduled job of its own, so on one node of the cluster at a time.
  */
 public class Housekeeping {
 
@@ -44,6 +44,8 @@ public class Housekeeping {
 
     private final Duration retention;
 
+    private final Duration auditRetention;
+
     private final int batchSize;
 
     private final Clock clock;
@@ -53,15 +55,22 @@ public class Housekeeping {
      * @param dataSource dsched's DataSource
      * @param platform its database
      * @param retention how long history is kept
+     * @param auditRetention how long the audit log's entries are kept
      * @param batchSize rows deleted per statement
      * @param clock the clock
      */
     public Housekeeping(
-            DataSource dataSource, DatabasePlatform platform, Duration retention, int batchSize, Clock clock) {
+            DataSource dataSource,
+            DatabasePlatform platform,
+            Duration retention,
+            Duration auditRetention,
+            int batchSize,
+            Clock clock) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.named = new NamedParameterJdbcTemplate(this.jdbc);
         this.platform = platform;
         this.retention = retention;
+        this.auditRetention = auditRetention;
         this.batchSize = batchSize;
         this.clock = clock;
     }
@@ -87,7 +96,7 @@ public class Housekeeping {
 
     /**
      * Deletes what is older than the retention.
-     * @return how many attempts, dead letters and trace contexts were deleted
+     * @return how many attempts, dead letters, trace contexts and audit entries were deleted
      */
     public int purge() {
         Object cutoff = this.platform.bindable(this.clock.instant().minus(this.retention));
@@ -95,6 +104,8 @@ public class Housekeeping {
                 "dsched_execution", "status IN (" + FINISHED + ") AND started_at < ?", cutoff, EXECUTION_LOGS);
         int letters = deleteInBatches("dsched_dead_letter", "status <> 'OPEN' AND last_failed_at < ?", cutoff);
         int traces = deleteTraces(cutoff);
+        Object auditCutoff = this.platform.bindable(this.clock.instant().minus(this.auditRetention));
+        int audit = deleteInBatches("dsched_audit", "acted_at < ?", auditCutoff);
         if (attempts + letters + traces > 0) {
             logger.info(
                     "Deleted {} attempts, {} closed dead letters and {} trace contexts older than {}",
@@ -103,7 +114,10 @@ public class Housekeeping {
                     traces,
                     this.retention);
         }
-        return attempts + letters + traces;
+        if (audit > 0) {
+            logger.info("Deleted {} audit entries older than {}", audit, this.auditRetention);
+        }
+        return attempts + letters + traces + audit;
     }
 
     private int deleteTraces(Object cutoff) {

@@ -13,6 +13,7 @@ import io.dsched.store.ExecutionStore;
 import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -25,7 +26,6 @@ import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.Trigger;
 import org.quartz.TriggerKey;
-import org.springframework.scheduling.support.CronExpression;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -41,6 +41,9 @@ public class JobScheduler {
 
     /** Largest payload of a one-off job, in characters of JSON. */
     public static final int MAX_PAYLOAD = 1_000_000;
+
+    /** Longest fixed rate a schedule may have; a longer period is a cron's. */
+    public static final Duration MAX_RATE = Duration.ofDays(366);
 
     private static final int DEADLOCK_ATTEMPTS = 3;
 
@@ -317,17 +320,26 @@ public class JobScheduler {
     }
 
     private static void validate(Schedule schedule) {
-        if (schedule instanceof Schedule.Cron cron && !CronExpression.isValidExpression(cron.expression())) {
+        if (schedule instanceof Schedule.Cron cron) {
+            boolean never;
             try {
-                CronExpression.parse(cron.expression());
+                never = cron.neverFires();
             } catch (IllegalArgumentException ex) {
                 throw new IllegalArgumentException(
                         "Invalid cron expression '" + cron.expression() + "': " + ex.getMessage(), ex);
+            }
+            if (never) {
+                throw new IllegalArgumentException(
+                        "Cron expression '" + cron.expression() + "' never fires: no date matches it");
             }
         }
         if (schedule instanceof Schedule.FixedRate rate
                 && (rate.interval().isZero() || rate.interval().isNegative())) {
             throw new IllegalArgumentException("fixedRate must be longer than zero, was " + rate.interval());
+        }
+        if (schedule instanceof Schedule.FixedRate rate && rate.interval().compareTo(MAX_RATE) > 0) {
+            throw new IllegalArgumentException(
+                    "fixedRate must be at most " + MAX_RATE.toDays() + "d, was " + rate.interval());
         }
         if (schedule instanceof Schedule.FixedDelay delay
                 && (delay.delay().isZero() || delay.delay().isNegative())) {
@@ -399,10 +411,15 @@ public class JobScheduler {
         String newParams = (params != null) ? payload(handler, params) : current.params();
         RuntimeJobRecord updated = record(
                 job, handler, newSchedule, newParams, current.misfire(), current.createdAt(), this.clock.instant());
-        this.runtimeJobs.update(updated);
-        if (!newSchedule.equals(current.schedule())) {
-            act((quartz) -> this.runtimeJobs.schedule(quartz, updated));
+        if (newSchedule.equals(current.schedule())) {
+            this.runtimeJobs.update(updated);
+            return;
         }
+        // the stored job and its trigger change together or not at all
+        this.runtimeJobs.update(
+                updated,
+                () -> act((quartz) -> this.runtimeJobs.schedule(quartz, updated)),
+                () -> act((quartz) -> this.runtimeJobs.schedule(quartz, current)));
     }
 
     /**

@@ -186,6 +186,46 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
         invalidate();
     }
 
+    /**
+     * Changes a job together with its trigger: the row is written in a transaction that commits
+     * only once the trigger is written too, so that a trigger that cannot be written leaves the
+     * stored job as it was. Should the commit fail after the trigger was written, the trigger is
+     * put back.
+     * @param job the changed job
+     * @param trigger writes its trigger
+     * @param restore puts the trigger as it was back
+     */
+    void update(RuntimeJobRecord job, Runnable trigger, Runnable restore) {
+        AtomicBoolean written = new AtomicBoolean();
+        try {
+            this.transactions.executeWithoutResult((status) -> {
+                this.aggregates.update(job);
+                trigger.run();
+                written.set(true);
+            });
+        } catch (RuntimeException ex) {
+            if (written.get()) {
+                restore(job.name(), restore, ex);
+            }
+            throw ex;
+        } finally {
+            invalidate();
+        }
+    }
+
+    private static void restore(String name, Runnable restore, RuntimeException cause) {
+        try {
+            restore.run();
+        } catch (RuntimeException ex) {
+            cause.addSuppressed(ex);
+            logger.error(
+                    "Could not put back the trigger of runtime job '{}' after its change failed: it fires on the new"
+                            + " schedule while the stored one is the old, until the job is changed again",
+                    name,
+                    ex);
+        }
+    }
+
     /** Deletes a job and cancels its waiting attempts, in one transaction. */
     void delete(String name, Instant now) {
         this.transactions.executeWithoutResult((status) -> {

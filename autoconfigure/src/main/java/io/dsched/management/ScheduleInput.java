@@ -1,6 +1,7 @@
 package io.dsched.management;
 
 import io.dsched.definition.Schedule;
+import io.dsched.jobs.JobScheduler;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -44,7 +45,12 @@ public record ScheduleInput(String cron, String zone, String fixedRate) {
                 throw ManagementException.badInput(
                         "cron", "Invalid cron expression '" + this.cron + "': " + problem(this.cron, ex));
             }
-            return new Schedule.Cron(this.cron, zoneId());
+            Schedule.Cron schedule = new Schedule.Cron(this.cron, zoneId());
+            if (schedule.neverFires()) {
+                throw ManagementException.badInput(
+                        "cron", "Cron expression '" + this.cron + "' never fires: no date matches it");
+            }
+            return schedule;
         }
         if (this.zone != null) {
             throw ManagementException.badInput("zone", "A zone goes with a cron, not with a fixedRate");
@@ -57,8 +63,11 @@ public record ScheduleInput(String cron, String zone, String fixedRate) {
             throw ManagementException.badInput(
                     "fixedRate", "Invalid fixedRate '" + this.fixedRate + "': use a duration such as 30s or PT30S");
         }
-        if (rate.compareTo(Duration.ofSeconds(1)) < 0) {
-            throw ManagementException.badInput("fixedRate", "fixedRate must be at least 1s, was " + this.fixedRate);
+        if (rate.compareTo(Duration.ofSeconds(1)) < 0 || rate.compareTo(JobScheduler.MAX_RATE) > 0) {
+            throw ManagementException.badInput(
+                    "fixedRate",
+                    "fixedRate must be at least 1s and at most " + JobScheduler.MAX_RATE.toDays() + "d, was "
+                            + this.fixedRate);
         }
         return new Schedule.FixedRate(rate, Duration.ZERO);
     }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.dsched.audit.AuditEntry;
+import io.dsched.audit.AuditLog;
 import io.dsched.autoconfigure.DschedJdbc;
 import io.dsched.autoconfigure.DschedSchemaInitializer;
 import io.dsched.deadletter.DeadLetter;
@@ -240,7 +242,12 @@ abstract class AbstractSchemaScriptTests {
         }
 
         int deleted = new Housekeeping(
-                        jdbc.dataSource(), jdbc.platform(), Duration.ofDays(14), 1000, java.time.Clock.systemUTC())
+                        jdbc.dataSource(),
+                        jdbc.platform(),
+                        Duration.ofDays(14),
+                        Duration.ofDays(90),
+                        1000,
+                        java.time.Clock.systemUTC())
                 .purge();
 
         assertThat(deleted).isEqualTo(2501);
@@ -251,6 +258,42 @@ abstract class AbstractSchemaScriptTests {
         assertThat(new JdbcTemplate(this.dataSource)
                         .queryForList("SELECT execution_id FROM dsched_execution_log", Long.class))
                 .containsExactlyInAnyOrder(running.id(), recent.id());
+    }
+
+    @Test
+    void housekeepingDeletesAuditEntriesOlderThanTheAuditRetentionAndKeepsTheRest() {
+        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
+        new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
+        AuditLog audit = new AuditLog(new DschedRepositories(jdbc.dataSource(), jdbc.platform()).aggregates());
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        for (int days : List.of(400, 91, 89, 0)) {
+            audit.record(new AuditEntry(
+                    null,
+                    now.minus(days, ChronoUnit.DAYS),
+                    "ops",
+                    "job.pause",
+                    "report-" + days,
+                    null,
+                    null,
+                    null,
+                    null,
+                    200,
+                    null,
+                    "node-1"));
+        }
+
+        int deleted = new Housekeeping(
+                        jdbc.dataSource(),
+                        jdbc.platform(),
+                        Duration.ofDays(14),
+                        Duration.ofDays(90),
+                        1,
+                        java.time.Clock.systemUTC())
+                .purge();
+
+        assertThat(deleted).isEqualTo(2);
+        assertThat(new JdbcTemplate(this.dataSource).queryForList("SELECT target FROM dsched_audit", String.class))
+                .containsExactlyInAnyOrder("report-89", "report-0");
     }
 
     @Test
@@ -426,7 +469,12 @@ abstract class AbstractSchemaScriptTests {
         }
 
         int deleted = new Housekeeping(
-                        jdbc.dataSource(), jdbc.platform(), Duration.ofDays(14), 1, java.time.Clock.systemUTC())
+                        jdbc.dataSource(),
+                        jdbc.platform(),
+                        Duration.ofDays(14),
+                        Duration.ofDays(90),
+                        1,
+                        java.time.Clock.systemUTC())
                 .purge();
 
         assertThat(deleted).isEqualTo(2);
