@@ -28,6 +28,11 @@ class InvalidDeclarationTests {
     }
 
     @Test
+    void aCronThatNeverFiresFailsStartupNamingTheMethod() {
+        assertStartupFails(NeverCron.class, "NeverCron.Jobs.settle()", "cron expression '0 0 0 30 2 *' never fires");
+    }
+
+    @Test
     void twoScheduleKindsAtOnceFailStartup() {
         assertStartupFails(CronAndRate.class, "CronAndRate.Jobs.settle()", "cron and fixedRate are");
     }
@@ -105,6 +110,20 @@ class InvalidDeclarationTests {
     static class BadCron {
         @DistributedScheduled(cron = "0 61 * * * *")
         void settle() {}
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class NeverCron {
+        @Bean
+        NeverCron.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            // the 30th of February
+            @DistributedScheduled(cron = "0 0 0 30 2 *")
+            void settle() {}
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
