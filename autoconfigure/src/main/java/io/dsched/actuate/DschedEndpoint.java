@@ -54,6 +54,10 @@ import tools.jackson.databind.json.JsonMapper;
  * once a minute, those without a user not at all (see {@link RefusedWrites}). Errors answer 400 for bad
  * input (naming the field), 401 or 403 for a missing role, 404 for an unknown thing and 409 for a
  * conflicting change, with a body that says why and never a stack trace.
+ *
+ * <p>Payloads, parameters, captured log lines and stack traces are shown or masked as
+ * {@link ValueMasking} decides for the caller; keys that look secret are masked in every answer and
+ * in the audit log.
  */
 @WebEndpoint(id = DschedEndpoint.ID)
 public class DschedEndpoint {
@@ -91,6 +95,8 @@ public class DschedEndpoint {
 
     private final EndpointRoles roles;
 
+    private final ValueMasking values;
+
     private final Supplier<String> remoteAddress;
 
     private final String nodeId;
@@ -106,6 +112,7 @@ public class DschedEndpoint {
      * @param audit where it records writes
      * @param refusedWrites which refused writes it records
      * @param roles who may do what
+     * @param values which values callers see
      * @param nodeId this node
      */
     public DschedEndpoint(
@@ -114,12 +121,14 @@ public class DschedEndpoint {
             AuditLog audit,
             RefusedWrites refusedWrites,
             EndpointRoles roles,
+            ValueMasking values,
             String nodeId) {
         this.management = management;
         this.deadLetters = deadLetters;
         this.audit = audit;
         this.refusedWrites = refusedWrites;
         this.roles = roles;
+        this.values = values;
         this.remoteAddress = new RemoteAddress();
         this.nodeId = nodeId;
         this.clock = Clock.systemUTC();
@@ -380,7 +389,7 @@ public class DschedEndpoint {
             return error(refusal.status(), refusal.reason(), null);
         }
         try {
-            return new WebEndpointResponse<>(read.get());
+            return new WebEndpointResponse<>(MaskedViews.view(read.get(), shownTo(security)));
         } catch (RuntimeException ex) {
             return failure(ex);
         }
@@ -409,13 +418,20 @@ public class DschedEndpoint {
             record(security, action, target, null, null, reason, response.getStatus(), message(response));
             return response;
         }
-        record(security, action, done.target(), done.before(), done.after(), reason, 200, null);
+        Change sanitized = this.values.sanitized(done);
+        record(security, action, sanitized.target(), sanitized.before(), sanitized.after(), reason, 200, null);
+        ShownValues shown = shownTo(security);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("action", action);
         body.put("target", done.target());
-        body.put("before", done.before());
-        body.put("after", done.after());
+        body.put("before", shown.change(sanitized.before()));
+        body.put("after", shown.change(sanitized.after()));
+        body.put("valuesMasked", shown.masked());
         return new WebEndpointResponse<>(body);
+    }
+
+    private ShownValues shownTo(SecurityContext security) {
+        return this.values.forCaller(this.roles.grants(security, Level.OPERATOR));
     }
 
     private void record(

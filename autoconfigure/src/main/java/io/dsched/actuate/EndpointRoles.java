@@ -76,6 +76,17 @@ public final class EndpointRoles {
     }
 
     /**
+     * Decides whether an authenticated user of a request has a level: never without Spring
+     * Security, where no one is authenticated.
+     * @param context the request's security
+     * @param level the level
+     * @return whether the request has it
+     */
+    boolean grants(SecurityContext context, Level level) {
+        return this.secured && check(context, level) == null;
+    }
+
+    /**
      * Returns the levels a request has, for a client that offers only what its user may do.
      * @param context the request's security
      * @return {@code viewer}, {@code operator} and {@code admin}, as far as granted

@@ -2,6 +2,9 @@ package io.dsched.autoconfigure;
 
 import io.dsched.actuate.DschedEndpoint;
 import io.dsched.actuate.EndpointRoles;
+import io.dsched.actuate.SecretKeySanitizer;
+import io.dsched.actuate.ValueMasking;
+import io.dsched.actuate.ValueSanitizer;
 import io.dsched.audit.AuditLog;
 import io.dsched.audit.RefusedWrites;
 import io.dsched.cluster.NodeTable;
@@ -23,6 +26,7 @@ import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.OperationFilter;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.web.WebOperation;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -37,7 +41,9 @@ import org.springframework.util.ClassUtils;
  * The {@code dsched} Actuator endpoint, when Actuator is on the class path and the endpoint is
  * available ({@code management.endpoints.web.exposure.include} lists {@code dsched}). Its write
  * operations are offered only with Spring Security, or when
- * {@code dsched.management.unsecured-writes} turns them on.
+ * {@code dsched.management.unsecured-writes} turns them on. The values it shows are sanitized by
+ * the application's {@link ValueSanitizer} beans, in their order, or by a {@link SecretKeySanitizer}
+ * when it has none.
  */
 @AutoConfiguration(after = DschedAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
@@ -98,6 +104,12 @@ public final class DschedEndpointAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnMissingBean(ValueSanitizer.class)
+    SecretKeySanitizer dschedSecretKeySanitizer(DschedProperties properties) {
+        return new SecretKeySanitizer(properties.getManagement().getAdditionalKeysToSanitize());
+    }
+
+    @Bean
     @ConditionalOnMissingBean
     RefusedWrites dschedRefusedWrites(ObjectProvider<MeterRegistry> registry) {
         // without a registry the refusals are counted where nobody reads them
@@ -112,8 +124,13 @@ public final class DschedEndpointAutoConfiguration {
             AuditLog audit,
             RefusedWrites refusedWrites,
             EndpointRoles roles,
+            DschedProperties properties,
+            ObjectProvider<ValueSanitizer> sanitizers,
             NodeId nodeId) {
-        return new DschedEndpoint(management, deadLetters, audit, refusedWrites, roles, nodeId.value());
+        ValueMasking values = new ValueMasking(
+                Show.valueOf(properties.getManagement().getShowValues().name()),
+                sanitizers.orderedStream().toList());
+        return new DschedEndpoint(management, deadLetters, audit, refusedWrites, roles, values, nodeId.value());
     }
 
     @Bean

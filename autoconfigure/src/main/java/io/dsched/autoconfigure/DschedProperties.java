@@ -3,7 +3,9 @@ package io.dsched.autoconfigure;
 import io.dsched.notify.Notification;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.logging.LogLevel;
@@ -538,6 +540,20 @@ public class DschedProperties {
          */
         private boolean unsecuredWrites = false;
 
+        /**
+         * When the endpoint shows payloads, parameters, captured log lines and stack traces instead
+         * of masking them: never, when-authorized (to the operator role and above, with Spring
+         * Security) or always.
+         */
+        private ShowValues showValues = ShowValues.WHEN_AUTHORIZED;
+
+        /**
+         * Further keys whose values the endpoint and the audit log mask in payloads and parameters
+         * even when values are shown, as regular expressions that match the whole key, ignoring
+         * case.
+         */
+        private List<String> additionalKeysToSanitize = new ArrayList<>();
+
         /** How long the audit log's entries are kept before the housekeeping job deletes them. */
         private Duration auditRetention = Duration.ofDays(90);
 
@@ -579,6 +595,35 @@ public class DschedProperties {
 
         public void setUnsecuredWrites(boolean unsecuredWrites) {
             this.unsecuredWrites = unsecuredWrites;
+        }
+
+        public ShowValues getShowValues() {
+            return this.showValues;
+        }
+
+        public void setShowValues(ShowValues showValues) {
+            this.showValues = showValues;
+        }
+
+        public List<String> getAdditionalKeysToSanitize() {
+            return this.additionalKeysToSanitize;
+        }
+
+        public void setAdditionalKeysToSanitize(List<String> additionalKeysToSanitize) {
+            this.additionalKeysToSanitize = additionalKeysToSanitize;
+        }
+
+        /** When values are shown, as Spring Boot's {@code management.endpoint.env.show-values}. */
+        public enum ShowValues {
+
+            /** Never: every caller sees them masked. */
+            NEVER,
+
+            /** To a caller with the operator role or above; never without Spring Security. */
+            WHEN_AUTHORIZED,
+
+            /** To every caller who may read. */
+            ALWAYS
         }
     }
 

@@ -75,7 +75,12 @@ final class SampleServer implements AutoCloseable {
 
     /** Reads the dsched endpoint as the viewer. */
     JsonNode read(String path) {
-        String credentials = "viewer:" + password("viewer");
+        return read(path, "viewer");
+    }
+
+    /** Reads the dsched endpoint as a user: an operator or an admin sees the values a viewer sees masked. */
+    JsonNode read(String path, String user) {
+        String credentials = user + ":" + password(user);
         HttpRequest request = HttpRequest.newBuilder(URI.create(base() + "/actuator/dsched" + path))
                 .header(
                         "Authorization",
