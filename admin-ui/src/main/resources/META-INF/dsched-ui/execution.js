@@ -19,6 +19,7 @@ export async function execution(view, {args, refresh}) {
         h('p', {class: 'crumbs'}, h('a', {href: '#/jobs'}, 'Jobs'), ' / ',
             h('a', {href: '#/jobs/' + encodeURIComponent(e.jobName)}, e.jobName), ' / '),
         h('h1', {}, `Execution #${e.id}`),
+        d.valuesMasked ? h('p', {class: 'muted', 'data-masked': ''}, 'The payload, stack trace and log lines are masked.') : null,
         h('dl', {class: 'facts'},
             fact('Job', h('a', {href: '#/jobs/' + encodeURIComponent(e.jobName)}, e.jobName)),
             fact('State', badge(e.status)),

@@ -28,7 +28,7 @@ export async function job(view, {args, query, refresh}) {
                 fact('p95 duration', duration(millis(j.stats.p95)))),
             jobActions(j, refresh)),
         can('admin') ? scheduleEditor(j, refresh) : null,
-        paramsSection(j, refresh),
+        paramsSection(j, detail.valuesMasked, refresh),
         executions(j, detail.executions, status)]);
 }
 
@@ -99,9 +99,9 @@ function scheduleEditor(j, refresh) {
     return form;
 }
 
-function paramsSection(j, refresh) {
+function paramsSection(j, masked, refresh) {
     if (j.kind !== 'runtime') return null;
-    const section = h('section', {'aria-labelledby': 'params-h'}, h('h2', {id: 'params-h'}, 'Parameters'));
+    const section = h('section', {'aria-labelledby': 'params-h'}, h('h2', {id: 'params-h'}, 'Parameters'), maskedNote(masked, j.params));
     if (!can('admin')) {
         section.append(h('pre', {class: 'params', 'data-params': ''}, pretty(j.params)));
         return section;
@@ -135,6 +135,15 @@ function paramsSection(j, refresh) {
         }
     }}, field('Parameters (JSON)', text), field('Reason', reason), check, save));
     return section;
+}
+
+// masked for this user (dsched.management.show-values), or keys that look secret masked in what it sees
+function maskedNote(masked, params) {
+    if (masked) return h('p', {class: 'muted', 'data-masked': ''}, 'The parameters are masked.');
+    if (params && params.includes('******')) {
+        return h('p', {class: 'muted', 'data-masked': ''}, 'Values of keys that look secret show as ******; saving sends ****** as their value.');
+    }
+    return null;
 }
 
 function pretty(params) {

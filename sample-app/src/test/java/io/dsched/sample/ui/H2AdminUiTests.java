@@ -350,10 +350,10 @@ class H2AdminUiTests extends AbstractAdminUiTests {
 
         assertThat(this.browser.script("return window.dschedXss === undefined")).isEqualTo(true);
         assertThat(this.browser.all("main script, main img")).isEmpty();
-        signInAgainAsOperatorAndSeeTheParametersAsText(job);
+        signInAgainAsOperatorAndSeeTheParametersAsText(job, execution);
     }
 
-    private void signInAgainAsOperatorAndSeeTheParametersAsText(String job) throws Exception {
+    private void signInAgainAsOperatorAndSeeTheParametersAsText(String job, long execution) throws Exception {
         this.browser.assertNoConsoleErrors();
         this.browser.close();
         signIn("operator");
@@ -367,6 +367,11 @@ class H2AdminUiTests extends AbstractAdminUiTests {
         signIn("viewer");
         this.browser.page("/jobs/" + job, job);
         assertThat(this.browser.text("pre.params")).isEqualTo("******");
+        assertThat(this.browser.text("p[data-masked]")).isEqualTo("The parameters are masked.");
+        this.browser.page("/executions/" + execution, "Execution #" + execution);
+        assertThat(this.browser.text("pre.stack")).isEqualTo("******");
+        assertThat(this.browser.text("pre.log")).isEqualTo("******");
+        assertThat(this.browser.text("p[data-masked]")).isEqualTo("The payload, stack trace and log lines are masked.");
         this.browser.assertNoConsoleErrors();
     }
 
