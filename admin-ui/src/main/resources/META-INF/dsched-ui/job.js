@@ -141,7 +141,7 @@ function paramsSection(j, masked, refresh) {
 function maskedNote(masked, params) {
     if (masked) return h('p', {class: 'muted', 'data-masked': ''}, 'The parameters are masked.');
     if (params && params.includes('******')) {
-        return h('p', {class: 'muted', 'data-masked': ''}, 'Values of keys that look secret show as ******; saving sends ****** as their value.');
+        return h('p', {class: 'muted', 'data-masked': ''}, 'Values of keys that look secret show as ******; a value saved as ****** keeps what is stored.');
     }
     return null;
 }

@@ -433,8 +433,10 @@ public class DschedManagement {
         if (params == null) {
             throw ManagementException.badInput("params", "Give the new parameters");
         }
+        // values read masked and sent back unchanged keep what they were
+        Object kept = KeptSecrets.restore(params, current.params());
         badInputAs("params", () -> {
-            this.scheduler.update(job, null, params);
+            this.scheduler.update(job, null, kept);
             return null;
         });
         String after =

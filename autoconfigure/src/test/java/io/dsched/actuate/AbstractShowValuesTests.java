@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code dsched.management.show-values} over real HTTP, behind Spring Security, on a real database:
@@ -123,6 +124,30 @@ abstract class AbstractShowValuesTests {
         assertThat(sql.queryForList("SELECT payload FROM dsched_dead_letter", String.class))
                 .hasSize(2)
                 .allSatisfy((payload) -> assertThat(payload).contains("s3cr3t").contains("hunter2"));
+    }
+
+    @Test
+    void parametersSavedBackAsReadMaskedKeepTheirStoredSecrets() {
+        String masked = ValuesFixture.PARAMS
+                .replace("s3cr3t", ValuesFixture.MASKED)
+                .replace("hunter2", ValuesFixture.MASKED)
+                .replace("\"note\":\"fine\"", "\"note\":\"edited\"");
+        String body = "{\"params\":" + JsonMapper.builder().build().writeValueAsString(masked) + "}";
+        assertThat(this.whenAuthorized
+                        .post("/jobs/billing/params", "admin", body)
+                        .status())
+                .isEqualTo(200);
+        JdbcTemplate sql = new JdbcTemplate(this.cluster.observer());
+        assertThat(sql.queryForObject("SELECT params FROM dsched_job WHERE name = 'billing'", String.class))
+                .contains("\"apiKey\":\"s3cr3t\"")
+                .contains("\"client-secret\":\"hunter2\"")
+                .contains("\"note\":\"edited\"")
+                .doesNotContain(ValuesFixture.MASKED);
+        // as it was, for the other tests of this cluster
+        assertThat(this.whenAuthorized
+                        .post("/jobs/billing/params", "admin", ValuesFixture.paramsWrite())
+                        .status())
+                .isEqualTo(200);
     }
 
     private static void assertAnonymousIsRefused(EndpointClient client) {
