@@ -3,6 +3,7 @@ package io.dsched.autoconfigure;
 import io.dsched.annotation.DistributedScheduled;
 import io.dsched.annotation.DistributedScheduledBeanPostProcessor;
 import io.dsched.annotation.JobHandlerBeanPostProcessor;
+import io.dsched.audit.AuditLog;
 import io.dsched.cluster.ClusterMembership;
 import io.dsched.cluster.NodeTable;
 import io.dsched.deadletter.DeadLetterRepository;
@@ -11,6 +12,7 @@ import io.dsched.definition.JobRegistry;
 import io.dsched.engine.DschedEngine;
 import io.dsched.engine.FireDispatcher;
 import io.dsched.engine.GracefulShutdown;
+import io.dsched.engine.JobRemovals;
 import io.dsched.engine.JobSynchronizer;
 import io.dsched.engine.NodeId;
 import io.dsched.engine.QuartzSettings;
@@ -30,6 +32,7 @@ import io.dsched.jobs.SubmissionObserver;
 import io.dsched.queue.ExecutionQueue;
 import io.dsched.retry.RetryDefaults;
 import io.dsched.store.DatabasePlatform;
+import io.dsched.store.DeploymentStore;
 import io.dsched.store.DschedRepositories;
 import io.dsched.store.ExecutionRepository;
 import io.dsched.store.ExecutionStore;
@@ -220,6 +223,35 @@ public final class DschedAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    DeploymentStore dschedDeploymentStore(DschedJdbc jdbc) {
+        return new DeploymentStore(jdbc.dataSource(), jdbc.platform(), CLOCK);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    JobRemovals dschedJobRemovals(
+            DschedEngine engine,
+            DeploymentStore deployments,
+            JobDefinitionStore definitions,
+            DschedRepositories repositories,
+            @Qualifier("dschedLockProvider") LockProvider lockProvider,
+            NodeId nodeId,
+            DschedProperties properties) {
+        Duration grace = properties.getJobs().getRemovalGrace();
+        return new JobRemovals(
+                engine::scheduler,
+                deployments,
+                definitions,
+                repositories.executions(),
+                new AuditLog(repositories.aggregates()),
+                lockProvider,
+                (grace != null) ? grace : properties.getRecovery().getNodeTimeout(),
+                nodeId.value(),
+                CLOCK);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
     JobGuard dschedJobGuard(
             @Qualifier("dschedLockProvider") LockProvider lockProvider,
             DschedJdbc jdbc,
@@ -406,6 +438,7 @@ public final class DschedAutoConfiguration {
             JobRegistry registry,
             FireExecutor executor,
             JobDefinitionStore definitions,
+            DeploymentStore deployments,
             Housekeeping housekeeping,
             RuntimeJobs runtimeJobs,
             GracefulShutdown shutdown)
@@ -427,6 +460,7 @@ public final class DschedAutoConfiguration {
                         scheduler,
                         registry,
                         definitions,
+                        deployments,
                         nodeId.value(),
                         properties.getJobs().isReapplySuperseded(),
                         CLOCK,

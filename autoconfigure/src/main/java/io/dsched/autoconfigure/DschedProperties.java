@@ -484,6 +484,20 @@ public class DschedProperties {
          */
         private boolean reapplySuperseded = false;
 
+        /**
+         * How long a deployment must have been the newest before the declared jobs it no longer
+         * declares are removed; by default dsched.recovery.node-timeout.
+         */
+        private Duration removalGrace;
+
+        public Duration getRemovalGrace() {
+            return this.removalGrace;
+        }
+
+        public void setRemovalGrace(Duration removalGrace) {
+            this.removalGrace = removalGrace;
+        }
+
         public boolean isReapplySuperseded() {
             return this.reapplySuperseded;
         }

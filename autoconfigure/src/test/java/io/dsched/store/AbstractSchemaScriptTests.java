@@ -93,6 +93,7 @@ abstract class AbstractSchemaScriptTests {
             "dsched_lock",
             "dsched_execution",
             "dsched_job_definition",
+            "dsched_deployment",
             "dsched_dead_letter",
             "dsched_node",
             "dsched_job",
