@@ -417,13 +417,13 @@ public final class DschedAutoConfiguration {
     @ConditionalOnMissingBean
     Housekeeping dschedHousekeeping(DschedJdbc jdbc, DschedProperties properties, JobRegistry registry) {
         DschedProperties.History history = properties.getHistory();
-        Housekeeping housekeeping = new Housekeeping(
-                jdbc.dataSource(),
-                jdbc.platform(),
+        Housekeeping.Retention retention = new Housekeeping.Retention(
                 history.getRetention(),
+                history.getWaitingRetention(),
                 properties.getManagement().getAuditRetention(),
-                history.getBatchSize(),
-                CLOCK);
+                properties.getJobs().getSupersededRetention());
+        Housekeeping housekeeping =
+                new Housekeeping(jdbc.dataSource(), jdbc.platform(), retention, history.getBatchSize(), CLOCK);
         registry.register(housekeeping.job(history.getCleanupCron()));
         return housekeeping;
     }

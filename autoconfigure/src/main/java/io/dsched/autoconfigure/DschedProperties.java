@@ -490,6 +490,20 @@ public class DschedProperties {
          */
         private Duration removalGrace;
 
+        /**
+         * How long a job definition or a deployment that a newer one replaced is remembered; a node
+         * of a deployment older than that no longer counts as old.
+         */
+        private Duration supersededRetention = Duration.ofDays(90);
+
+        public Duration getSupersededRetention() {
+            return this.supersededRetention;
+        }
+
+        public void setSupersededRetention(Duration supersededRetention) {
+            this.supersededRetention = supersededRetention;
+        }
+
         public Duration getRemovalGrace() {
             return this.removalGrace;
         }
@@ -764,6 +778,20 @@ public class DschedProperties {
 
         /** How long finished attempts and closed dead letters are kept. */
         private Duration retention = Duration.ofDays(14);
+
+        /**
+         * How long an attempt may wait past its due time for a node that runs it (of a job no node
+         * declares any more, say) before housekeeping cancels it.
+         */
+        private Duration waitingRetention = Duration.ofDays(14);
+
+        public Duration getWaitingRetention() {
+            return this.waitingRetention;
+        }
+
+        public void setWaitingRetention(Duration waitingRetention) {
+            this.waitingRetention = waitingRetention;
+        }
 
         /** When the cluster-wide housekeeping job deletes older history (Spring cron, UTC). */
         private String cleanupCron = "0 */10 * * * *";

@@ -17,20 +17,29 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
 /**
- * Deletes finished attempts (with their captured logs) and closed dead letters older than the
- * retention, in small batches so that no statement holds many locks, then the stored trace
- * contexts of fires that have no attempt left, and the audit log's entries older than its own
- * retention. It runs as a scheduled job of its own, so on one node of the cluster at a time.
+ * Keeps every table dsched writes from growing without bound, each by its own retention: finished
+ * attempts (with their captured logs; cancelled and skipped ones included) and closed dead letters,
+ * after the history's retention; then the stored trace contexts of fires that
+ * have no attempt left; attempts that waited past their due time longer than the waiting
+ * retention, which no node is going to run, are cancelled (and later deleted with the history);
+ * the audit log's entries after its retention; job definitions and deployments replaced longer
+ * than their retention ago. Deletes go in small batches so that no statement holds many locks. It
+ * runs as a scheduled job of its own, so on one node of the cluster at a time.
  */
 public class Housekeeping {
 
     /** Name of the housekeeping job. */
     public static final String JOB_NAME = "dsched.housekeeping";
 
+    /** Why an attempt that waited too long was cancelled. */
+    public static final String STALE = "waited longer than dsched.history.waiting-retention for a node to run it";
+
     private static final Logger logger = LoggerFactory.getLogger(Housekeeping.class);
 
     private static final String FINISHED =
             "'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'SKIPPED', 'DEAD_LETTERED', 'CANCELLED'";
+
+    private static final String WAITING = "'SCHEDULED', 'RETRY_SCHEDULED'";
 
     private static final int MAX_BATCHES_PER_RUN = 1000;
 
@@ -42,9 +51,7 @@ public class Housekeeping {
 
     private final DatabasePlatform platform;
 
-    private final Duration retention;
-
-    private final Duration auditRetention;
+    private final Retention retention;
 
     private final int batchSize;
 
@@ -54,23 +61,16 @@ public class Housekeeping {
      * Creates the housekeeping.
      * @param dataSource dsched's DataSource
      * @param platform its database
-     * @param retention how long history is kept
-     * @param auditRetention how long the audit log's entries are kept
+     * @param retention how long each kind of row is kept
      * @param batchSize rows deleted per statement
      * @param clock the clock
      */
     public Housekeeping(
-            DataSource dataSource,
-            DatabasePlatform platform,
-            Duration retention,
-            Duration auditRetention,
-            int batchSize,
-            Clock clock) {
+            DataSource dataSource, DatabasePlatform platform, Retention retention, int batchSize, Clock clock) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.named = new NamedParameterJdbcTemplate(this.jdbc);
         this.platform = platform;
         this.retention = retention;
-        this.auditRetention = auditRetention;
         this.batchSize = batchSize;
         this.clock = clock;
     }
@@ -95,29 +95,61 @@ public class Housekeeping {
     }
 
     /**
-     * Deletes what is older than the retention.
-     * @return how many attempts, dead letters, trace contexts and audit entries were deleted
+     * Deletes what is older than its retention, and cancels attempts that waited too long.
+     * @return how many rows were deleted or cancelled
      */
     public int purge() {
-        Object cutoff = this.platform.bindable(this.clock.instant().minus(this.retention));
+        Object cutoff = before(this.retention.history());
+        int stale = cancelStale(before(this.retention.waiting()));
+        // an attempt that never ran, cancelled or skipped, has started_at when it was created
         int attempts = deleteInBatches(
                 "dsched_execution", "status IN (" + FINISHED + ") AND started_at < ?", cutoff, EXECUTION_LOGS);
         int letters = deleteInBatches("dsched_dead_letter", "status <> 'OPEN' AND last_failed_at < ?", cutoff);
         int traces = deleteTraces(cutoff);
-        Object auditCutoff = this.platform.bindable(this.clock.instant().minus(this.auditRetention));
-        int audit = deleteInBatches("dsched_audit", "acted_at < ?", auditCutoff);
-        if (attempts + letters + traces > 0) {
+        int audit = deleteInBatches("dsched_audit", "acted_at < ?", before(this.retention.audit()));
+        Object replaced = before(this.retention.superseded());
+        int superseded = this.jdbc.update(
+                        "DELETE FROM dsched_job_definition WHERE status = 'SUPERSEDED' AND superseded_at < ?", replaced)
+                + this.jdbc.update(
+                        "DELETE FROM dsched_deployment WHERE status = 'SUPERSEDED' AND superseded_at < ?", replaced);
+        int total = stale + attempts + letters + traces + audit + superseded;
+        if (total > 0) {
             logger.info(
-                    "Deleted {} attempts, {} closed dead letters and {} trace contexts older than {}",
+                    "Cancelled {} attempts that waited too long; deleted {} attempts, {} closed dead letters,"
+                            + " {} trace contexts, {} audit entries and {} replaced definitions past their retention",
+                    stale,
                     attempts,
                     letters,
                     traces,
-                    this.retention);
+                    audit,
+                    superseded);
         }
-        if (audit > 0) {
-            logger.info("Deleted {} audit entries older than {}", audit, this.auditRetention);
+        return total;
+    }
+
+    private Object before(Duration age) {
+        return this.platform.bindable(this.clock.instant().minus(age));
+    }
+
+    private int cancelStale(Object cutoff) {
+        String select = "SELECT id FROM dsched_execution WHERE status IN (" + WAITING + ") AND due_at < ?"
+                + " ORDER BY id LIMIT " + this.batchSize;
+        // the state again: a node may have claimed one meanwhile
+        String cancel = "UPDATE dsched_execution SET status = 'CANCELLED', finished_at = :now, status_reason = :reason"
+                + " WHERE id IN (:ids) AND status IN (" + WAITING + ")";
+        int total = 0;
+        for (int batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
+            List<Long> ids = this.jdbc.queryForList(select, Long.class, cutoff);
+            if (ids.isEmpty()) {
+                break;
+            }
+            total += this.named.update(
+                    cancel, Map.of("ids", ids, "now", this.platform.bindable(this.clock.instant()), "reason", STALE));
+            if (ids.size() < this.batchSize) {
+                break;
+            }
         }
-        return attempts + letters + traces + audit;
+        return total;
     }
 
     private int deleteTraces(Object cutoff) {
@@ -164,4 +196,14 @@ public class Housekeeping {
         }
         return total;
     }
+
+    /**
+     * How long each kind of row is kept.
+     *
+     * @param history finished attempts, closed dead letters and trace contexts
+     * @param waiting an attempt waiting past its due time for a node to run it, before it is cancelled
+     * @param audit the audit log's entries
+     * @param superseded job definitions and deployments after a newer one replaced them
+     */
+    public record Retention(Duration history, Duration waiting, Duration audit, Duration superseded) {}
 }

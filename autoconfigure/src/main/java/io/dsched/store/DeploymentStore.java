@@ -99,7 +99,8 @@ public class DeploymentStore {
         }
         supersedeOthers(hash);
         this.jdbc.update(
-                "UPDATE dsched_deployment SET status = ?, node_id = ?, created_at = ?, removed_at = NULL"
+                "UPDATE dsched_deployment SET status = ?, node_id = ?, created_at = ?, removed_at = NULL,"
+                        + " superseded_at = NULL"
                         + " WHERE manifest_hash = ?",
                 CURRENT,
                 nodeId,
@@ -110,8 +111,9 @@ public class DeploymentStore {
 
     private void supersedeOthers(String hash) {
         this.jdbc.update(
-                "UPDATE dsched_deployment SET status = ? WHERE status = ? AND manifest_hash <> ?",
+                "UPDATE dsched_deployment SET status = ?, superseded_at = ? WHERE status = ? AND manifest_hash <> ?",
                 SUPERSEDED,
+                this.platform.bindable(this.clock.instant()),
                 CURRENT,
                 hash);
     }

@@ -97,7 +97,8 @@ public class JobDefinitionStore {
         }
         supersedeOthers(job.name(), hash);
         this.jdbc.update(
-                "UPDATE dsched_job_definition SET status = ? WHERE job_name = ? AND definition_hash = ?",
+                "UPDATE dsched_job_definition SET status = ?, superseded_at = NULL"
+                        + " WHERE job_name = ? AND definition_hash = ?",
                 CURRENT,
                 job.name(),
                 hash);
@@ -111,16 +112,19 @@ public class JobDefinitionStore {
      */
     public void supersedeAll(String jobName) {
         this.jdbc.update(
-                "UPDATE dsched_job_definition SET status = ? WHERE job_name = ? AND status = ?",
+                "UPDATE dsched_job_definition SET status = ?, superseded_at = ? WHERE job_name = ? AND status = ?",
                 SUPERSEDED,
+                this.platform.bindable(this.clock.instant()),
                 jobName,
                 CURRENT);
     }
 
     private void supersedeOthers(String jobName, String hash) {
         this.jdbc.update(
-                "UPDATE dsched_job_definition SET status = ? WHERE job_name = ? AND definition_hash <> ? AND status = ?",
+                "UPDATE dsched_job_definition SET status = ?, superseded_at = ?"
+                        + " WHERE job_name = ? AND definition_hash <> ? AND status = ?",
                 SUPERSEDED,
+                this.platform.bindable(this.clock.instant()),
                 jobName,
                 hash,
                 CURRENT);

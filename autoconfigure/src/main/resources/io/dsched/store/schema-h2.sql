@@ -196,6 +196,7 @@ CREATE TABLE IF NOT EXISTS dsched_job_definition (
     status          VARCHAR(20)  NOT NULL,
     node_id         VARCHAR(200) NOT NULL,
     created_at      TIMESTAMP WITH TIME ZONE NOT NULL,
+    superseded_at   TIMESTAMP WITH TIME ZONE,
     PRIMARY KEY (job_name, definition_hash)
 );
 
@@ -207,7 +208,8 @@ CREATE TABLE IF NOT EXISTS dsched_deployment (
     status        VARCHAR(20)  NOT NULL,
     node_id       VARCHAR(200) NOT NULL,
     created_at    TIMESTAMP WITH TIME ZONE NOT NULL,
-    removed_at    TIMESTAMP WITH TIME ZONE
+    removed_at    TIMESTAMP WITH TIME ZONE,
+    superseded_at TIMESTAMP WITH TIME ZONE
 );
 
 -- Fires that failed for good, kept for an operator to replay or discard. A public table.

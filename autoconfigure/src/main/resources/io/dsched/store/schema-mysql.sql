@@ -193,6 +193,7 @@ CREATE TABLE IF NOT EXISTS dsched_job_definition (
     status          VARCHAR(20)  NOT NULL,
     node_id         VARCHAR(200) NOT NULL,
     created_at      DATETIME(3)    NOT NULL,
+    superseded_at   DATETIME(3),
     PRIMARY KEY (job_name, definition_hash)
 ) ENGINE = InnoDB;
 
@@ -204,7 +205,8 @@ CREATE TABLE IF NOT EXISTS dsched_deployment (
     status        VARCHAR(20)  NOT NULL,
     node_id       VARCHAR(200) NOT NULL,
     created_at    DATETIME(3)  NOT NULL,
-    removed_at    DATETIME(3)
+    removed_at    DATETIME(3),
+    superseded_at DATETIME(3)
 ) ENGINE = InnoDB;
 
 -- Fires that failed for good, kept for an operator to replay or discard. A public table.

@@ -107,6 +107,9 @@ abstract class AbstractSchemaScriptTests {
         }
     }
 
+    private static final Housekeeping.Retention RETENTION = new Housekeeping.Retention(
+            Duration.ofDays(14), Duration.ofDays(14), Duration.ofDays(90), Duration.ofDays(90));
+
     static ExecutionStore store(DschedJdbc jdbc) {
         DschedRepositories repositories = new DschedRepositories(jdbc.dataSource(), jdbc.platform());
         return new ExecutionStore(
@@ -242,13 +245,7 @@ abstract class AbstractSchemaScriptTests {
             logs.save(new ExecutionLog(attempt.id(), attempt.jobName(), List.of("a line"), null, false, now));
         }
 
-        int deleted = new Housekeeping(
-                        jdbc.dataSource(),
-                        jdbc.platform(),
-                        Duration.ofDays(14),
-                        Duration.ofDays(90),
-                        1000,
-                        java.time.Clock.systemUTC())
+        int deleted = new Housekeeping(jdbc.dataSource(), jdbc.platform(), RETENTION, 1000, java.time.Clock.systemUTC())
                 .purge();
 
         assertThat(deleted).isEqualTo(2501);
@@ -283,18 +280,105 @@ abstract class AbstractSchemaScriptTests {
                     "node-1"));
         }
 
-        int deleted = new Housekeeping(
-                        jdbc.dataSource(),
-                        jdbc.platform(),
-                        Duration.ofDays(14),
-                        Duration.ofDays(90),
-                        1,
-                        java.time.Clock.systemUTC())
-                .purge();
+        int deleted =
+                new Housekeeping(jdbc.dataSource(), jdbc.platform(), RETENTION, 1, java.time.Clock.systemUTC()).purge();
 
         assertThat(deleted).isEqualTo(2);
         assertThat(new JdbcTemplate(this.dataSource).queryForList("SELECT target FROM dsched_audit", String.class))
                 .containsExactlyInAnyOrder("report-89", "report-0");
+    }
+
+    @Test
+    void afterHousekeepingNoTableDschedWritesHoldsARowPastItsRetention() {
+        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
+        new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
+        DatabasePlatform platform = jdbc.platform();
+        ExecutionStore store = store(jdbc);
+        JdbcTemplate sql = new JdbcTemplate(this.dataSource);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        Instant old = now.minus(400, ChronoUnit.DAYS);
+        ExecutionRecord ran = store.repository().save(finished(ExecutionRecord.claim("ran", old, "node-1", old)));
+        ExecutionRecord cancelled = store.repository()
+                .save(ExecutionRecord.waiting(
+                        "gone", old, 1, "gone:1", ExecutionOrigin.ONE_OFF, "node-1", old, old, null, null));
+        sql.update(
+                "UPDATE dsched_execution SET status = 'CANCELLED', finished_at = ? WHERE id = ?",
+                platform.bindable(old),
+                cancelled.id());
+        // waiting for ten days: past the waiting retention, within the history's
+        Instant overdue = now.minus(10, ChronoUnit.DAYS);
+        ExecutionRecord stale = store.repository()
+                .save(ExecutionRecord.waiting(
+                        "orphan",
+                        overdue,
+                        2,
+                        "orphan:1",
+                        ExecutionOrigin.SCHEDULE,
+                        "node-1",
+                        overdue,
+                        overdue,
+                        null,
+                        null));
+        ExecutionRecord later = store.repository()
+                .save(ExecutionRecord.waiting(
+                        "later",
+                        now,
+                        1,
+                        "later:1",
+                        ExecutionOrigin.ONE_OFF,
+                        "node-1",
+                        now,
+                        now.plus(30, ChronoUnit.DAYS),
+                        null,
+                        null));
+        new ExecutionLogs(jdbc.dataSource(), platform)
+                .save(new ExecutionLog(ran.id(), "ran", List.of("a line"), null, false, old));
+        DeadLetterRepository letters = new DschedRepositories(jdbc.dataSource(), platform).deadLetters();
+        DeadLetter open = letters.save(letter(old, DeadLetterStatus.OPEN));
+        letters.save(letter(old, DeadLetterStatus.REPLAYED));
+        new AuditLog(new DschedRepositories(jdbc.dataSource(), platform).aggregates())
+                .record(new AuditEntry(
+                        null, old, "ops", "job.pause", "ran", null, null, null, null, 200, null, "node-1"));
+        for (String status : List.of("CURRENT", "SUPERSEDED")) {
+            sql.update(
+                    "INSERT INTO dsched_job_definition (job_name, definition_hash, schedule, status, node_id,"
+                            + " created_at, superseded_at) VALUES (?, ?, 'cron', ?, 'node-1', ?, ?)",
+                    "ran",
+                    status,
+                    status,
+                    platform.bindable(old),
+                    status.equals("CURRENT") ? null : platform.bindable(old));
+            sql.update(
+                    "INSERT INTO dsched_deployment (manifest_hash, job_names, status, node_id, created_at,"
+                            + " superseded_at) VALUES (?, 'ran', ?, 'node-1', ?, ?)",
+                    status,
+                    status,
+                    platform.bindable(old),
+                    status.equals("CURRENT") ? null : platform.bindable(old));
+        }
+
+        Housekeeping.Retention retention = new Housekeeping.Retention(
+                Duration.ofDays(14), Duration.ofDays(7), Duration.ofDays(90), Duration.ofDays(90));
+        new Housekeeping(jdbc.dataSource(), platform, retention, 1000, java.time.Clock.systemUTC()).purge();
+
+        // what remains: what is younger than its retention, or kept until someone acts
+        assertThat(sql.queryForList("SELECT id FROM dsched_execution", Long.class))
+                .containsExactlyInAnyOrder(stale.id(), later.id());
+        assertThat(store.repository().findById(stale.id())).hasValueSatisfying((row) -> {
+            assertThat(row.status()).isEqualTo(ExecutionStatus.CANCELLED);
+            assertThat(row.statusReason()).isEqualTo(Housekeeping.STALE);
+        });
+        assertThat(store.repository().findById(later.id()))
+                .hasValueSatisfying((row) -> assertThat(row.status()).isEqualTo(ExecutionStatus.SCHEDULED));
+        assertThat(sql.queryForObject("SELECT COUNT(*) FROM dsched_execution_log", Long.class))
+                .isZero();
+        assertThat(letters.findAll()).extracting(DeadLetter::id).containsExactly(open.id());
+        assertThat(sql.queryForObject("SELECT COUNT(*) FROM dsched_audit", Long.class))
+                .isZero();
+        assertThat(sql.queryForList("SELECT status FROM dsched_job_definition", String.class))
+                .containsExactly("CURRENT");
+        assertThat(sql.queryForList("SELECT status FROM dsched_deployment", String.class))
+                .containsExactly("CURRENT");
     }
 
     @Test
@@ -469,14 +553,8 @@ abstract class AbstractSchemaScriptTests {
                     row.id());
         }
 
-        int deleted = new Housekeeping(
-                        jdbc.dataSource(),
-                        jdbc.platform(),
-                        Duration.ofDays(14),
-                        Duration.ofDays(90),
-                        1,
-                        java.time.Clock.systemUTC())
-                .purge();
+        int deleted =
+                new Housekeeping(jdbc.dataSource(), jdbc.platform(), RETENTION, 1, java.time.Clock.systemUTC()).purge();
 
         assertThat(deleted).isEqualTo(2);
         assertThat(sql.queryForList("SELECT idempotency_key FROM dsched_execution_trace", String.class))
