@@ -38,6 +38,7 @@ import io.dsched.store.ExecutionRepository;
 import io.dsched.store.ExecutionStore;
 import io.dsched.store.JobDefinitionStore;
 import io.dsched.store.LockTable;
+import io.dsched.store.UniqueKeys;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -293,7 +294,8 @@ public final class DschedAutoConfiguration {
             NodeId nodeId,
             ExecutionQueue queue,
             RuntimeJobs runtimeJobs,
-            ObjectProvider<SubmissionObserver> observer) {
+            ObjectProvider<SubmissionObserver> observer,
+            DschedJdbc jdbc) {
         return new JobScheduler(
                 handlers,
                 jobs,
@@ -304,7 +306,8 @@ public final class DschedAutoConfiguration {
                 CLOCK,
                 queue::wakeUp,
                 runtimeJobs,
-                observer.getIfAvailable(() -> SubmissionObserver.NONE));
+                observer.getIfAvailable(() -> SubmissionObserver.NONE),
+                new UniqueKeys(jdbc.dataSource(), jdbc.platform()));
     }
 
     @Bean

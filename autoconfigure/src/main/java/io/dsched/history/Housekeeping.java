@@ -23,7 +23,7 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
  * have no attempt left; attempts that waited past their due time longer than the waiting
  * retention, which no node is going to run, are cancelled (and later deleted with the history);
  * the audit log's entries after its retention; job definitions and deployments replaced longer
- * than their retention ago. Deletes go in small batches so that no statement holds many locks. It
+ * than their retention ago; callers' idempotency keys once their window closed. Deletes go in small batches so that no statement holds many locks. It
  * runs as a scheduled job of its own, so on one node of the cluster at a time.
  */
 public class Housekeeping {
@@ -107,22 +107,43 @@ public class Housekeeping {
         int letters = deleteInBatches("dsched_dead_letter", "status <> 'OPEN' AND last_failed_at < ?", cutoff);
         int traces = deleteTraces(cutoff);
         int audit = deleteInBatches("dsched_audit", "acted_at < ?", before(this.retention.audit()));
+        int keys = deleteExpiredKeys();
         Object replaced = before(this.retention.superseded());
         int superseded = this.jdbc.update(
                         "DELETE FROM dsched_job_definition WHERE status = 'SUPERSEDED' AND superseded_at < ?", replaced)
                 + this.jdbc.update(
                         "DELETE FROM dsched_deployment WHERE status = 'SUPERSEDED' AND superseded_at < ?", replaced);
-        int total = stale + attempts + letters + traces + audit + superseded;
+        int total = stale + attempts + letters + traces + audit + superseded + keys;
         if (total > 0) {
             logger.info(
                     "Cancelled {} attempts that waited too long; deleted {} attempts, {} closed dead letters,"
-                            + " {} trace contexts, {} audit entries and {} replaced definitions past their retention",
+                            + " {} trace contexts, {} audit entries, {} replaced definitions past their retention"
+                            + " and {} idempotency keys past their window",
                     stale,
                     attempts,
                     letters,
                     traces,
                     audit,
-                    superseded);
+                    superseded,
+                    keys);
+        }
+        return total;
+    }
+
+    private int deleteExpiredKeys() {
+        Object now = this.platform.bindable(this.clock.instant());
+        String select = "SELECT idempotency_key FROM dsched_unique_key WHERE expires_at < ? LIMIT " + this.batchSize;
+        String delete = "DELETE FROM dsched_unique_key WHERE idempotency_key IN (:keys) AND expires_at < :now";
+        int total = 0;
+        for (int batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
+            List<String> keys = this.jdbc.queryForList(select, String.class, now);
+            if (keys.isEmpty()) {
+                break;
+            }
+            total += this.named.update(delete, Map.of("keys", keys, "now", now));
+            if (keys.size() < this.batchSize) {
+                break;
+            }
         }
         return total;
     }

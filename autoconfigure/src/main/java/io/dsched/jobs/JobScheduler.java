@@ -10,6 +10,7 @@ import io.dsched.handler.HandlerDefinition;
 import io.dsched.handler.HandlerRegistry;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionStore;
+import io.dsched.store.UniqueKeys;
 import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
 import java.time.Clock;
@@ -67,6 +68,8 @@ public class JobScheduler {
 
     private final SubmissionObserver observer;
 
+    private final UniqueKeys uniqueKeys;
+
     /**
      * Creates the API.
      * @param handlers the handlers this node declares
@@ -79,6 +82,7 @@ public class JobScheduler {
      * @param wakeQueue makes this node look for due attempts at once
      * @param runtimeJobs the recurring jobs defined at run time
      * @param observer wraps the storing of submitted jobs, for tracing
+     * @param uniqueKeys the keys held for a window of their own
      */
     public JobScheduler(
             HandlerRegistry handlers,
@@ -90,7 +94,8 @@ public class JobScheduler {
             Clock clock,
             Runnable wakeQueue,
             RuntimeJobs runtimeJobs,
-            SubmissionObserver observer) {
+            SubmissionObserver observer,
+            UniqueKeys uniqueKeys) {
         this.handlers = handlers;
         this.jobs = jobs;
         this.store = store;
@@ -101,6 +106,7 @@ public class JobScheduler {
         this.wakeQueue = wakeQueue;
         this.runtimeJobs = runtimeJobs;
         this.observer = observer;
+        this.uniqueKeys = uniqueKeys;
     }
 
     /**
@@ -123,11 +129,25 @@ public class JobScheduler {
         Instant now = this.clock.instant();
         Instant dueAt = request.dueAt(now);
         String key = handler.name() + ":" + ((request.key() != null) ? request.key() : UUID.randomUUID());
+        if (request.uniqueFor() != null) {
+            Optional<UniqueKeys.Held> held = this.uniqueKeys.held(key, now);
+            if (held.isPresent()) {
+                return new ScheduledJob(
+                        held.get().executionId(),
+                        handler.name(),
+                        key,
+                        held.get().dueAt(),
+                        false);
+            }
+        }
         Optional<ExecutionRecord> saved = this.store.claim(
                 ExecutionRecord.waiting(
                         handler.name(), dueAt, 1, key, ExecutionOrigin.ONE_OFF, this.nodeId, now, dueAt, payload, null),
                 traceCarrier);
         if (saved.isPresent()) {
+            if (request.uniqueFor() != null) {
+                this.uniqueKeys.hold(key, new UniqueKeys.Held(saved.get().id(), dueAt), now.plus(request.uniqueFor()));
+            }
             if (!dueAt.isAfter(now)) {
                 this.wakeQueue.run();
             }

@@ -25,12 +25,15 @@ public final class OneOff {
 
     private final String key;
 
-    private OneOff(String handler, Object payload, Instant at, Duration delay, String key) {
+    private final Duration uniqueFor;
+
+    private OneOff(String handler, Object payload, Instant at, Duration delay, String key, Duration uniqueFor) {
         this.handler = handler;
         this.payload = payload;
         this.at = at;
         this.delay = delay;
         this.key = key;
+        this.uniqueFor = uniqueFor;
     }
 
     /**
@@ -41,7 +44,7 @@ public final class OneOff {
      */
     public static OneOff of(String handler, Object payload) {
         Objects.requireNonNull(handler, "handler");
-        return new OneOff(handler, payload, null, null, null);
+        return new OneOff(handler, payload, null, null, null, null);
     }
 
     /**
@@ -50,7 +53,7 @@ public final class OneOff {
      * @return a new request
      */
     public OneOff at(Instant at) {
-        return new OneOff(this.handler, this.payload, Objects.requireNonNull(at, "at"), null, this.key);
+        return new OneOff(this.handler, this.payload, Objects.requireNonNull(at, "at"), null, this.key, this.uniqueFor);
     }
 
     /**
@@ -62,12 +65,14 @@ public final class OneOff {
         if (delay.isNegative()) {
             throw new IllegalArgumentException("The delay of a one-off job must not be negative, was " + delay);
         }
-        return new OneOff(this.handler, this.payload, null, delay, this.key);
+        return new OneOff(this.handler, this.payload, null, delay, this.key, this.uniqueFor);
     }
 
     /**
      * Makes the submission idempotent: a second submission with the same key (for the same
-     * handler) returns the first job and schedules nothing.
+     * handler) returns the first job and schedules nothing. The key deduplicates for as long as
+     * the history keeps the job's attempts ({@code dsched.history.retention} after the submission,
+     * or after the run if later); {@link #uniqueFor(Duration)} sets a window of its own.
      * @param key the caller's key, at most 200 characters
      * @return a new request
      */
@@ -76,7 +81,25 @@ public final class OneOff {
         if (key.isBlank() || key.length() > 200) {
             throw new IllegalArgumentException("An idempotency key has 1 to 200 characters");
         }
-        return new OneOff(this.handler, this.payload, this.at, this.delay, key);
+        return new OneOff(this.handler, this.payload, this.at, this.delay, key, this.uniqueFor);
+    }
+
+    /**
+     * Keeps the key deduplicating for a window from the submission, whatever the history keeps:
+     * a submission with the same key within it schedules nothing, even after housekeeping deleted
+     * the first job's attempts.
+     * @param window how long the key deduplicates, longer than zero
+     * @return a new request
+     * @throws IllegalStateException if the request has no key yet
+     */
+    public OneOff uniqueFor(Duration window) {
+        if (this.key == null) {
+            throw new IllegalStateException("Give the key first: withKey(key).uniqueFor(window)");
+        }
+        if (window.isNegative() || window.isZero()) {
+            throw new IllegalArgumentException("The window of a key must be longer than zero, was " + window);
+        }
+        return new OneOff(this.handler, this.payload, this.at, this.delay, this.key, window);
     }
 
     String handler() {
@@ -96,5 +119,9 @@ public final class OneOff {
 
     String key() {
         return this.key;
+    }
+
+    Duration uniqueFor() {
+        return this.uniqueFor;
     }
 }

@@ -209,6 +209,16 @@ CREATE TABLE IF NOT EXISTS dsched_deployment (
     superseded_at DATETIME(3)
 ) ENGINE = InnoDB;
 
+-- Callers' idempotency keys that deduplicate longer than the history keeps their attempts
+-- (OneOff.uniqueFor): a key submitted again before expires_at schedules nothing.
+CREATE TABLE IF NOT EXISTS dsched_unique_key (
+    idempotency_key VARCHAR(255) NOT NULL PRIMARY KEY,
+    execution_id    BIGINT       NOT NULL,
+    due_at          DATETIME(3) NOT NULL,
+    expires_at      DATETIME(3) NOT NULL,
+    INDEX idx_dsched_unique_key_expires (expires_at)
+) ENGINE = InnoDB;
+
 -- Fires that failed for good, kept for an operator to replay or discard. A public table.
 CREATE TABLE IF NOT EXISTS dsched_dead_letter (
     id              BIGINT AUTO_INCREMENT PRIMARY KEY,

@@ -18,6 +18,7 @@ import io.dsched.execution.ExecutionStatus;
 import io.dsched.execution.FireExecutor;
 import io.dsched.execution.JobGuard;
 import io.dsched.execution.JobTimeoutException;
+import io.dsched.history.Housekeeping;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
 import io.dsched.jobs.RecurringJob;
@@ -445,6 +446,41 @@ abstract class AbstractReliabilityTests {
             assertThat(run.startedAt()).isAfterOrEqualTo(run.dueAt());
             assertThat(run.payload()).contains("order-42");
         });
+    }
+
+    @Test
+    void aKeyHeldForAWindowDeduplicatesAfterHousekeepingDeletedItsRunAndAKeyWithoutOneDoesNot() {
+        ClusterNode node = start("node-1");
+        JobScheduler scheduler = node.bean(JobScheduler.class);
+        ReliabilityJobs.Reminder held = new ReliabilityJobs.Reminder("order-7", 1);
+        ReliabilityJobs.Reminder plain = new ReliabilityJobs.Reminder("order-8", 1);
+        ScheduledJob first =
+                scheduler.submit(OneOff.of("reminder", held).withKey("order-7").uniqueFor(Duration.ofDays(30)));
+        scheduler.submit(OneOff.of("reminder", plain).withKey("order-8"));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> attempts("reminder").size() == 2
+                        && attempts("reminder").stream().allMatch((run) -> run.status() == ExecutionStatus.SUCCEEDED));
+
+        // housekeeping with a history kept for no time at all deletes both runs
+        Housekeeping.Retention none = new Housekeeping.Retention(
+                Duration.ZERO, Duration.ofDays(14), Duration.ofDays(90), Duration.ofDays(90));
+        new Housekeeping(this.cluster.observer(), platform(), none, 100, java.time.Clock.systemUTC()).purge();
+        assertThat(attempts("reminder")).isEmpty();
+
+        ScheduledJob again =
+                scheduler.submit(OneOff.of("reminder", held).withKey("order-7").uniqueFor(Duration.ofDays(30)));
+        assertThat(again.created()).isFalse();
+        assertThat(again.executionId()).isEqualTo(first.executionId());
+        // without a window of its own a key deduplicates only while its run is in the history
+        assertThat(scheduler
+                        .submit(OneOff.of("reminder", plain).withKey("order-8"))
+                        .created())
+                .isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> ReliabilityJobs.REMINDERS.size() == 3);
+        await().during(Duration.ofMillis(1500))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> ReliabilityJobs.REMINDERS.size() == 3);
+        assertThat(ReliabilityJobs.REMINDERS).containsExactlyInAnyOrder(held, plain, plain);
     }
 
     @ParameterizedTest(name = "skip-locked={0}")

@@ -94,6 +94,7 @@ abstract class AbstractSchemaScriptTests {
             "dsched_execution",
             "dsched_job_definition",
             "dsched_deployment",
+            "dsched_unique_key",
             "dsched_dead_letter",
             "dsched_node",
             "dsched_job",
@@ -357,6 +358,9 @@ abstract class AbstractSchemaScriptTests {
                     status.equals("CURRENT") ? null : platform.bindable(old));
         }
 
+        UniqueKeys keys = new UniqueKeys(jdbc.dataSource(), platform);
+        keys.hold("remind:closed", new UniqueKeys.Held(ran.id(), old), now.minus(1, ChronoUnit.DAYS));
+        keys.hold("remind:open", new UniqueKeys.Held(ran.id(), old), now.plus(1, ChronoUnit.DAYS));
         Housekeeping.Retention retention = new Housekeeping.Retention(
                 Duration.ofDays(14), Duration.ofDays(7), Duration.ofDays(90), Duration.ofDays(90));
         new Housekeeping(jdbc.dataSource(), platform, retention, 1000, java.time.Clock.systemUTC()).purge();
@@ -379,6 +383,9 @@ abstract class AbstractSchemaScriptTests {
                 .containsExactly("CURRENT");
         assertThat(sql.queryForList("SELECT status FROM dsched_deployment", String.class))
                 .containsExactly("CURRENT");
+        assertThat(sql.queryForList("SELECT idempotency_key FROM dsched_unique_key", String.class))
+                .containsExactly("remind:open");
+        assertThat(keys.held("remind:open", now)).isPresent();
     }
 
     @Test

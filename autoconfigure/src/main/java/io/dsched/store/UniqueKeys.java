@@ -1,0 +1,81 @@
+package io.dsched.store;
+
+import java.time.Instant;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Callers' idempotency keys held in {@code dsched_unique_key} for a window of the caller's
+ * choosing, so that a key deduplicates even after housekeeping deleted its attempts. A key not held
+ * here deduplicates for as long as its attempts are in the history.
+ */
+public class UniqueKeys {
+
+    private final JdbcTemplate jdbc;
+
+    private final DatabasePlatform platform;
+
+    /**
+     * Creates the keys.
+     * @param dataSource dsched's DataSource
+     * @param platform its database
+     */
+    public UniqueKeys(DataSource dataSource, DatabasePlatform platform) {
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.platform = platform;
+    }
+
+    /**
+     * Returns the job a key was first submitted as, if its window is still open.
+     * @param key the fire's idempotency key
+     * @param now the time of the new submission
+     * @return the first job, or empty
+     */
+    public Optional<Held> held(String key, Instant now) {
+        return this.jdbc
+                .query(
+                        "SELECT execution_id, due_at FROM dsched_unique_key WHERE idempotency_key = ? AND expires_at > ?",
+                        (row, number) ->
+                                new Held(row.getLong("execution_id"), this.platform.readInstant(row, "due_at")),
+                        key,
+                        this.platform.bindable(now))
+                .stream()
+                .findFirst();
+    }
+
+    /**
+     * Holds a key for the job it was just submitted as, until a time; a key whose window had
+     * closed is held again.
+     * @param key the fire's idempotency key
+     * @param held the job
+     * @param until when the window closes
+     */
+    public void hold(String key, Held held, Instant until) {
+        Object dueAt = this.platform.bindable(held.dueAt());
+        Object expiresAt = this.platform.bindable(until);
+        int updated = this.jdbc.update(
+                "UPDATE dsched_unique_key SET execution_id = ?, due_at = ?, expires_at = ? WHERE idempotency_key = ?",
+                held.executionId(),
+                dueAt,
+                expiresAt,
+                key);
+        if (updated == 0) {
+            this.jdbc.update(
+                    "INSERT INTO dsched_unique_key (idempotency_key, execution_id, due_at, expires_at)"
+                            + " VALUES (?, ?, ?, ?)",
+                    key,
+                    held.executionId(),
+                    dueAt,
+                    expiresAt);
+        }
+    }
+
+    /**
+     * The job a key was first submitted as.
+     *
+     * @param executionId its first attempt, which housekeeping may have deleted since
+     * @param dueAt when it was due
+     */
+    public record Held(long executionId, Instant dueAt) {}
+}
