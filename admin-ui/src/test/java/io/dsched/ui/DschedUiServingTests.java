@@ -26,7 +26,7 @@ class DschedUiServingTests {
             .build();
 
     @Test
-    void theUiIsServedUnderTheActuatorBasePathWithAContentSecurityPolicy() throws Exception {
+    void theUiIsServedUnderTheActuatorBasePathWithItsSecurityHeaders() throws Exception {
         try (ConfigurableApplicationContext app = start(Map.of())) {
             int port = port(app, "local.server.port");
             HttpResponse<String> index = get(port, "/actuator/dsched-ui/");
@@ -38,14 +38,24 @@ class DschedUiServingTests {
             assertThat(UiFiles.CONTENT_SECURITY_POLICY)
                     .contains("script-src 'self';")
                     .doesNotContain("unsafe-inline")
-                    .contains("frame-ancestors 'none'");
+                    .contains("frame-ancestors 'none'")
+                    .contains("form-action 'self'");
+            assertThat(index.headers().firstValue("Permissions-Policy")).hasValue(UiFiles.PERMISSIONS_POLICY);
+            assertThat(UiFiles.PERMISSIONS_POLICY.split(", "))
+                    .contains("camera=()", "microphone=()", "geolocation=()", "payment=()", "usb=()")
+                    .allSatisfy((feature) -> assertThat(feature).endsWith("=()"));
+            assertThat(index.headers().firstValue("Cross-Origin-Opener-Policy")).hasValue("same-origin");
             assertThat(index.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
 
             HttpResponse<String> script = get(port, "/actuator/dsched-ui/app.js");
             assertThat(script.statusCode()).isEqualTo(200);
             assertThat(script.headers().firstValue("Content-Type"))
                     .hasValueSatisfying((type) -> assertThat(type).startsWith("text/javascript"));
-            assertThat(script.headers().firstValue("Content-Security-Policy")).isPresent();
+            assertThat(script.headers().firstValue("Content-Security-Policy"))
+                    .hasValue(UiFiles.CONTENT_SECURITY_POLICY);
+            assertThat(script.headers().firstValue("Permissions-Policy")).hasValue(UiFiles.PERMISSIONS_POLICY);
+            assertThat(script.headers().firstValue("Cross-Origin-Opener-Policy"))
+                    .hasValue("same-origin");
             String etag = script.headers().firstValue("ETag").orElseThrow();
             HttpResponse<String> again = this.http.send(
                     HttpRequest.newBuilder(uri(port, "/actuator/dsched-ui/app.js"))
