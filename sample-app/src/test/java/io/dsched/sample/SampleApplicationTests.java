@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionStatus;
-import io.dsched.sample.jobs.JobView;
 import io.dsched.sample.order.Order;
 import io.dsched.sample.order.OrderJobs;
 import io.dsched.sample.order.OrderStatus;
@@ -13,29 +12,34 @@ import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionRepository;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
-import java.util.Map;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.core.ParameterizedTypeReference;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
-import org.springframework.http.ResponseEntity;
-import org.springframework.web.client.RestClient;
+import tools.jackson.databind.JsonNode;
 
+/**
+ * The sample's shop and its jobs over HTTP, as its users: the operator places and pays orders and
+ * operates jobs through the dsched endpoint, the admin changes a schedule, the viewer reads.
+ */
 @SpringBootTest(
         webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = {
             "spring.datasource.url=jdbc:h2:mem:sample;DB_CLOSE_DELAY=-1",
             "dsched.node-id=test-node",
-            "sample.payment-timeout=2s"
+            "sample.payment-timeout=2s",
+            "sample.users.viewer-password=" + SampleApplicationTests.PASSWORD,
+            "sample.users.operator-password=" + SampleApplicationTests.PASSWORD,
+            "sample.users.admin-password=" + SampleApplicationTests.PASSWORD
         })
 class SampleApplicationTests {
+
+    static final String PASSWORD = "sample-application-tests";
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -45,14 +49,18 @@ class SampleApplicationTests {
     @Autowired
     private ExecutionRepository executions;
 
-    private RestClient http;
+    private SampleClient viewer;
+
+    private SampleClient operator;
+
+    private SampleClient admin;
 
     @BeforeEach
-    void createClient() {
-        this.http = RestClient.builder()
-                .baseUrl("http://localhost:" + this.port)
-                .defaultStatusHandler((status) -> true, (request, response) -> {})
-                .build();
+    void createClients() {
+        String base = "http://localhost:" + this.port;
+        this.viewer = SampleClient.basic(base, "viewer", PASSWORD);
+        this.operator = SampleClient.basic(base, "operator", PASSWORD);
+        this.admin = SampleClient.basic(base, "admin", PASSWORD);
     }
 
     @Test
@@ -61,11 +69,10 @@ class SampleApplicationTests {
         assertThat(placed.status()).isEqualTo(OrderStatus.PENDING);
         assertThat(placed.amount()).isEqualByComparingTo(new BigDecimal("42.50"));
 
-        Order paid =
-                this.http.post().uri("/orders/{id}/pay", placed.id()).retrieve().body(Order.class);
+        Order paid = this.operator.post("/orders/" + placed.id() + "/pay", "").as(Order.class);
         assertThat(paid.status()).isEqualTo(OrderStatus.PAID);
         Order paidAgain =
-                this.http.post().uri("/orders/{id}/pay", placed.id()).retrieve().body(Order.class);
+                this.operator.post("/orders/" + placed.id() + "/pay", "").as(Order.class);
         assertThat(paidAgain.status()).isIn(OrderStatus.PAID, OrderStatus.SETTLED);
 
         Order settled = await().atMost(TIMEOUT)
@@ -81,21 +88,24 @@ class SampleApplicationTests {
 
         assertThat(this.executions.countByJobNameAndStatus(OrderJobs.SETTLE_PENDING_ORDERS, ExecutionStatus.SUCCEEDED))
                 .isPositive();
-        List<ExecutionRecord> fires = this.http
-                .get()
-                .uri("/executions?job={job}&limit=500", OrderJobs.SETTLE_PENDING_ORDERS)
-                .retrieve()
-                .body(new ParameterizedTypeReference<>() {});
+        JsonNode page = this.viewer
+                .get("/actuator/dsched/executions?job=" + OrderJobs.SETTLE_PENDING_ORDERS + "&size=200")
+                .json();
+        List<JsonNode> fires =
+                StreamSupport.stream(page.get("content").spliterator(), false).toList();
         assertThat(fires)
                 .isNotEmpty()
-                .allSatisfy((fire) -> assertThat(fire.jobName()).isEqualTo(OrderJobs.SETTLE_PENDING_ORDERS))
+                .allSatisfy(
+                        (fire) -> assertThat(fire.get("jobName").asString()).isEqualTo(OrderJobs.SETTLE_PENDING_ORDERS))
                 .anySatisfy((fire) -> {
-                    assertThat(fire.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
-                    assertThat(fire.nodeId()).isEqualTo("test-node");
-                    assertThat(fire.scheduledAt()).isAfterOrEqualTo(placed.createdAt());
-                    assertThat(fire.finishedAt()).isAfterOrEqualTo(fire.startedAt());
+                    assertThat(fire.get("status").asString()).isEqualTo("SUCCEEDED");
+                    assertThat(fire.get("nodeId").asString()).isEqualTo("test-node");
+                    assertThat(instant(fire, "scheduledAt")).isAfterOrEqualTo(placed.createdAt());
+                    assertThat(instant(fire, "finishedAt")).isAfterOrEqualTo(instant(fire, "startedAt"));
                 });
-        assertThat(fires).extracting(ExecutionRecord::idempotencyKey).doesNotHaveDuplicates();
+        assertThat(fires)
+                .extracting((fire) -> fire.get("idempotencyKey").asString())
+                .doesNotHaveDuplicates();
     }
 
     @Test
@@ -120,77 +130,54 @@ class SampleApplicationTests {
         assertThat(this.executions.findByIdempotencyKey(scheduled.idempotencyKey()))
                 .hasSize(1);
 
-        ResponseEntity<ProblemDetail> late =
-                this.http.post().uri("/orders/{id}/pay", placed.id()).retrieve().toEntity(ProblemDetail.class);
-        assertThat(late.getStatusCode()).isEqualTo(HttpStatus.CONFLICT);
-        assertThat(late.getBody().getDetail()).contains("not paid in time");
+        SampleClient.Response late = this.operator.post("/orders/" + placed.id() + "/pay", "");
+        assertThat(late.status()).isEqualTo(409);
+        assertThat(late.json().get("detail").asString()).contains("not paid in time");
         assertThat(order(placed.id()).status()).isEqualTo(OrderStatus.CANCELLED);
     }
 
     @Test
     void payingAnUnknownOrderIsNotFound() {
-        ResponseEntity<ProblemDetail> response =
-                this.http.post().uri("/orders/{id}/pay", 987654321L).retrieve().toEntity(ProblemDetail.class);
-        assertThat(response.getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
-        assertThat(response.getBody().getDetail()).isEqualTo("No order 987654321");
+        SampleClient.Response response = this.operator.post("/orders/987654321/pay", "");
+        assertThat(response.status()).isEqualTo(404);
+        assertThat(response.json().get("detail").asString()).isEqualTo("No order 987654321");
     }
 
     @Test
     void placingAnOrderWithoutAPositiveAmountIsABadRequest() {
-        ResponseEntity<ProblemDetail> response = this.http
-                .post()
-                .uri("/orders")
-                .contentType(MediaType.APPLICATION_JSON)
-                .body(Map.of("amount", "-1"))
-                .retrieve()
-                .toEntity(ProblemDetail.class);
-        assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-        assertThat(response.getBody().getDetail()).contains("amount must be positive");
+        SampleClient.Response response = this.operator.post("/orders", "{\"amount\":\"-1\"}");
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.json().get("detail").asString()).contains("amount must be positive");
     }
 
     @Test
-    void jobsArePausedResumedAndRescheduledThroughTheirApi() {
-        String job = "/jobs/" + OrderJobs.NIGHTLY_REPORT;
-        assertThat(this.http.get().uri(job).retrieve().body(JobView.class))
-                .isEqualTo(new JobView(OrderJobs.NIGHTLY_REPORT, false, "cron(0 0 2 * * *, Europe/Berlin)"));
+    void jobsArePausedAndResumedByTheOperatorAndRescheduledByTheAdminThroughTheEndpoint() {
+        String job = "/actuator/dsched/jobs/" + OrderJobs.NIGHTLY_REPORT;
+        assertThat(job(job).get("schedule").asString()).isEqualTo("cron(0 0 2 * * *, Europe/Berlin)");
 
-        assertThat(this.http
-                        .post()
-                        .uri(job + "/pause")
-                        .retrieve()
-                        .body(JobView.class)
-                        .paused())
-                .isTrue();
-        assertThat(this.http.get().uri(job).retrieve().body(JobView.class).paused())
-                .isTrue();
-        assertThat(this.http
-                        .post()
-                        .uri(job + "/resume")
-                        .retrieve()
-                        .body(JobView.class)
-                        .paused())
-                .isFalse();
+        assertThat(this.operator.post(job + "/pause", "{}").status()).isEqualTo(200);
+        assertThat(job(job).get("paused").asBoolean()).isTrue();
+        assertThat(this.operator.post(job + "/resume", "{}").status()).isEqualTo(200);
+        assertThat(job(job).get("paused").asBoolean()).isFalse();
 
-        JobView rescheduled = this.http
-                .put()
-                .uri(job + "/schedule")
-                .contentType(MediaType.APPLICATION_JSON)
-                .body(Map.of("cron", "0 30 3 * * *"))
-                .retrieve()
-                .body(JobView.class);
-        assertThat(rescheduled.schedule()).isEqualTo("cron(0 30 3 * * *, default zone)");
-        assertThat(this.http.get().uri(job).retrieve().body(JobView.class).schedule())
-                .isEqualTo("cron(0 30 3 * * *, default zone)");
+        String schedule = "{\"cron\":\"0 30 3 * * *\",\"zone\":\"Europe/Berlin\",\"reason\":\"after the backup\"}";
+        assertThat(this.operator.post(job + "/schedule", schedule).status()).isEqualTo(403);
+        assertThat(this.admin.post(job + "/schedule", schedule).status()).isEqualTo(200);
+        assertThat(job(job).get("schedule").asString()).isEqualTo("cron(0 30 3 * * *, Europe/Berlin)");
+        assertThat(this.admin
+                        .post(
+                                job + "/schedule",
+                                "{\"cron\":\"0 0 2 * * *\",\"zone\":\"Europe/Berlin\",\"reason\":\"back\"}")
+                        .status())
+                .isEqualTo(200);
     }
 
     @Test
     void aTriggeredJobRunsOnceNowAsAManualAttempt() {
-        Map<String, Object> run = this.http
-                .post()
-                .uri("/jobs/{job}/trigger", OrderJobs.NIGHTLY_REPORT)
-                .retrieve()
-                .body(new ParameterizedTypeReference<>() {});
-        long id = ((Number) run.get("executionId")).longValue();
+        SampleClient.Response run =
+                this.operator.post("/actuator/dsched/jobs/" + OrderJobs.NIGHTLY_REPORT + "/trigger", "{}");
+        assertThat(run.status()).isEqualTo(200);
+        long id = run.json().get("after").get("executionId").asLong();
         ExecutionRecord done = await().atMost(TIMEOUT)
                 .until(
                         () -> this.executions.findById(id).orElseThrow(),
@@ -199,54 +186,10 @@ class SampleApplicationTests {
         assertThat(done.jobName()).isEqualTo(OrderJobs.NIGHTLY_REPORT);
     }
 
-    @Test
-    void unknownJobsAreNotFoundAndInvalidSchedulesAreBadRequests() {
-        ResponseEntity<ProblemDetail> unknown =
-                this.http.get().uri("/jobs/noSuchJob").retrieve().toEntity(ProblemDetail.class);
-        assertThat(unknown.getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
-        assertThat(unknown.getBody().getDetail()).contains("noSuchJob");
-
-        ResponseEntity<ProblemDetail> unknownTrigger =
-                this.http.post().uri("/jobs/noSuchJob/trigger").retrieve().toEntity(ProblemDetail.class);
-        assertThat(unknownTrigger.getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
-
-        ResponseEntity<String> invalid = this.http
-                .put()
-                .uri("/jobs/{job}/schedule", OrderJobs.FLAKY_PARTNER_SYNC)
-                .contentType(MediaType.APPLICATION_JSON)
-                .body(Map.of("cron", "0 61 * * * *"))
-                .retrieve()
-                .toEntity(String.class);
-        assertThat(invalid.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-        assertThat(invalid.getBody())
-                .contains("Invalid cron expression '0 61 * * * *'")
-                .doesNotContain("\tat ");
-
-        ResponseEntity<ProblemDetail> missing = this.http
-                .put()
-                .uri("/jobs/{job}/schedule", OrderJobs.FLAKY_PARTNER_SYNC)
-                .contentType(MediaType.APPLICATION_JSON)
-                .body(Map.of())
-                .retrieve()
-                .toEntity(ProblemDetail.class);
-        assertThat(missing.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-        assertThat(this.http
-                        .get()
-                        .uri("/jobs/{job}", OrderJobs.FLAKY_PARTNER_SYNC)
-                        .retrieve()
-                        .body(JobView.class)
-                        .schedule())
-                .isEqualTo("fixedRate(PT10S, initialDelay PT0S)");
-    }
-
     private Order place(String amount) {
-        return this.http
-                .post()
-                .uri("/orders")
-                .contentType(MediaType.APPLICATION_JSON)
-                .body(Map.of("amount", amount))
-                .retrieve()
-                .body(Order.class);
+        SampleClient.Response placed = this.operator.post("/orders", "{\"amount\":\"" + amount + "\"}");
+        assertThat(placed.status()).as(placed.toString()).isEqualTo(201);
+        return placed.as(Order.class);
     }
 
     private ExecutionRecord timeoutOf(Order order) {
@@ -257,6 +200,14 @@ class SampleApplicationTests {
     }
 
     private Order order(long id) {
-        return this.http.get().uri("/orders/{id}", id).retrieve().body(Order.class);
+        return this.viewer.get("/orders/" + id).as(Order.class);
+    }
+
+    private JsonNode job(String path) {
+        return this.viewer.get(path).json().get("job");
+    }
+
+    private static Instant instant(JsonNode node, String field) {
+        return Instant.parse(node.get(field).asString());
     }
 }

@@ -1,12 +1,15 @@
 package io.dsched.sample.security;
 
+import jakarta.servlet.DispatcherType;
 import java.security.SecureRandom;
 import java.util.Base64;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.userdetails.User;
@@ -17,10 +20,12 @@ import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
- * Signs users in to the admin UI with a form (and scripts with HTTP Basic) and protects the dsched
- * endpoint's writes against cross-site requests with a token the UI reads from the
- * {@code XSRF-TOKEN} cookie. The dsched endpoint checks each user's role itself. The shop's own API
- * and the health and Prometheus endpoints stay open, as before.
+ * Who may do what in the sample. Health and Prometheus are open; everything else needs a signed-in
+ * user: a form signs browsers in (the admin UI), HTTP Basic signs scripts in. All three users read the
+ * orders, the operator and the admin place and pay them, and the dsched endpoint checks each user's
+ * dsched role itself. Every unsafe request, whatever its path, carries the CSRF token that the
+ * {@code XSRF-TOKEN} cookie holds, sent back in the {@code X-XSRF-TOKEN} header: no path is exempt,
+ * so that no spelling of a path can reach a write without it.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(SampleUsers.class)
@@ -30,20 +35,20 @@ public class SecurityConfiguration {
 
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http) throws Exception {
-        return http.authorizeHttpRequests(
-                        (requests) -> requests.requestMatchers("/actuator/dsched-ui", "/actuator/dsched-ui/**")
-                                .authenticated()
-                                .anyRequest()
-                                .permitAll())
+        return http.authorizeHttpRequests((requests) -> requests
+                        // the error page that a refusal forwards to, so that it keeps its status
+                        .dispatcherTypeMatchers(DispatcherType.ERROR)
+                        .permitAll()
+                        .requestMatchers(EndpointRequest.to("health", "prometheus"))
+                        .permitAll()
+                        .requestMatchers(HttpMethod.POST, "/orders", "/orders/**")
+                        .hasAnyRole("DSCHED_OPERATOR", "DSCHED_ADMIN")
+                        .anyRequest()
+                        .authenticated())
                 .formLogin(Customizer.withDefaults())
                 .httpBasic(Customizer.withDefaults())
-                // the token in a cookie the UI reads and sends back in X-XSRF-TOKEN; the shop's
-                // own API below takes no credentials, so there is nothing to forge there
-                .csrf((csrf) -> csrf.spa()
-                        .ignoringRequestMatchers(
-                                (request) -> !request.getRequestURI().startsWith("/actuator/")
-                                        && !request.getRequestURI().equals("/login")
-                                        && !request.getRequestURI().equals("/logout")))
+                // the token in a cookie that the UI and scripts read and send back in X-XSRF-TOKEN
+                .csrf((csrf) -> csrf.spa())
                 .build();
     }
 

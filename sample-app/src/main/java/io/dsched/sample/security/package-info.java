@@ -1,2 +1,2 @@
-/** Who may use the admin UI and the dsched endpoint: three users, one per dsched role. */
+/** Who may reach the sample and do what: its three users, one per dsched role, sign-in and CSRF protection. */
 package io.dsched.sample.security;

@@ -5,9 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionStatus;
-import io.dsched.jobs.ScheduledJob;
 import io.dsched.sample.crashlab.CrashLab.Run;
-import io.dsched.sample.jobs.JobView;
 import io.dsched.sample.order.OrderJobs;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionStore;
@@ -82,7 +80,7 @@ abstract class AbstractCrashIT {
     @Test
     void aFireWhoseNodeIsKilledMidRunCompletesOnceOnAnotherNode() {
         List<SampleNode> nodes = this.lab.start(3);
-        ScheduledJob run = nodes.get(0).trigger(CrashLabJobs.LONG_JOB);
+        SampleNode.Triggered run = nodes.get(0).trigger(CrashLabJobs.LONG_JOB);
         ExecutionRecord running = waitUpTo(Duration.ofSeconds(20), "the long job to start")
                 .until(
                         () -> this.lab.execution(run.executionId()),
@@ -125,7 +123,7 @@ abstract class AbstractCrashIT {
     @Test
     void aPendingRetryRunsOnAnotherNodeWhenTheNodeThatFailedIsKilled() {
         List<SampleNode> nodes = this.lab.start(3);
-        ScheduledJob run = nodes.get(1).trigger(CrashLabJobs.RETRY_JOB);
+        SampleNode.Triggered run = nodes.get(1).trigger(CrashLabJobs.RETRY_JOB);
         List<ExecutionRecord> pending = waitUpTo(Duration.ofSeconds(20), "the first attempt to fail")
                 .until(
                         () -> this.lab.attempts(run.idempotencyKey()),
@@ -169,7 +167,7 @@ abstract class AbstractCrashIT {
         assertThat(timeout.status()).isEqualTo(ExecutionStatus.SCHEDULED);
         assertThat(timeout.origin()).isEqualTo(ExecutionOrigin.ONE_OFF);
         // a fire whose first attempt failed, with its retry 20s later
-        ScheduledJob fire = nodes.get(1).trigger(CrashLabJobs.LATE_RETRY_JOB);
+        SampleNode.Triggered fire = nodes.get(1).trigger(CrashLabJobs.LATE_RETRY_JOB);
         ExecutionRecord retry = waitUpTo(Duration.ofSeconds(20), "the first attempt to fail")
                 .until(
                         () -> this.lab.attempts(fire.idempotencyKey()),
@@ -179,7 +177,7 @@ abstract class AbstractCrashIT {
                 .get(1);
         // a schedule changed at run time
         String override = "cron(*/7 * * * * *, default zone)";
-        assertThat(nodes.get(2).reschedule(CrashLabJobs.TICKER, "*/7 * * * * *").schedule())
+        assertThat(nodes.get(2).reschedule(CrashLabJobs.TICKER, "*/7 * * * * *"))
                 .isEqualTo(override);
 
         this.lab.stop(nodes);
@@ -205,7 +203,8 @@ abstract class AbstractCrashIT {
                 timeout.dueAt(),
                 retry.dueAt());
         for (SampleNode node : nodes) {
-            assertThat(node.job(CrashLabJobs.TICKER)).isEqualTo(new JobView(CrashLabJobs.TICKER, false, override));
+            assertThat(node.job(CrashLabJobs.TICKER))
+                    .isEqualTo(new SampleNode.Job(CrashLabJobs.TICKER, false, override));
         }
         ExecutionRecord timedOut = waitUpTo(Duration.ofSeconds(40), "the order's timeout to run")
                 .until(
@@ -213,6 +212,7 @@ abstract class AbstractCrashIT {
                         (attempt) -> attempt.status() == ExecutionStatus.SUCCEEDED);
         assertThat(timedOut.startedAt()).isAfter(stoppedAt).isAfterOrEqualTo(timeout.dueAt());
         assertThat(this.lab.orderStatus(order)).isEqualTo("CANCELLED");
+        assertThat(nodes.get(1).orderStatus(order)).isEqualTo("CANCELLED");
         assertThat(this.lab.attempts(timeoutKey)).hasSize(1);
 
         ExecutionRecord retried = waitUpTo(Duration.ofSeconds(45), "the retry to run")

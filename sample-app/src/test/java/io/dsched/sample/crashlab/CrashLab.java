@@ -11,13 +11,17 @@ import io.dsched.test.TestDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.stream.IntStream;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * A cluster of {@link SampleNode}s over one fresh database, and the view of that database the tests
- * assert on. Closing it kills every node and drops the database.
+ * A cluster of {@link SampleNode}s over one fresh database, with passwords of the sample's users made
+ * up for the lab, and the view of that database the tests assert on. Closing it kills every node and
+ * drops the database.
  */
 final class CrashLab implements AutoCloseable {
 
@@ -32,6 +36,8 @@ final class CrashLab implements AutoCloseable {
     private final JdbcClient jdbc;
 
     private final List<String> arguments;
+
+    private final Map<String, String> passwords = new HashMap<>();
 
     private final Path logs;
 
@@ -59,6 +65,9 @@ final class CrashLab implements AutoCloseable {
                 "--spring.datasource.url=" + database.url(),
                 "--spring.datasource.username=" + database.username(),
                 "--spring.datasource.password=" + ((database.password() != null) ? database.password() : ""));
+        for (String user : new String[] {"viewer", "operator", "admin"}) {
+            this.passwords.put(user, UUID.randomUUID().toString());
+        }
     }
 
     /**
@@ -69,7 +78,8 @@ final class CrashLab implements AutoCloseable {
      */
     List<SampleNode> start(int count) {
         List<SampleNode> started = IntStream.rangeClosed(1, count)
-                .mapToObj((n) -> new SampleNode("node-" + n, this.logs.resolve("node-" + n + ".log"), this.arguments))
+                .mapToObj((n) -> new SampleNode(
+                        "node-" + n, this.logs.resolve("node-" + n + ".log"), this.arguments, this.passwords))
                 .toList();
         this.nodes.addAll(started);
         // dsched's schema initializer does not serialise its CREATE ... IF NOT EXISTS statements: nodes

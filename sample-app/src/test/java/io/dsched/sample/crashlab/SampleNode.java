@@ -1,11 +1,9 @@
 package io.dsched.sample.crashlab;
 
-import io.dsched.jobs.ScheduledJob;
-import io.dsched.sample.jobs.JobView;
+import io.dsched.sample.SampleClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,20 +12,19 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import org.springframework.http.MediaType;
-import org.springframework.http.client.JdkClientHttpRequestFactory;
-import org.springframework.web.client.HttpServerErrorException;
-import org.springframework.web.client.ResourceAccessException;
-import org.springframework.web.client.RestClient;
+import tools.jackson.databind.JsonNode;
 
 /**
  * One node of the sample application in a JVM of its own, started from the repackaged jar with
  * {@code java -jar}. Each start picks a free port and appends the node's output to its log file. Every
  * process still running when the test JVM exits is killed by a shutdown hook, whatever became of the test.
+ * The node's users get their passwords from the environment, where no other user of the machine reads
+ * them; the node is called as one of them through the dsched endpoint and the orders API.
  */
 final class SampleNode {
 
@@ -48,22 +45,24 @@ final class SampleNode {
 
     private final List<String> arguments;
 
+    private final Map<String, String> passwords;
+
     private Process process;
 
     private int port;
-
-    private RestClient http;
 
     /**
      * Creates a node that is not started yet.
      * @param nodeId its {@code dsched.node-id}
      * @param log the file its output is appended to
      * @param arguments application arguments besides its port and node id
+     * @param passwords the passwords of the users {@code viewer}, {@code operator} and {@code admin}
      */
-    SampleNode(String nodeId, Path log, List<String> arguments) {
+    SampleNode(String nodeId, Path log, List<String> arguments, Map<String, String> passwords) {
         this.nodeId = nodeId;
         this.log = log;
         this.arguments = List.copyOf(arguments);
+        this.passwords = Map.copyOf(passwords);
     }
 
     String nodeId() {
@@ -94,20 +93,18 @@ final class SampleNode {
                     "==== " + Instant.now() + " crashlab starts " + this.nodeId + " on port " + this.port + "\n",
                     StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND);
-            Process started = new ProcessBuilder(command)
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(this.log.toFile()))
-                    .start();
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(this.log.toFile()));
+            this.passwords.forEach((user, password) ->
+                    builder.environment().put("SAMPLE_USERS_" + user.toUpperCase(Locale.ROOT) + "_PASSWORD", password));
+            Process started = builder.start();
             processes.add(started);
             started.onExit().thenRun(() -> processes.remove(started));
             this.process = started;
         } catch (IOException ex) {
             throw new UncheckedIOException("Could not start " + this.nodeId, ex);
         }
-        this.http = RestClient.builder()
-                .baseUrl("http://localhost:" + this.port)
-                .requestFactory(requestFactory())
-                .build();
     }
 
     /**
@@ -120,15 +117,13 @@ final class SampleNode {
                     + " before it served; the end of " + this.log + ":\n" + tail());
         }
         try {
-            // ready once the application has started, after every life cycle (dsched's engine included)
-            return this.http
-                    .get()
-                    .uri("/actuator/health/readiness")
-                    .retrieve()
-                    .toBodilessEntity()
-                    .getStatusCode()
-                    .is2xxSuccessful();
-        } catch (ResourceAccessException | HttpServerErrorException ex) {
+            // ready once the application has started, after every life cycle (dsched's engine included);
+            // the probe needs no user
+            return SampleClient.anonymous(base())
+                            .get("/actuator/health/readiness")
+                            .status()
+                    == 200;
+        } catch (UncheckedIOException ex) {
             return false;
         }
     }
@@ -182,42 +177,64 @@ final class SampleNode {
         }
     }
 
-    ScheduledJob trigger(String job) {
-        return this.http.post().uri("/jobs/{name}/trigger", job).retrieve().body(ScheduledJob.class);
+    /**
+     * Runs a job once now, as the operator, through the dsched endpoint.
+     * @param job the job
+     * @return the run
+     */
+    Triggered trigger(String job) {
+        JsonNode after = expect(200, as("operator").post("/actuator/dsched/jobs/" + job + "/trigger", "{}"))
+                .get("after");
+        return new Triggered(
+                after.get("executionId").asLong(), after.get("idempotencyKey").asString());
     }
 
-    JobView job(String job) {
-        return this.http.get().uri("/jobs/{name}", job).retrieve().body(JobView.class);
+    /**
+     * Shows a job, as the viewer, through the dsched endpoint.
+     * @param job the job
+     * @return whether it is paused and its schedule
+     */
+    Job job(String job) {
+        JsonNode shown = expect(200, as("viewer").get("/actuator/dsched/jobs/" + job + "?size=1"))
+                .get("job");
+        return new Job(
+                shown.get("name").asString(),
+                shown.get("paused").asBoolean(),
+                shown.get("schedule").asString());
     }
 
-    JobView reschedule(String job, String cron) {
-        return this.http
-                .put()
-                .uri("/jobs/{name}/schedule", job)
-                .contentType(MediaType.APPLICATION_JSON)
-                .body(Map.of("cron", cron))
-                .retrieve()
-                .body(JobView.class);
+    /**
+     * Changes a job's schedule, as the admin, through the dsched endpoint.
+     * @param job the job
+     * @param cron the new cron, in the node's zone
+     * @return the schedule in force after the change
+     */
+    String reschedule(String job, String cron) {
+        String body = "{\"cron\":\"" + cron + "\",\"reason\":\"crash test\"}";
+        return expect(200, as("admin").post("/actuator/dsched/jobs/" + job + "/schedule", body))
+                .get("after")
+                .get("schedule")
+                .asString();
     }
 
+    /**
+     * Places an order, as the operator.
+     * @param amount its amount
+     * @return its id
+     */
     long placeOrder(String amount) {
-        Map<?, ?> order = this.http
-                .post()
-                .uri("/orders")
-                .contentType(MediaType.APPLICATION_JSON)
-                .body(Map.of("amount", amount))
-                .retrieve()
-                .body(Map.class);
-        return ((Number) order.get("id")).longValue();
+        return expect(201, as("operator").post("/orders", "{\"amount\":\"" + amount + "\"}"))
+                .get("id")
+                .asLong();
     }
 
+    /**
+     * Reads an order's state, as the viewer.
+     * @param id the order
+     * @return its state
+     */
     String orderStatus(long id) {
-        return (String) this.http
-                .get()
-                .uri("/orders/{id}", id)
-                .retrieve()
-                .body(Map.class)
-                .get("status");
+        return expect(200, as("viewer").get("/orders/" + id)).get("status").asString();
     }
 
     String tail() {
@@ -235,11 +252,19 @@ final class SampleNode {
                 + ")";
     }
 
-    private static JdkClientHttpRequestFactory requestFactory() {
-        JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(
-                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build());
-        factory.setReadTimeout(Duration.ofSeconds(10));
-        return factory;
+    private String base() {
+        return "http://127.0.0.1:" + this.port;
+    }
+
+    private SampleClient as(String user) {
+        return SampleClient.basic(base(), user, this.passwords.get(user));
+    }
+
+    private JsonNode expect(int status, SampleClient.Response response) {
+        if (response.status() != status) {
+            throw new IllegalStateException(this.nodeId + ": " + response);
+        }
+        return response.json();
     }
 
     private static int freePort() {
@@ -256,4 +281,21 @@ final class SampleNode {
             process.destroyForcibly();
         }
     }
+
+    /**
+     * A run of a job that the endpoint started.
+     *
+     * @param executionId its attempt's row in {@code dsched_execution}
+     * @param idempotencyKey its fire's key
+     */
+    record Triggered(long executionId, String idempotencyKey) {}
+
+    /**
+     * A job as the endpoint shows it.
+     *
+     * @param name its name
+     * @param paused whether it is paused
+     * @param schedule its schedule in force, such as {@code cron(0 0 2 * * *, Europe/Berlin)}
+     */
+    record Job(String name, boolean paused, String schedule) {}
 }

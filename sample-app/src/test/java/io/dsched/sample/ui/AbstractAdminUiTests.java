@@ -3,6 +3,7 @@ package io.dsched.sample.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.sample.SampleServer;
 import io.dsched.sample.demo.DemoJobs;
 import io.dsched.sample.order.OrderJobs;
 import io.dsched.test.TestDatabases;
