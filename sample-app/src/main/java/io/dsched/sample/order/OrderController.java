@@ -1,5 +1,6 @@
 package io.dsched.sample.order;
 
+import java.math.BigDecimal;
 import java.net.URI;
 import java.util.List;
 import org.springframework.http.HttpStatus;
@@ -39,10 +40,13 @@ public class OrderController {
      * Places an order awaiting payment.
      * @param request the order's amount
      * @return the new order, with its location
+     * @throws IllegalArgumentException (a 400) if the amount breaks a rule of {@link OrderAmount}
      */
     @PostMapping
     public ResponseEntity<Order> place(@RequestBody NewOrder request) {
-        Order order = this.orders.place(request.amount());
+        // checked before the service's transaction takes a connection from the pool the scheduler shares
+        BigDecimal amount = OrderAmount.cents(request.amount());
+        Order order = this.orders.place(amount);
         return ResponseEntity.created(URI.create("/orders/" + order.id())).body(order);
     }
 

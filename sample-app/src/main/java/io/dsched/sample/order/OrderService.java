@@ -3,7 +3,6 @@ package io.dsched.sample.order;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -27,8 +26,6 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 public class OrderService {
-
-    private static final BigDecimal MAX_AMOUNT = new BigDecimal("9999999999.99");
 
     private static final String SELECT = "SELECT id, status, amount, created_at, settled_at FROM sample_order";
 
@@ -57,16 +54,13 @@ public class OrderService {
     /**
      * Places an order awaiting payment, and schedules its cancellation should it not be paid within the
      * payment timeout; both are written in one transaction.
-     * @param amount amount of the order, positive, rounded to cents
+     * @param amount amount of the order, by the rules of {@link OrderAmount}
      * @return the new order
-     * @throws IllegalArgumentException if the amount is missing, not positive or too large
+     * @throws IllegalArgumentException if the amount breaks one of those rules
      */
     @Transactional
     public Order place(BigDecimal amount) {
-        if (amount == null || amount.signum() <= 0 || amount.compareTo(MAX_AMOUNT) > 0) {
-            throw new IllegalArgumentException("amount must be positive and at most " + MAX_AMOUNT + ", was " + amount);
-        }
-        BigDecimal cents = amount.setScale(2, RoundingMode.HALF_UP);
+        BigDecimal cents = OrderAmount.cents(amount);
         Instant now = this.clock.instant().truncatedTo(ChronoUnit.MICROS);
         KeyHolder keys = new GeneratedKeyHolder();
         this.jdbc

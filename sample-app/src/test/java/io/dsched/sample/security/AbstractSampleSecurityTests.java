@@ -247,6 +247,76 @@ abstract class AbstractSampleSecurityTests {
     }
 
     @Test
+    void anAmountWithAHugeExponentIsRefusedWithinASecondAndPlacesNoOrder() {
+        SampleClient operator = this.server.client("operator");
+        // the same path once, so that the measured request does not pay for the first one's warm-up
+        assertThat(operator.post("/orders", "{\"amount\":0}").status()).isEqualTo(400);
+        for (String amount : new String[] {"1e-30000000", "\"1e-30000000\"", "1E-2147483647"}) {
+            long started = System.nanoTime();
+            Response refused = operator.post("/orders", "{\"amount\":" + amount + "}");
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+            assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+            assertThat(refused.json().get("detail").asString()).isEqualTo("amount must have at most 2 decimal places");
+            assertThat(elapsed).as("answer to %s", amount).isLessThan(Duration.ofSeconds(1));
+        }
+        // rounded, it would have been an order of nothing
+        assertThat(ordersOf("0.00")).isZero();
+    }
+
+    /** Amounts out of bounds, what they would have been rounded to, and why they are refused. */
+    Stream<Arguments> amountsOutOfBounds() {
+        return Stream.of(
+                Arguments.of("4242.001", "4242.00", "amount must have at most 2 decimal places"),
+                Arguments.of("\"4242.005\"", "4242.01", "amount must have at most 2 decimal places"),
+                Arguments.of("0", "0.00", "amount must be positive"),
+                Arguments.of("-4242", "-4242.00", "amount must be positive"),
+                Arguments.of("1e9", "1000000000.00", "amount must be at most 1000000.00"),
+                Arguments.of("1000000.01", "1000000.01", "amount must be at most 1000000.00"),
+                Arguments.of("1E+30000000", null, "amount must be at most 1000000.00"),
+                Arguments.of("null", null, "amount is required"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("amountsOutOfBounds")
+    void anAmountOutOfBoundsIsABadRequestWithTheReasonAndPlacesNoOrder(String amount, String rounded, String reason) {
+        Response refused = this.server.client("operator").post("/orders", "{\"amount\":" + amount + "}");
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+        assertThat(refused.json().get("detail").asString()).isEqualTo(reason);
+        if (rounded != null) {
+            assertThat(ordersOf(rounded)).isZero();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("amountsInBounds")
+    void anAmountInBoundsPlacesAnOrderOfThatAmount(String amount, String placed) {
+        Response created = this.server.client("operator").post("/orders", "{\"amount\":" + amount + "}");
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        assertThat(created.json().get("amount").decimalValue()).isEqualByComparingTo(placed);
+        assertThat(ordersOf(placed)).isPositive();
+    }
+
+    Stream<Arguments> amountsInBounds() {
+        return Stream.of(
+                Arguments.of("12.50", "12.50"),
+                Arguments.of("\"12.5\"", "12.50"),
+                Arguments.of("0.01", "0.01"),
+                Arguments.of("1E+6", "1000000.00"),
+                Arguments.of("1000000.00", "1000000.00"));
+    }
+
+    @Test
+    void theLimitOfTheOrdersListIsBounded() {
+        SampleClient viewer = this.server.client("viewer");
+        for (String limit : new String[] {"0", "-1", "501", "99999999999", "1e3", "x"}) {
+            Response refused = viewer.get("/orders?limit=" + limit);
+            assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+        }
+        assertThat(viewer.get("/orders?limit=1").status()).isEqualTo(200);
+        assertThat(viewer.get("/orders?limit=500").status()).isEqualTo(200);
+    }
+
+    @Test
     void theAdminUiAnswersWithItsSecurityHeaders() {
         Response index = session("viewer").get("/actuator/dsched-ui/");
         assertThat(index.status()).isEqualTo(200);
@@ -263,6 +333,15 @@ abstract class AbstractSampleSecurityTests {
         assertThat(index.header("X-Frame-Options")).isEqualTo("DENY");
     }
 
+    private long ordersOf(String amount) {
+        return this.server
+                .bean(JdbcClient.class)
+                .sql("SELECT COUNT(*) FROM sample_order WHERE amount = :amount")
+                .param("amount", new BigDecimal(amount))
+                .query(Long.class)
+                .single();
+    }
+
     private SampleClient session(String user) {
         return SampleClient.session(this.server.base(), user, this.server.password(user));
     }
@@ -275,12 +354,7 @@ abstract class AbstractSampleSecurityTests {
     private State state() {
         JobScheduler jobs = this.server.bean(JobScheduler.class);
         return new State(
-                this.server
-                        .bean(JdbcClient.class)
-                        .sql("SELECT COUNT(*) FROM sample_order WHERE amount = :amount")
-                        .param("amount", new BigDecimal(REFUSED_AMOUNT))
-                        .query(Long.class)
-                        .single(),
+                ordersOf(REFUSED_AMOUNT),
                 this.server
                         .bean(OrderService.class)
                         .find(this.pendingOrder)
