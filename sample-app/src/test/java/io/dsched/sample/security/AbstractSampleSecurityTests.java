@@ -25,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The sample's security over real HTTP, against the started sample on a real database: no spelling
@@ -314,6 +315,45 @@ abstract class AbstractSampleSecurityTests {
         }
         assertThat(viewer.get("/orders?limit=1").status()).isEqualTo(200);
         assertThat(viewer.get("/orders?limit=500").status()).isEqualTo(200);
+    }
+
+    @Test
+    void nobodySeesWhetherTheNodeIsUpAndReadyButOnlyTheSamplesUsersSeeTheDetails() {
+        SampleClient anonymous = SampleClient.anonymous(this.server.base());
+        for (String path :
+                new String[] {"/actuator/health", "/actuator/health/readiness", "/actuator/health/liveness"}) {
+            Response health = anonymous.get(path);
+            assertThat(health.status()).as(health.toString()).isEqualTo(200);
+            assertThat(health.json().get("status").asString()).isEqualTo("UP");
+            assertThat(health.json().has("components")).as(health.toString()).isFalse();
+            assertThat(health.json().has("details")).as(health.toString()).isFalse();
+            assertThat(health.body()).doesNotContain("ui-node-1").doesNotContain("diskSpace");
+        }
+        for (String path :
+                new String[] {"/actuator/health/dsched", "/actuator/health/diskSpace", "/actuator/health/db"}) {
+            Response health = anonymous.get(path);
+            assertThat(health.body()).as(health.toString()).doesNotContain("details");
+        }
+
+        for (String user : new String[] {"viewer", "operator", "admin"}) {
+            JsonNode health = this.server.client(user).get("/actuator/health").json();
+            assertThat(health.get("components")
+                            .get("dsched")
+                            .get("details")
+                            .get("node")
+                            .asString())
+                    .isEqualTo("ui-node-1");
+            assertThat(health.get("components").get("diskSpace").get("details").has("path"))
+                    .isTrue();
+        }
+        JsonNode readiness = session("viewer").get("/actuator/health/readiness").json();
+        assertThat(readiness
+                        .get("components")
+                        .get("dsched")
+                        .get("details")
+                        .get("node")
+                        .asString())
+                .isEqualTo("ui-node-1");
     }
 
     @Test
