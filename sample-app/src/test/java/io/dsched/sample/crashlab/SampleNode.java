@@ -26,7 +26,7 @@ import tools.jackson.databind.JsonNode;
  * The node's users get their passwords from the environment, where no other user of the machine reads
  * them; the node is called as one of them through the dsched endpoint and the orders API.
  */
-final class SampleNode {
+public final class SampleNode {
 
     /** The zone of the nodes' JVMs: far from UTC, so that a leak of the JVM's zone shows. */
     static final String ZONE = "Pacific/Chatham";
@@ -47,6 +47,8 @@ final class SampleNode {
 
     private final Map<String, String> passwords;
 
+    private final Path directory;
+
     private Process process;
 
     private int port;
@@ -59,18 +61,40 @@ final class SampleNode {
      * @param passwords the passwords of the users {@code viewer}, {@code operator} and {@code admin}
      */
     SampleNode(String nodeId, Path log, List<String> arguments, Map<String, String> passwords) {
+        this(nodeId, log, arguments, passwords, Path.of(""));
+    }
+
+    /**
+     * Creates a node that is not started yet and runs in a directory of its own, where the sample
+     * keeps its default H2 database.
+     * @param nodeId its {@code dsched.node-id}
+     * @param log the file its output is appended to
+     * @param arguments application arguments besides its port and node id
+     * @param passwords the passwords of the users {@code viewer}, {@code operator} and {@code admin}
+     * @param directory its working directory
+     */
+    public SampleNode(String nodeId, Path log, List<String> arguments, Map<String, String> passwords, Path directory) {
         this.nodeId = nodeId;
-        this.log = log;
+        this.log = log.toAbsolutePath();
         this.arguments = List.copyOf(arguments);
         this.passwords = Map.copyOf(passwords);
+        this.directory = directory.toAbsolutePath();
     }
 
     String nodeId() {
         return this.nodeId;
     }
 
+    /**
+     * Returns the port the node was last started on.
+     * @return its HTTP port
+     */
+    public int port() {
+        return this.port;
+    }
+
     /** Starts a JVM of the node on a free port; {@link #isReady()} tells when it serves. */
-    void start() {
+    public void start() {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException(JAR.toAbsolutePath() + " is missing: run the ITs with ./mvnw verify");
         }
@@ -94,6 +118,7 @@ final class SampleNode {
                     StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND);
             ProcessBuilder builder = new ProcessBuilder(command)
+                    .directory(this.directory.toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(this.log.toFile()));
             this.passwords.forEach((user, password) ->
@@ -111,7 +136,7 @@ final class SampleNode {
      * Whether the node answers HTTP requests; fails at once if its JVM has exited.
      * @return {@code true} once it serves
      */
-    boolean isReady() {
+    public boolean isReady() {
         if (!this.process.isAlive()) {
             throw new IllegalStateException(this.nodeId + " exited with status " + this.process.exitValue()
                     + " before it served; the end of " + this.log + ":\n" + tail());
@@ -166,7 +191,7 @@ final class SampleNode {
     }
 
     /** Kills the JVM if it still runs; never fails. */
-    void destroy() {
+    public void destroy() {
         if (this.process != null && this.process.isAlive()) {
             this.process.destroyForcibly();
             try {
@@ -237,7 +262,11 @@ final class SampleNode {
         return expect(200, as("viewer").get("/orders/" + id)).get("status").asString();
     }
 
-    String tail() {
+    /**
+     * Returns the end of the node's log.
+     * @return its last 40 lines
+     */
+    public String tail() {
         try {
             List<String> lines = Files.readAllLines(this.log, StandardCharsets.UTF_8);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
