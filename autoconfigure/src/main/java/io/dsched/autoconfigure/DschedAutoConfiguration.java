@@ -3,7 +3,6 @@ package io.dsched.autoconfigure;
 import io.dsched.annotation.DistributedScheduled;
 import io.dsched.annotation.DistributedScheduledBeanPostProcessor;
 import io.dsched.annotation.JobHandlerBeanPostProcessor;
-import io.dsched.audit.AuditLog;
 import io.dsched.cluster.ClusterMembership;
 import io.dsched.cluster.NodeTable;
 import io.dsched.deadletter.DeadLetterRepository;
@@ -12,7 +11,6 @@ import io.dsched.definition.JobRegistry;
 import io.dsched.engine.DschedEngine;
 import io.dsched.engine.FireDispatcher;
 import io.dsched.engine.GracefulShutdown;
-import io.dsched.engine.JobRemovals;
 import io.dsched.engine.JobSynchronizer;
 import io.dsched.engine.NodeId;
 import io.dsched.engine.QuartzSettings;
@@ -32,7 +30,6 @@ import io.dsched.jobs.SubmissionObserver;
 import io.dsched.queue.ExecutionQueue;
 import io.dsched.retry.RetryDefaults;
 import io.dsched.store.DatabasePlatform;
-import io.dsched.store.DeploymentStore;
 import io.dsched.store.DschedRepositories;
 import io.dsched.store.ExecutionRepository;
 import io.dsched.store.ExecutionStore;
@@ -224,35 +221,6 @@ public final class DschedAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    DeploymentStore dschedDeploymentStore(DschedJdbc jdbc) {
-        return new DeploymentStore(jdbc.dataSource(), jdbc.platform(), CLOCK);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    JobRemovals dschedJobRemovals(
-            DschedEngine engine,
-            DeploymentStore deployments,
-            JobDefinitionStore definitions,
-            DschedRepositories repositories,
-            @Qualifier("dschedLockProvider") LockProvider lockProvider,
-            NodeId nodeId,
-            DschedProperties properties) {
-        Duration grace = properties.getJobs().getRemovalGrace();
-        return new JobRemovals(
-                engine::scheduler,
-                deployments,
-                definitions,
-                repositories.executions(),
-                new AuditLog(repositories.aggregates()),
-                lockProvider,
-                (grace != null) ? grace : properties.getRecovery().getNodeTimeout(),
-                nodeId.value(),
-                CLOCK);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
     JobGuard dschedJobGuard(
             @Qualifier("dschedLockProvider") LockProvider lockProvider,
             DschedJdbc jdbc,
@@ -307,7 +275,7 @@ public final class DschedAutoConfiguration {
                 queue::wakeUp,
                 runtimeJobs,
                 observer.getIfAvailable(() -> SubmissionObserver.NONE),
-                new UniqueKeys(jdbc.dataSource(), jdbc.platform()));
+                new UniqueKeys(jdbc.dataSource(), jdbc.platform(), jdbc.transactions()));
     }
 
     @Bean
@@ -423,8 +391,7 @@ public final class DschedAutoConfiguration {
         Housekeeping.Retention retention = new Housekeeping.Retention(
                 history.getRetention(),
                 history.getWaitingRetention(),
-                properties.getManagement().getAuditRetention(),
-                properties.getJobs().getSupersededRetention());
+                properties.getManagement().getAuditRetention());
         Housekeeping housekeeping =
                 new Housekeeping(jdbc.dataSource(), jdbc.platform(), retention, history.getBatchSize(), CLOCK);
         registry.register(housekeeping.job(history.getCleanupCron()));
@@ -441,7 +408,6 @@ public final class DschedAutoConfiguration {
             JobRegistry registry,
             FireExecutor executor,
             JobDefinitionStore definitions,
-            DeploymentStore deployments,
             Housekeeping housekeeping,
             RuntimeJobs runtimeJobs,
             GracefulShutdown shutdown)
@@ -463,7 +429,6 @@ public final class DschedAutoConfiguration {
                         scheduler,
                         registry,
                         definitions,
-                        deployments,
                         nodeId.value(),
                         properties.getJobs().isReapplySuperseded(),
                         CLOCK,

@@ -484,34 +484,6 @@ public class DschedProperties {
          */
         private boolean reapplySuperseded = false;
 
-        /**
-         * How long a deployment must have been the newest before the declared jobs it no longer
-         * declares are removed; by default dsched.recovery.node-timeout.
-         */
-        private Duration removalGrace;
-
-        /**
-         * How long a job definition or a deployment that a newer one replaced is remembered; a node
-         * of a deployment older than that no longer counts as old.
-         */
-        private Duration supersededRetention = Duration.ofDays(90);
-
-        public Duration getSupersededRetention() {
-            return this.supersededRetention;
-        }
-
-        public void setSupersededRetention(Duration supersededRetention) {
-            this.supersededRetention = supersededRetention;
-        }
-
-        public Duration getRemovalGrace() {
-            return this.removalGrace;
-        }
-
-        public void setRemovalGrace(Duration removalGrace) {
-            this.removalGrace = removalGrace;
-        }
-
         public boolean isReapplySuperseded() {
             return this.reapplySuperseded;
         }

@@ -2,7 +2,6 @@ package io.dsched.engine;
 
 import io.dsched.definition.JobDefinition;
 import io.dsched.definition.JobRegistry;
-import io.dsched.store.DeploymentStore;
 import io.dsched.store.JobDefinitionStore;
 import io.dsched.store.JobDefinitionStore.Decision;
 import java.time.Clock;
@@ -21,8 +20,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A job whose definition is unchanged keeps its stored trigger, and so its next fire time and
  * any pending misfire; a changed definition replaces the trigger; a definition that a newer
- * deployment already replaced is left alone (see {@link JobDefinitionStore}), and so is a job a
- * newer deployment no longer declares (see {@link JobRemovals}).
+ * deployment already replaced is left alone (see {@link JobDefinitionStore}).
  */
 public final class JobSynchronizer {
 
@@ -37,8 +35,6 @@ public final class JobSynchronizer {
 
     private final JobDefinitionStore definitions;
 
-    private final DeploymentStore deployments;
-
     private final String nodeId;
 
     private final boolean reapplySuperseded;
@@ -52,7 +48,6 @@ public final class JobSynchronizer {
      * @param scheduler this node's Quartz scheduler
      * @param registry the jobs this node declares
      * @param definitions the record of definitions in force
-     * @param deployments the record of the jobs each deployment declares
      * @param nodeId this node
      * @param reapplySuperseded whether replaced definitions may be applied again
      * @param clock the clock
@@ -62,7 +57,6 @@ public final class JobSynchronizer {
             Scheduler scheduler,
             JobRegistry registry,
             JobDefinitionStore definitions,
-            DeploymentStore deployments,
             String nodeId,
             boolean reapplySuperseded,
             Clock clock,
@@ -70,7 +64,6 @@ public final class JobSynchronizer {
         this.scheduler = scheduler;
         this.registry = registry;
         this.definitions = definitions;
-        this.deployments = deployments;
         this.nodeId = nodeId;
         this.reapplySuperseded = reapplySuperseded;
         this.clock = clock;
@@ -94,26 +87,16 @@ public final class JobSynchronizer {
      * @throws SchedulerException if the store cannot be written
      */
     public void synchronize() throws SchedulerException {
-        boolean newest = this.deployments.adopt(this.registry.names(), this.nodeId, this.reapplySuperseded);
         for (JobDefinition job : this.registry.all()) {
+            Decision decision = this.definitions.adopt(job, this.nodeId, this.reapplySuperseded);
             TriggerKey triggerKey = triggerKey(job.name());
             Trigger stored = this.scheduler.getTrigger(triggerKey);
-            // the newest deployment brings back a job an earlier one removed, definition and all
-            Decision decision =
-                    this.definitions.adopt(job, this.nodeId, this.reapplySuperseded || (newest && stored == null));
             boolean inForce = stored != null && job.fingerprint().equals(fingerprint(stored));
-            if (decision == Decision.APPLY
-                    || (stored == null && decision == Decision.KEEP)
-                    || (decision == Decision.KEEP && !inForce)) {
+            if (decision == Decision.APPLY || stored == null || (decision == Decision.KEEP && !inForce)) {
                 // KEEP with another trigger stored: a node died between recording the definition
                 // and writing its trigger, so the trigger is repaired here
                 apply(job, stored != null);
                 logger.info("Scheduled job '{}': {}", job.name(), job.describe());
-            } else if (decision == Decision.SUPERSEDED && stored == null) {
-                logger.info(
-                        "Not scheduling '{}': a newer deployment no longer declares it"
-                                + " (set dsched.jobs.reapply-superseded=true to roll back)",
-                        job.name());
             } else if (decision == Decision.SUPERSEDED) {
                 logger.info(
                         "Keeping the stored schedule of '{}': a newer deployment replaced this node's {}"

@@ -22,8 +22,8 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
  * after the history's retention; then the stored trace contexts of fires that
  * have no attempt left; attempts that waited past their due time longer than the waiting
  * retention, which no node is going to run, are cancelled (and later deleted with the history);
- * the audit log's entries after its retention; job definitions and deployments replaced longer
- * than their retention ago; callers' idempotency keys once their window closed. Deletes go in small batches so that no statement holds many locks. It
+ * the audit log's entries after its retention; callers' idempotency keys once their window
+ * closed. The record of job definitions is kept: it is what tells an old deployment from a new one. Deletes go in small batches so that no statement holds many locks. It
  * runs as a scheduled job of its own, so on one node of the cluster at a time.
  */
 public class Housekeeping {
@@ -108,23 +108,17 @@ public class Housekeeping {
         int traces = deleteTraces(cutoff);
         int audit = deleteInBatches("dsched_audit", "acted_at < ?", before(this.retention.audit()));
         int keys = deleteExpiredKeys();
-        Object replaced = before(this.retention.superseded());
-        int superseded = this.jdbc.update(
-                        "DELETE FROM dsched_job_definition WHERE status = 'SUPERSEDED' AND superseded_at < ?", replaced)
-                + this.jdbc.update(
-                        "DELETE FROM dsched_deployment WHERE status = 'SUPERSEDED' AND superseded_at < ?", replaced);
-        int total = stale + attempts + letters + traces + audit + superseded + keys;
+        int total = stale + attempts + letters + traces + audit + keys;
         if (total > 0) {
             logger.info(
                     "Cancelled {} attempts that waited too long; deleted {} attempts, {} closed dead letters,"
-                            + " {} trace contexts, {} audit entries, {} replaced definitions past their retention"
-                            + " and {} idempotency keys past their window",
+                            + " {} trace contexts and {} audit entries past their retention, and {} idempotency keys"
+                            + " past their window",
                     stale,
                     attempts,
                     letters,
                     traces,
                     audit,
-                    superseded,
                     keys);
         }
         return total;
@@ -224,7 +218,6 @@ public class Housekeeping {
      * @param history finished attempts, closed dead letters and trace contexts
      * @param waiting an attempt waiting past its due time for a node to run it, before it is cancelled
      * @param audit the audit log's entries
-     * @param superseded job definitions and deployments after a newer one replaced them
      */
-    public record Retention(Duration history, Duration waiting, Duration audit, Duration superseded) {}
+    public record Retention(Duration history, Duration waiting, Duration audit) {}
 }

@@ -140,22 +140,21 @@ public class JobScheduler {
                         false);
             }
         }
-        Optional<ExecutionRecord> saved = this.store.claim(
-                ExecutionRecord.waiting(
-                        handler.name(), dueAt, 1, key, ExecutionOrigin.ONE_OFF, this.nodeId, now, dueAt, payload, null),
-                traceCarrier);
+        ExecutionRecord first = ExecutionRecord.waiting(
+                handler.name(), dueAt, 1, key, ExecutionOrigin.ONE_OFF, this.nodeId, now, dueAt, payload, null);
+        Optional<ExecutionRecord> saved = (request.uniqueFor() != null)
+                ? this.uniqueKeys.claimHeld(
+                        () -> this.store.claim(first, traceCarrier), key, dueAt, now.plus(request.uniqueFor()))
+                : this.store.claim(first, traceCarrier);
         if (saved.isPresent()) {
-            if (request.uniqueFor() != null) {
-                this.uniqueKeys.hold(key, new UniqueKeys.Held(saved.get().id(), dueAt), now.plus(request.uniqueFor()));
-            }
             if (!dueAt.isAfter(now)) {
                 this.wakeQueue.run();
             }
             return new ScheduledJob(saved.get().id(), handler.name(), key, dueAt, true);
         }
-        ExecutionRecord first =
+        ExecutionRecord existing =
                 this.store.repository().findByIdempotencyKey(key).get(0);
-        return new ScheduledJob(first.id(), handler.name(), key, first.scheduledAt(), false);
+        return new ScheduledJob(existing.id(), handler.name(), key, existing.scheduledAt(), false);
     }
 
     /**

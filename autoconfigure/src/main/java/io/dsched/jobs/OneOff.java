@@ -15,6 +15,9 @@ import java.util.Objects;
  */
 public final class OneOff {
 
+    /** Longest window a key may deduplicate for: every database stores its end. */
+    public static final Duration MAX_UNIQUE_FOR = Duration.ofDays(3650);
+
     private final String handler;
 
     private final Object payload;
@@ -96,8 +99,9 @@ public final class OneOff {
         if (this.key == null) {
             throw new IllegalStateException("Give the key first: withKey(key).uniqueFor(window)");
         }
-        if (window.isNegative() || window.isZero()) {
-            throw new IllegalArgumentException("The window of a key must be longer than zero, was " + window);
+        if (window.isNegative() || window.isZero() || window.compareTo(MAX_UNIQUE_FOR) > 0) {
+            throw new IllegalArgumentException("The window of a key must be longer than zero and at most "
+                    + MAX_UNIQUE_FOR.toDays() + " days, was " + window);
         }
         return new OneOff(this.handler, this.payload, this.at, this.delay, this.key, window);
     }

@@ -97,34 +97,17 @@ public class JobDefinitionStore {
         }
         supersedeOthers(job.name(), hash);
         this.jdbc.update(
-                "UPDATE dsched_job_definition SET status = ?, superseded_at = NULL"
-                        + " WHERE job_name = ? AND definition_hash = ?",
+                "UPDATE dsched_job_definition SET status = ? WHERE job_name = ? AND definition_hash = ?",
                 CURRENT,
                 job.name(),
                 hash);
         return Decision.APPLY;
     }
 
-    /**
-     * Records that no definition of a job is in force any more: the newest deployment removed it,
-     * and a node of an older one that declares it does not bring it back.
-     * @param jobName the job
-     */
-    public void supersedeAll(String jobName) {
-        this.jdbc.update(
-                "UPDATE dsched_job_definition SET status = ?, superseded_at = ? WHERE job_name = ? AND status = ?",
-                SUPERSEDED,
-                this.platform.bindable(this.clock.instant()),
-                jobName,
-                CURRENT);
-    }
-
     private void supersedeOthers(String jobName, String hash) {
         this.jdbc.update(
-                "UPDATE dsched_job_definition SET status = ?, superseded_at = ?"
-                        + " WHERE job_name = ? AND definition_hash <> ? AND status = ?",
+                "UPDATE dsched_job_definition SET status = ? WHERE job_name = ? AND definition_hash <> ? AND status = ?",
                 SUPERSEDED,
-                this.platform.bindable(this.clock.instant()),
                 jobName,
                 hash,
                 CURRENT);

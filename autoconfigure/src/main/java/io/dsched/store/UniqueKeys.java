@@ -2,8 +2,10 @@ package io.dsched.store;
 
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Callers' idempotency keys held in {@code dsched_unique_key} for a window of the caller's
@@ -16,14 +18,42 @@ public class UniqueKeys {
 
     private final DatabasePlatform platform;
 
+    private final TransactionTemplate transactions;
+
     /**
      * Creates the keys.
      * @param dataSource dsched's DataSource
      * @param platform its database
+     * @param transactions transactions on that DataSource, the ones the execution store writes in
      */
-    public UniqueKeys(DataSource dataSource, DatabasePlatform platform) {
+    public UniqueKeys(DataSource dataSource, DatabasePlatform platform, TransactionTemplate transactions) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.platform = platform;
+        this.transactions = transactions;
+    }
+
+    /**
+     * Claims a job's first attempt and holds its key, in one transaction: a job is never stored
+     * without the key that keeps it from being submitted again, nor a key without its job.
+     * @param claim stores the first attempt, or finds that it exists
+     * @param key the fire's idempotency key
+     * @param dueAt when the job is due
+     * @param until when the key's window closes
+     * @return the stored attempt, or empty if it existed already
+     */
+    public Optional<ExecutionRecord> claimHeld(
+            Supplier<Optional<ExecutionRecord>> claim, String key, Instant dueAt, Instant until) {
+        return this.transactions.execute((status) -> {
+            Optional<ExecutionRecord> saved = claim.get();
+            if (saved.isPresent()) {
+                hold(key, new Held(saved.get().id(), dueAt), until);
+            } else {
+                // the attempt existed: nothing to write, and on PostgreSQL the failed insert
+                // has ended the transaction's use
+                status.setRollbackOnly();
+            }
+            return saved;
+        });
     }
 
     /**

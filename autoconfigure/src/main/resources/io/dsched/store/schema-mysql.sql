@@ -193,20 +193,7 @@ CREATE TABLE IF NOT EXISTS dsched_job_definition (
     status          VARCHAR(20)  NOT NULL,
     node_id         VARCHAR(200) NOT NULL,
     created_at      DATETIME(3)    NOT NULL,
-    superseded_at   DATETIME(3),
     PRIMARY KEY (job_name, definition_hash)
-) ENGINE = InnoDB;
-
--- The set of jobs each deployment declares (see "Rolling deployments"): the newest one decides
--- which declared jobs exist; a job it no longer declares is removed once, after a grace.
-CREATE TABLE IF NOT EXISTS dsched_deployment (
-    manifest_hash VARCHAR(64)  NOT NULL PRIMARY KEY,
-    job_names     MEDIUMTEXT NOT NULL,
-    status        VARCHAR(20)  NOT NULL,
-    node_id       VARCHAR(200) NOT NULL,
-    created_at    DATETIME(3)  NOT NULL,
-    removed_at    DATETIME(3),
-    superseded_at DATETIME(3)
 ) ENGINE = InnoDB;
 
 -- Callers' idempotency keys that deduplicate longer than the history keeps their attempts

@@ -200,20 +200,7 @@ CREATE TABLE IF NOT EXISTS dsched_job_definition (
     status          VARCHAR(20)  NOT NULL,
     node_id         VARCHAR(200) NOT NULL,
     created_at      TIMESTAMP WITH TIME ZONE NOT NULL,
-    superseded_at   TIMESTAMP WITH TIME ZONE,
     PRIMARY KEY (job_name, definition_hash)
-);
-
--- The set of jobs each deployment declares (see "Rolling deployments"): the newest one decides
--- which declared jobs exist; a job it no longer declares is removed once, after a grace.
-CREATE TABLE IF NOT EXISTS dsched_deployment (
-    manifest_hash VARCHAR(64)  NOT NULL PRIMARY KEY,
-    job_names     TEXT NOT NULL,
-    status        VARCHAR(20)  NOT NULL,
-    node_id       VARCHAR(200) NOT NULL,
-    created_at    TIMESTAMP WITH TIME ZONE NOT NULL,
-    removed_at    TIMESTAMP WITH TIME ZONE,
-    superseded_at TIMESTAMP WITH TIME ZONE
 );
 
 -- Callers' idempotency keys that deduplicate longer than the history keeps their attempts

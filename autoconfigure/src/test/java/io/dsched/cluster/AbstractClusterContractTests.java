@@ -32,7 +32,6 @@ import org.quartz.Scheduler;
 import org.quartz.TriggerKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The cluster contract: what dsched promises about fires across nodes, run against each
@@ -215,70 +214,6 @@ abstract class AbstractClusterContractTests {
         ClusterNode rollback =
                 start("old-2", Map.of("test.evolving.cron", v1, "dsched.jobs.reapply-superseded", "true"));
         assertThat(storedCron(rollback)).isEqualTo(v1);
-    }
-
-    @Test
-    void aJobTheNewestDeploymentNoLongerDeclaresIsRemovedOnceAndAnOlderNodeDoesNotBringItBack() throws Exception {
-        Map<String, Object> v1 = Map.of("test.tick.cron", "* * * * * *", "dsched.jobs.removal-grace", "2s");
-        // v2 renames tick to evolving
-        Map<String, Object> v2 = Map.of("test.evolving.cron", "* * * * * *", "dsched.jobs.removal-grace", "2s");
-        ClusterNode oldNode = start("old-1", v1);
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> TestJobs.invocations("tick").size() >= 2);
-        Instant later = Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
-        ExecutionRecord waiting = executions()
-                .save(ExecutionRecord.waiting(
-                        "tick",
-                        later,
-                        1,
-                        "tick@" + later.toEpochMilli(),
-                        io.dsched.execution.ExecutionOrigin.MANUAL,
-                        "old-1",
-                        Instant.now(),
-                        later,
-                        null,
-                        null));
-
-        ClusterNode newNode = start("new-1", v2);
-        JdbcTemplate sql = new JdbcTemplate(this.cluster.observer());
-        // the audit entry is the last step of a removal
-        await().atMost(Duration.ofSeconds(15))
-                .until(() ->
-                        sql.queryForObject("SELECT COUNT(*) FROM dsched_audit WHERE action = 'job.remove'", Long.class)
-                                > 0);
-        assertThat(exists(newNode, "tick")).isFalse();
-        assertThat(executions().findById(waiting.id())).hasValueSatisfying((row) -> {
-            assertThat(row.status()).isEqualTo(ExecutionStatus.CANCELLED);
-            assertThat(row.statusReason()).isEqualTo("job no longer declared");
-        });
-        assertThat(sql.queryForList("SELECT actor, target, result FROM dsched_audit WHERE action = 'job.remove'"))
-                .singleElement()
-                .satisfies((row) -> {
-                    assertThat(row.get("actor")).isEqualTo("dsched");
-                    assertThat(row.get("target")).isEqualTo("tick");
-                });
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> TestJobs.invocations("evolving").size() >= 2);
-
-        // the old node still runs, and a node of the old deployment starts again: tick stays gone
-        int ticks = TestJobs.invocations("tick").size();
-        ClusterNode restarted = start("old-2", v1);
-        assertThat(exists(restarted, "tick")).isFalse();
-        await().during(Duration.ofSeconds(3))
-                .atMost(Duration.ofSeconds(5))
-                .until(() -> TestJobs.invocations("tick").size() <= ticks + 1);
-        assertThat(exists(oldNode, "tick")).isFalse();
-        assertThat(sql.queryForObject(
-                        "SELECT COUNT(*) FROM dsched_execution WHERE job_name = 'tick'"
-                                + " AND status IN ('SCHEDULED', 'RETRY_SCHEDULED')",
-                        Long.class))
-                .isZero();
-        assertThat(sql.queryForObject("SELECT COUNT(*) FROM dsched_audit WHERE action = 'job.remove'", Long.class))
-                .isEqualTo(1);
-    }
-
-    private static boolean exists(ClusterNode node, String job) throws Exception {
-        return node.bean(DschedEngine.class).scheduler().checkExists(JobSynchronizer.triggerKey(job));
     }
 
     private static String storedCron(ClusterNode node) throws Exception {

@@ -462,8 +462,8 @@ abstract class AbstractReliabilityTests {
                         && attempts("reminder").stream().allMatch((run) -> run.status() == ExecutionStatus.SUCCEEDED));
 
         // housekeeping with a history kept for no time at all deletes both runs
-        Housekeeping.Retention none = new Housekeeping.Retention(
-                Duration.ZERO, Duration.ofDays(14), Duration.ofDays(90), Duration.ofDays(90));
+        Housekeeping.Retention none =
+                new Housekeeping.Retention(Duration.ZERO, Duration.ofDays(14), Duration.ofDays(90));
         new Housekeeping(this.cluster.observer(), platform(), none, 100, java.time.Clock.systemUTC()).purge();
         assertThat(attempts("reminder")).isEmpty();
 
@@ -481,6 +481,10 @@ abstract class AbstractReliabilityTests {
                 .atMost(Duration.ofSeconds(3))
                 .until(() -> ReliabilityJobs.REMINDERS.size() == 3);
         assertThat(ReliabilityJobs.REMINDERS).containsExactlyInAnyOrder(held, plain, plain);
+        // a window no database can store the end of is refused before anything is stored
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> OneOff.of("reminder", held).withKey("order-9").uniqueFor(Duration.ofDays(3651)))
+                .withMessageContaining("at most 3650 days");
     }
 
     @ParameterizedTest(name = "skip-locked={0}")

@@ -93,7 +93,6 @@ abstract class AbstractSchemaScriptTests {
             "dsched_lock",
             "dsched_execution",
             "dsched_job_definition",
-            "dsched_deployment",
             "dsched_unique_key",
             "dsched_dead_letter",
             "dsched_node",
@@ -108,8 +107,8 @@ abstract class AbstractSchemaScriptTests {
         }
     }
 
-    private static final Housekeeping.Retention RETENTION = new Housekeeping.Retention(
-            Duration.ofDays(14), Duration.ofDays(14), Duration.ofDays(90), Duration.ofDays(90));
+    private static final Housekeeping.Retention RETENTION =
+            new Housekeeping.Retention(Duration.ofDays(14), Duration.ofDays(14), Duration.ofDays(90));
 
     static ExecutionStore store(DschedJdbc jdbc) {
         DschedRepositories repositories = new DschedRepositories(jdbc.dataSource(), jdbc.platform());
@@ -340,29 +339,11 @@ abstract class AbstractSchemaScriptTests {
         new AuditLog(new DschedRepositories(jdbc.dataSource(), platform).aggregates())
                 .record(new AuditEntry(
                         null, old, "ops", "job.pause", "ran", null, null, null, null, 200, null, "node-1"));
-        for (String status : List.of("CURRENT", "SUPERSEDED")) {
-            sql.update(
-                    "INSERT INTO dsched_job_definition (job_name, definition_hash, schedule, status, node_id,"
-                            + " created_at, superseded_at) VALUES (?, ?, 'cron', ?, 'node-1', ?, ?)",
-                    "ran",
-                    status,
-                    status,
-                    platform.bindable(old),
-                    status.equals("CURRENT") ? null : platform.bindable(old));
-            sql.update(
-                    "INSERT INTO dsched_deployment (manifest_hash, job_names, status, node_id, created_at,"
-                            + " superseded_at) VALUES (?, 'ran', ?, 'node-1', ?, ?)",
-                    status,
-                    status,
-                    platform.bindable(old),
-                    status.equals("CURRENT") ? null : platform.bindable(old));
-        }
-
-        UniqueKeys keys = new UniqueKeys(jdbc.dataSource(), platform);
+        UniqueKeys keys = new UniqueKeys(jdbc.dataSource(), platform, jdbc.transactions());
         keys.hold("remind:closed", new UniqueKeys.Held(ran.id(), old), now.minus(1, ChronoUnit.DAYS));
         keys.hold("remind:open", new UniqueKeys.Held(ran.id(), old), now.plus(1, ChronoUnit.DAYS));
-        Housekeeping.Retention retention = new Housekeeping.Retention(
-                Duration.ofDays(14), Duration.ofDays(7), Duration.ofDays(90), Duration.ofDays(90));
+        Housekeeping.Retention retention =
+                new Housekeeping.Retention(Duration.ofDays(14), Duration.ofDays(7), Duration.ofDays(90));
         new Housekeeping(jdbc.dataSource(), platform, retention, 1000, java.time.Clock.systemUTC()).purge();
 
         // what remains: what is younger than its retention, or kept until someone acts
@@ -379,10 +360,6 @@ abstract class AbstractSchemaScriptTests {
         assertThat(letters.findAll()).extracting(DeadLetter::id).containsExactly(open.id());
         assertThat(sql.queryForObject("SELECT COUNT(*) FROM dsched_audit", Long.class))
                 .isZero();
-        assertThat(sql.queryForList("SELECT status FROM dsched_job_definition", String.class))
-                .containsExactly("CURRENT");
-        assertThat(sql.queryForList("SELECT status FROM dsched_deployment", String.class))
-                .containsExactly("CURRENT");
         assertThat(sql.queryForList("SELECT idempotency_key FROM dsched_unique_key", String.class))
                 .containsExactly("remind:open");
         assertThat(keys.held("remind:open", now)).isPresent();
