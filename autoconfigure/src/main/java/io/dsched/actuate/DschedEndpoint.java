@@ -9,6 +9,7 @@ import io.dsched.deadletter.DeadLetterFilter;
 import io.dsched.deadletter.DeadLetterStatus;
 import io.dsched.deadletter.DeadLetters;
 import io.dsched.execution.ExecutionStatus;
+import io.dsched.jobs.JsonProblem;
 import io.dsched.jobs.UnknownJobException;
 import io.dsched.management.Change;
 import io.dsched.management.DschedManagement;
@@ -518,7 +519,7 @@ public class DschedEndpoint {
         try {
             return this.json.readTree(params);
         } catch (JacksonException ex) {
-            throw ManagementException.badInput("params", "params is not valid JSON: " + ex.getOriginalMessage());
+            throw ManagementException.badInput("params", "params is not valid JSON " + JsonProblem.where(ex));
         }
     }
 

@@ -527,7 +527,7 @@ public class JobScheduler {
             } catch (JacksonException ex) {
                 throw new IllegalArgumentException(
                         "The payload of '" + handler.name() + "' cannot be read as "
-                                + handler.payloadType().getTypeName() + ": " + ex.getOriginalMessage(),
+                                + handler.payloadType().getTypeName() + " " + JsonProblem.where(ex),
                         ex);
             }
         }

@@ -151,6 +151,29 @@ abstract class AbstractHostileRequestTests {
     }
 
     @Test
+    void aWriteRefusedForBadInputEchoesNoValueOfItsInputInTheAnswerOrTheAudit() {
+        this.node
+                .bean(JobScheduler.class)
+                .create(RecurringJob.of(
+                        "newsletter",
+                        "mailer",
+                        new Schedule.Cron(ManagementApp.NEVER, null),
+                        new ManagementApp.Mail("a@b.c")));
+        String body = "{\"params\":\"{\\\"apiKey\\\": hunter2xyz}\"}";
+
+        Response refused = this.client.post("/jobs/newsletter/params", "admin", body);
+
+        assertThat(refused.status()).as(refused.text()).isEqualTo(400);
+        assertThat(refused.body().get("message").asString())
+                .startsWith("params is not valid JSON (line 1")
+                .doesNotContain("hunter2xyz");
+        assertThat(this.sql.queryForList("SELECT detail FROM dsched_audit", String.class))
+                .singleElement()
+                .satisfies((detail) -> assertThat(detail).doesNotContain("hunter2xyz"));
+        assertThat(this.client.get("/audit", "viewer").text()).doesNotContain("hunter2xyz");
+    }
+
+    @Test
     void aRuntimeJobsStoredScheduleAndTriggerChangeTogetherOrNotAtAll() {
         JobScheduler scheduler = this.node.bean(JobScheduler.class);
         scheduler.create(RecurringJob.of(

@@ -139,7 +139,14 @@ abstract class AbstractManagementEndpointTests {
         long letterId = letters.get("content").get(0).get("id").asLong();
         JsonNode letter = this.client.get("/dead-letters/" + letterId, "viewer").body();
         assertThat(letter.get("executionId").asLong()).isEqualTo(executionId);
-        assertThat(letter.get("errorMessage").asString()).isEqualTo("partner <script>alert(1)</script> is down");
+        // an exception's message may quote a value: a viewer sees it masked, as the stack trace
+        assertThat(letter.get("errorMessage").asString()).isEqualTo("******");
+        assertThat(this.client
+                        .get("/dead-letters/" + letterId, "operator")
+                        .body()
+                        .get("errorMessage")
+                        .asString())
+                .isEqualTo("partner <script>alert(1)</script> is down");
 
         assertThat(this.client
                         .get("/executions?job=doomed", "viewer")
