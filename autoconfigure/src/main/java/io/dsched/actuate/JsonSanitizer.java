@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.cfg.JsonNodeFeature;
@@ -14,12 +15,14 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Applies the {@link ValueSanitizer}s to the JSON text of a payload or of parameters: every key of
- * every object, objects nested in arrays too. Text that is not JSON is masked whole, as there is
- * no telling what it holds.
+ * every object, objects nested in arrays too. Text that is not JSON, or holds a key twice in one
+ * object, is masked whole, as there is no telling what it holds.
  */
 final class JsonSanitizer {
 
     private static final JsonMapper json = JsonMapper.builder()
+            // a key given twice would hide its first value from the walk: such text is masked whole
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(JsonNodeFeature.USE_BIG_DECIMAL_FOR_FLOATS)

@@ -434,7 +434,7 @@ public class DschedManagement {
             throw ManagementException.badInput("params", "Give the new parameters");
         }
         // values read masked and sent back unchanged keep what they were
-        Object kept = KeptSecrets.restore(params, current.params());
+        Object kept = badInputAs("params", () -> KeptSecrets.restore(params, current.params()));
         badInputAs("params", () -> {
             this.scheduler.update(job, null, kept);
             return null;

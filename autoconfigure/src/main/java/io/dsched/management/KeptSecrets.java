@@ -8,9 +8,10 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * New parameters as an editor sends them back after reading them masked: wherever a value is
- * the mask and the stored parameters have a value at the same place, the stored value is kept, so
- * that saving a job's parameters does not replace its secrets with asterisks.
+ * New parameters as an editor sends them back after reading them masked: wherever a member of an
+ * object is the mask and the stored parameters have a member of the same name at the same place,
+ * the stored value is kept, so that saving a job's parameters does not replace its secrets with
+ * asterisks. A mask inside a list is refused: its entries have no names to match them by.
  */
 final class KeptSecrets {
 
@@ -26,6 +27,7 @@ final class KeptSecrets {
      * @param edited the new parameters
      * @param stored the stored parameters as JSON text, or {@code null}
      * @return the parameters to store
+     * @throws IllegalArgumentException if the mask stands inside a list
      */
     static Object restore(Object edited, String stored) {
         if (!(edited instanceof JsonNode node) || stored == null) {
@@ -48,11 +50,24 @@ final class KeptSecrets {
             for (Map.Entry<String, JsonNode> field : object.properties()) {
                 field.setValue(merged(field.getValue(), original.get(field.getKey())));
             }
-        } else if (edited instanceof ArrayNode array && original != null && original.isArray()) {
-            for (int i = 0; i < array.size(); i++) {
-                array.set(i, merged(array.get(i), original.get(i)));
-            }
+        } else if (edited instanceof ArrayNode array && holdsMask(array)) {
+            // a list's entries have no names: after one was removed or moved, a kept value would
+            // land on another entry, and a secret go with another host
+            throw new IllegalArgumentException(
+                    "params hold " + MASK + " inside a list; give the values of a list's entries");
         }
         return edited;
+    }
+
+    private static boolean holdsMask(JsonNode node) {
+        if (node.isString()) {
+            return MASK.equals(node.asString());
+        }
+        for (JsonNode child : node.values()) {
+            if (holdsMask(child)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -62,6 +62,9 @@ class SanitizerTests {
         assertThat(this.defaults.sanitize("{\"note\":\"fine\"} {\"apiKey\":\"s3cr3t\"}"))
                 .isEqualTo("******");
         assertThat(this.defaults.sanitize("{\"apiKey\":\"s3cr3t\"")).isEqualTo("******");
+        // a key twice: the walk would see only the last value, the text would keep the first
+        assertThat(this.defaults.sanitize("{\"a\":{\"password\":\"s3cr3t\"},\"a\":1}"))
+                .isEqualTo("******");
     }
 
     @Test
