@@ -248,7 +248,12 @@ public final class DschedAutoConfiguration {
     @ConditionalOnMissingBean
     RuntimeJobs dschedRuntimeJobs(DschedRepositories repositories, DschedJdbc jdbc, HandlerRegistry handlers) {
         return new RuntimeJobs(
-                repositories.aggregates(), repositories.executions(), jdbc.transactions(), handlers, CLOCK);
+                repositories.aggregates(),
+                jdbc.dataSource(),
+                repositories.executions(),
+                jdbc.transactions(),
+                handlers,
+                CLOCK);
     }
 
     @Bean

@@ -421,24 +421,26 @@ public class JobScheduler {
      * @throws UnknownJobException if no job of that name was defined at run time
      */
     public void update(String job, Schedule schedule, Object params) {
-        RuntimeJobRecord current = this.runtimeJobs
+        RuntimeJobRecord known = this.runtimeJobs
                 .record(job)
                 .orElseThrow(() -> new UnknownJobException("No job named '" + job + "' was defined at run time"));
-        HandlerDefinition handler = handler(current.handler());
-        Schedule newSchedule = (schedule != null) ? schedule : current.schedule();
-        validateRuntime(newSchedule);
-        String newParams = (params != null) ? payload(handler, params) : current.params();
-        RuntimeJobRecord updated = record(
-                job, handler, newSchedule, newParams, current.misfire(), current.createdAt(), this.clock.instant());
-        if (newSchedule.equals(current.schedule())) {
-            this.runtimeJobs.update(updated);
-            return;
+        HandlerDefinition handler = handler(known.handler());
+        if (schedule != null) {
+            validateRuntime(schedule);
         }
-        // the stored job and its trigger change together or not at all
-        this.runtimeJobs.update(
-                updated,
-                () -> act((quartz) -> this.runtimeJobs.schedule(quartz, updated)),
-                () -> act((quartz) -> this.runtimeJobs.schedule(quartz, current)));
+        String newParams = (params != null) ? payload(handler, params) : null;
+        // from the stored job as it is at the change, and with its trigger: together or not at all
+        this.runtimeJobs.change(
+                job,
+                (current) -> record(
+                        job,
+                        handler,
+                        (schedule != null) ? schedule : current.schedule(),
+                        (newParams != null) ? newParams : current.params(),
+                        current.misfire(),
+                        current.createdAt(),
+                        this.clock.instant()),
+                (record) -> act((quartz) -> this.runtimeJobs.schedule(quartz, record)));
     }
 
     /**

@@ -25,6 +25,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import javax.sql.DataSource;
 import org.quartz.JobBuilder;
 import org.quartz.JobKey;
 import org.quartz.Scheduler;
@@ -34,6 +38,7 @@ import org.quartz.impl.matchers.GroupMatcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.jdbc.core.JdbcAggregateOperations;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -57,6 +62,8 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
             new RetryPolicy(1, Duration.ZERO, 1, Duration.ZERO, Duration.ZERO, List.of(), List.of());
 
     private final JdbcAggregateOperations aggregates;
+
+    private final JdbcTemplate jdbc;
 
     private final ExecutionRepository executions;
 
@@ -85,6 +92,7 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
     /**
      * Creates the runtime jobs.
      * @param aggregates Spring Data JDBC operations on dsched's DataSource
+     * @param dataSource dsched's DataSource
      * @param executions the attempts, whose waiting ones a deletion cancels
      * @param transactions transactions on dsched's DataSource
      * @param handlers the handlers this node declares
@@ -92,11 +100,13 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
      */
     public RuntimeJobs(
             JdbcAggregateOperations aggregates,
+            DataSource dataSource,
             ExecutionRepository executions,
             TransactionTemplate transactions,
             HandlerRegistry handlers,
             Clock clock) {
         this.aggregates = aggregates;
+        this.jdbc = new JdbcTemplate(dataSource);
         this.executions = executions;
         this.transactions = transactions;
         this.handlers = handlers;
@@ -187,30 +197,47 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
     }
 
     /**
-     * Changes a job together with its trigger: the row is written in a transaction that commits
-     * only once the trigger is written too, so that a trigger that cannot be written leaves the
-     * stored job as it was. Should the commit fail after the trigger was written, the trigger is
-     * put back.
-     * @param job the changed job
-     * @param trigger writes its trigger
-     * @param restore puts the trigger as it was back
+     * Changes a job, and its trigger with it when its schedule changes, in a transaction that
+     * holds the job's row from the read to the commit: two changes of one job made at once on two
+     * nodes take turns, each from what the other wrote, and a trigger that cannot be written
+     * leaves the stored job as it was. Should the commit fail after the trigger was written, the
+     * trigger is put back as the job was.
+     * @param name the job
+     * @param change makes the changed job from the stored one
+     * @param trigger writes the trigger of a job
+     * @throws UnknownJobException if there is no such job
      */
-    void update(RuntimeJobRecord job, Runnable trigger, Runnable restore) {
-        AtomicBoolean written = new AtomicBoolean();
+    void change(String name, UnaryOperator<RuntimeJobRecord> change, Consumer<RuntimeJobRecord> trigger) {
+        AtomicReference<RuntimeJobRecord> replaced = new AtomicReference<>();
         try {
             this.transactions.executeWithoutResult((status) -> {
-                this.aggregates.update(job);
-                trigger.run();
-                written.set(true);
+                RuntimeJobRecord current = locked(name);
+                RuntimeJobRecord updated = change.apply(current);
+                this.aggregates.update(updated);
+                if (!updated.schedule().equals(current.schedule())) {
+                    trigger.accept(updated);
+                    replaced.set(current);
+                }
             });
         } catch (RuntimeException ex) {
-            if (written.get()) {
-                restore(job.name(), restore, ex);
+            RuntimeJobRecord before = replaced.get();
+            if (before != null) {
+                restore(name, () -> trigger.accept(before), ex);
             }
             throw ex;
         } finally {
             invalidate();
         }
+    }
+
+    private RuntimeJobRecord locked(String name) {
+        // the row's lock first, then the row: Spring Data's reads take no lock
+        if (this.jdbc
+                .queryForList("SELECT name FROM dsched_job WHERE name = ? FOR UPDATE", String.class, name)
+                .isEmpty()) {
+            throw new UnknownJobException("No job named '" + name + "' was defined at run time");
+        }
+        return this.aggregates.findById(name, RuntimeJobRecord.class);
     }
 
     private static void restore(String name, Runnable restore, RuntimeException cause) {

@@ -202,6 +202,41 @@ abstract class AbstractHostileRequestTests {
         assertThat(triggerCron()).isEqualTo("0 0 3 * * *");
     }
 
+    @Test
+    void aChangeOfARuntimeJobWaitsForAnotherChangeOfItAndStartsFromWhatThatOneWrote() throws Exception {
+        JobScheduler scheduler = this.node.bean(JobScheduler.class);
+        scheduler.create(RecurringJob.of(
+                VICTIM, "mailer", new Schedule.Cron(ManagementApp.NEVER, null), new ManagementApp.Mail("a@b.c")));
+        try (java.sql.Connection other = this.cluster.observer().getConnection()) {
+            // another node's change, between its read of the row and its commit
+            other.setAutoCommit(false);
+            try (java.sql.PreparedStatement lock =
+                    other.prepareStatement("SELECT name FROM dsched_job WHERE name = ? FOR UPDATE")) {
+                lock.setString(1, VICTIM);
+                lock.executeQuery().close();
+            }
+            try (java.sql.PreparedStatement write =
+                    other.prepareStatement("UPDATE dsched_job SET params = ? WHERE name = ?")) {
+                write.setString(1, "{\"to\":\"written@elsewhere\"}");
+                write.setString(2, VICTIM);
+                write.executeUpdate();
+            }
+            java.util.concurrent.CompletableFuture<Void> reschedule = java.util.concurrent.CompletableFuture.runAsync(
+                    () -> scheduler.reschedule(VICTIM, new Schedule.Cron("0 0 3 * * *", java.time.ZoneOffset.UTC)));
+            org.awaitility.Awaitility.await()
+                    .during(java.time.Duration.ofSeconds(1))
+                    .atMost(java.time.Duration.ofSeconds(2))
+                    .until(() -> !reschedule.isDone());
+            other.commit();
+            reschedule.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        assertThat(storedCron()).isEqualTo("0 0 3 * * *");
+        assertThat(triggerCron()).isEqualTo("0 0 3 * * *");
+        // the other change is kept, not overwritten with what was read before it
+        assertThat(this.sql.queryForObject("SELECT params FROM dsched_job WHERE name = ?", String.class, VICTIM))
+                .contains("written@elsewhere");
+    }
+
     private String storedCron() {
         return this.sql.queryForObject("SELECT cron FROM dsched_job WHERE name = ?", String.class, VICTIM);
     }
