@@ -201,6 +201,21 @@ public class SkipLockedJobStore extends JobStoreTX {
         });
     }
 
+    /**
+     * Puts back a trigger this node acquired but does not fire (its fire came too late, or its
+     * schedule changed meanwhile), without the cluster-wide lock: Quartz's own release waits for
+     * {@code TRIGGER_ACCESS}, and while another session holds it the scheduler's thread would wait
+     * with it and fire nothing more. The release is a conditional update of the trigger's own row
+     * (acquired to waiting) and the delete of this node's record of it.
+     */
+    @Override
+    public void releaseAcquiredTrigger(OperableTrigger trigger) {
+        retryExecuteInNonManagedTXLock(null, (conn) -> {
+            releaseAcquiredTrigger(conn, trigger);
+            return null;
+        });
+    }
+
     private static void rollBackTo(Connection conn, Savepoint savepoint) throws JobPersistenceException {
         try {
             if (savepoint != null) {
