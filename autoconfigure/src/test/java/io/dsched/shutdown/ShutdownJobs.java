@@ -18,15 +18,16 @@ import org.springframework.context.annotation.Configuration;
 @EnableAutoConfiguration
 public class ShutdownJobs {
 
-    static final List<String> started = new CopyOnWriteArrayList<>();
+    // new ones for each test: a run an earlier test left behind records into that test's lists
+    static volatile List<String> started = new CopyOnWriteArrayList<>();
 
-    static final List<String> finished = new CopyOnWriteArrayList<>();
+    static volatile List<String> finished = new CopyOnWriteArrayList<>();
 
     static volatile CountDownLatch release = new CountDownLatch(1);
 
     static void reset() {
-        started.clear();
-        finished.clear();
+        started = new CopyOnWriteArrayList<>();
+        finished = new CopyOnWriteArrayList<>();
         release = new CountDownLatch(1);
     }
 
@@ -40,9 +41,11 @@ public class ShutdownJobs {
 
         @DistributedScheduled(name = "busy", cron = "${test.busy.cron:* * * * * *}", lockAtMostFor = "1m")
         public void busy(JobContext context) throws InterruptedException {
+            List<String> finishing = finished;
+            CountDownLatch released = release;
             started.add(context.idempotencyKey());
-            if (release.await(1, TimeUnit.MINUTES)) {
-                finished.add(context.idempotencyKey());
+            if (released.await(1, TimeUnit.MINUTES)) {
+                finishing.add(context.idempotencyKey());
             }
         }
 
