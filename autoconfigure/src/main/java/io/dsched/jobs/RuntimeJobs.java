@@ -191,11 +191,6 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
         invalidate();
     }
 
-    void update(RuntimeJobRecord job) {
-        this.aggregates.update(job);
-        invalidate();
-    }
-
     /**
      * Changes a job, and its trigger with it when its schedule changes, in a transaction that
      * holds the job's row from the read to the commit: two changes of one job made at once on two
