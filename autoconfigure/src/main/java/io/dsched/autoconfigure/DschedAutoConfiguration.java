@@ -3,14 +3,17 @@ package io.dsched.autoconfigure;
 import io.dsched.annotation.DistributedScheduled;
 import io.dsched.annotation.DistributedScheduledBeanPostProcessor;
 import io.dsched.annotation.JobHandlerBeanPostProcessor;
+import io.dsched.audit.AuditLog;
 import io.dsched.cluster.ClusterMembership;
 import io.dsched.cluster.NodeTable;
 import io.dsched.deadletter.DeadLetterRepository;
 import io.dsched.deadletter.DeadLetters;
 import io.dsched.definition.JobRegistry;
+import io.dsched.engine.DeploymentLock;
 import io.dsched.engine.DschedEngine;
 import io.dsched.engine.FireDispatcher;
 import io.dsched.engine.GracefulShutdown;
+import io.dsched.engine.JobRemovals;
 import io.dsched.engine.JobSynchronizer;
 import io.dsched.engine.NodeId;
 import io.dsched.engine.QuartzSettings;
@@ -30,6 +33,7 @@ import io.dsched.jobs.SubmissionObserver;
 import io.dsched.queue.ExecutionQueue;
 import io.dsched.retry.RetryDefaults;
 import io.dsched.store.DatabasePlatform;
+import io.dsched.store.DeploymentStore;
 import io.dsched.store.DschedRepositories;
 import io.dsched.store.ExecutionRepository;
 import io.dsched.store.ExecutionStore;
@@ -54,6 +58,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.info.BuildProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
@@ -217,6 +222,42 @@ public final class DschedAutoConfiguration {
     @ConditionalOnMissingBean
     JobDefinitionStore dschedJobDefinitionStore(DschedJdbc jdbc) {
         return new JobDefinitionStore(jdbc.dataSource(), jdbc.platform(), CLOCK);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DeploymentStore dschedDeploymentStore(DschedJdbc jdbc) {
+        return new DeploymentStore(jdbc.dataSource(), jdbc.platform());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DeploymentLock dschedDeploymentLock(@Qualifier("dschedLockProvider") LockProvider lockProvider) {
+        return new DeploymentLock(lockProvider, CLOCK);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(prefix = "dsched.jobs", name = "remove-undeclared", matchIfMissing = true)
+    JobRemovals dschedJobRemovals(
+            DschedEngine engine,
+            DeploymentStore deployments,
+            JobDefinitionStore definitions,
+            DeploymentLock lock,
+            DschedRepositories repositories,
+            NodeId nodeId,
+            DschedProperties properties) {
+        Duration grace = properties.getJobs().getRemovalGrace();
+        return new JobRemovals(
+                engine::scheduler,
+                deployments,
+                definitions,
+                repositories.executions(),
+                new AuditLog(repositories.aggregates()),
+                lock,
+                (grace != null) ? grace : properties.getRecovery().getNodeTimeout(),
+                nodeId.value(),
+                CLOCK);
     }
 
     @Bean
@@ -396,7 +437,8 @@ public final class DschedAutoConfiguration {
         Housekeeping.Retention retention = new Housekeeping.Retention(
                 history.getRetention(),
                 history.getWaitingRetention(),
-                properties.getManagement().getAuditRetention());
+                properties.getManagement().getAuditRetention(),
+                properties.getJobs().getDeploymentRetention());
         Housekeeping housekeeping =
                 new Housekeeping(jdbc.dataSource(), jdbc.platform(), retention, history.getBatchSize(), CLOCK);
         registry.register(housekeeping.job(history.getCleanupCron()));
@@ -413,6 +455,9 @@ public final class DschedAutoConfiguration {
             JobRegistry registry,
             FireExecutor executor,
             JobDefinitionStore definitions,
+            DeploymentStore deployments,
+            DeploymentLock deploymentLock,
+            ObjectProvider<BuildProperties> build,
             Housekeeping housekeeping,
             RuntimeJobs runtimeJobs,
             GracefulShutdown shutdown)
@@ -434,6 +479,7 @@ public final class DschedAutoConfiguration {
                         scheduler,
                         registry,
                         definitions,
+                        new JobSynchronizer.Deployments(deployments, deploymentLock, build(build)),
                         nodeId.value(),
                         properties.getJobs().isReapplySuperseded(),
                         CLOCK,
@@ -441,5 +487,14 @@ public final class DschedAutoConfiguration {
                 shutdown,
                 properties.isRunJobs(),
                 jdbc.dataSource());
+    }
+
+    private static String build(ObjectProvider<BuildProperties> build) {
+        BuildProperties properties = build.getIfAvailable();
+        if (properties == null) {
+            return null;
+        }
+        return properties.getGroup() + ":" + properties.getArtifact() + ":" + properties.getVersion() + "@"
+                + properties.getTime();
     }
 }

@@ -484,6 +484,49 @@ public class DschedProperties {
          */
         private boolean reapplySuperseded = false;
 
+        /**
+         * Whether a declared job the newest deployment no longer declares (removed, renamed or set
+         * to "-") is removed from the cluster; turn off for a cluster whose nodes declare different
+         * jobs by design.
+         */
+        private boolean removeUndeclared = true;
+
+        /**
+         * How long a deployment must have been the newest before the declared jobs it no longer
+         * declares are removed; by default dsched.recovery.node-timeout.
+         */
+        private Duration removalGrace;
+
+        /**
+         * How long the record of a deployment that is not the newest is kept after its last node
+         * started; a node of a deployment forgotten longer ago counts as a new deployment.
+         */
+        private Duration deploymentRetention = Duration.ofDays(365);
+
+        public boolean isRemoveUndeclared() {
+            return this.removeUndeclared;
+        }
+
+        public void setRemoveUndeclared(boolean removeUndeclared) {
+            this.removeUndeclared = removeUndeclared;
+        }
+
+        public Duration getRemovalGrace() {
+            return this.removalGrace;
+        }
+
+        public void setRemovalGrace(Duration removalGrace) {
+            this.removalGrace = removalGrace;
+        }
+
+        public Duration getDeploymentRetention() {
+            return this.deploymentRetention;
+        }
+
+        public void setDeploymentRetention(Duration deploymentRetention) {
+            this.deploymentRetention = deploymentRetention;
+        }
+
         public boolean isReapplySuperseded() {
             return this.reapplySuperseded;
         }

@@ -2,6 +2,7 @@ package io.dsched.engine;
 
 import io.dsched.definition.JobDefinition;
 import io.dsched.definition.JobRegistry;
+import io.dsched.store.DeploymentStore;
 import io.dsched.store.JobDefinitionStore;
 import io.dsched.store.JobDefinitionStore.Decision;
 import java.time.Clock;
@@ -20,7 +21,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A job whose definition is unchanged keeps its stored trigger, and so its next fire time and
  * any pending misfire; a changed definition replaces the trigger; a definition that a newer
- * deployment already replaced is left alone (see {@link JobDefinitionStore}).
+ * deployment already replaced is left alone (see {@link JobDefinitionStore}), and a job a newer
+ * deployment no longer declares is not scheduled again (see {@link JobRemovals}). It records the
+ * node's deployment first (see {@link DeploymentStore}), all under the {@link DeploymentLock}.
  */
 public final class JobSynchronizer {
 
@@ -35,6 +38,8 @@ public final class JobSynchronizer {
 
     private final JobDefinitionStore definitions;
 
+    private final Deployments deployments;
+
     private final String nodeId;
 
     private final boolean reapplySuperseded;
@@ -48,6 +53,7 @@ public final class JobSynchronizer {
      * @param scheduler this node's Quartz scheduler
      * @param registry the jobs this node declares
      * @param definitions the record of definitions in force
+     * @param deployments the record of deployments, and its lock
      * @param nodeId this node
      * @param reapplySuperseded whether replaced definitions may be applied again
      * @param clock the clock
@@ -57,6 +63,7 @@ public final class JobSynchronizer {
             Scheduler scheduler,
             JobRegistry registry,
             JobDefinitionStore definitions,
+            Deployments deployments,
             String nodeId,
             boolean reapplySuperseded,
             Clock clock,
@@ -64,11 +71,23 @@ public final class JobSynchronizer {
         this.scheduler = scheduler;
         this.registry = registry;
         this.definitions = definitions;
+        this.deployments = deployments;
         this.nodeId = nodeId;
         this.reapplySuperseded = reapplySuperseded;
         this.clock = clock;
         this.runtimeJobs = runtimeJobs;
     }
+
+    /**
+     * The record of deployments, its lock, and what identifies this node's deployment.
+     *
+     * @param store the record
+     * @param lock the lock over it
+     * @param build this application's build (its version and time), or {@code null} when it has
+     *     no build information; with it, a new build that declares the same jobs as an older one
+     *     is a deployment of its own
+     */
+    public record Deployments(DeploymentStore store, DeploymentLock lock, String build) {}
 
     /** Repairs part of the store at start-up. */
     @FunctionalInterface
@@ -87,31 +106,47 @@ public final class JobSynchronizer {
      * @throws SchedulerException if the store cannot be written
      */
     public void synchronize() throws SchedulerException {
-        for (JobDefinition job : this.registry.all()) {
-            Decision decision = this.definitions.adopt(job, this.nodeId, this.reapplySuperseded);
-            TriggerKey triggerKey = triggerKey(job.name());
-            Trigger stored = this.scheduler.getTrigger(triggerKey);
-            boolean inForce = stored != null && job.fingerprint().equals(fingerprint(stored));
-            if (decision == Decision.APPLY || stored == null || (decision == Decision.KEEP && !inForce)) {
-                // KEEP with another trigger stored: a node died between recording the definition
-                // and writing its trigger, so the trigger is repaired here
-                apply(job, stored != null);
-                logger.info("Scheduled job '{}': {}", job.name(), job.describe());
-            } else if (decision == Decision.SUPERSEDED) {
-                logger.info(
-                        "Keeping the stored schedule of '{}': a newer deployment replaced this node's {}"
-                                + " (set dsched.jobs.reapply-superseded=true to roll back)",
-                        job.name(),
-                        job.describe());
-            } else {
-                if (this.scheduler.getTriggerState(triggerKey) == Trigger.TriggerState.ERROR) {
-                    logger.warn("Trigger of '{}' was in error; resetting it", job.name());
-                    this.scheduler.resetTriggerFromErrorState(triggerKey);
-                }
-                logger.debug("Job '{}' is unchanged: {}", job.name(), job.describe());
+        this.deployments.lock().whileHolding(() -> {
+            String identity = DeploymentStore.identity(this.registry.names(), this.deployments.build());
+            boolean newest = this.deployments
+                    .store()
+                    .adopt(identity, this.registry.names(), this.nodeId, this.reapplySuperseded);
+            for (JobDefinition job : this.registry.all()) {
+                synchronize(job, newest);
             }
-        }
+            return null;
+        });
         this.runtimeJobs.repair(this.scheduler);
+    }
+
+    private void synchronize(JobDefinition job, boolean newestDeployment) throws SchedulerException {
+        Decision decision = this.definitions.adopt(job, this.nodeId, this.reapplySuperseded, newestDeployment);
+        TriggerKey triggerKey = triggerKey(job.name());
+        Trigger stored = this.scheduler.getTrigger(triggerKey);
+        boolean inForce = stored != null && job.fingerprint().equals(fingerprint(stored));
+        if (decision == Decision.REMOVED) {
+            logger.info(
+                    "Not scheduling '{}': a newer deployment no longer declares it"
+                            + " (set dsched.jobs.reapply-superseded=true to roll back)",
+                    job.name());
+        } else if (decision == Decision.APPLY || stored == null || (decision == Decision.KEEP && !inForce)) {
+            // KEEP with another trigger stored: a node died between recording the definition
+            // and writing its trigger, so the trigger is repaired here
+            apply(job, stored != null);
+            logger.info("Scheduled job '{}': {}", job.name(), job.describe());
+        } else if (decision == Decision.SUPERSEDED) {
+            logger.info(
+                    "Keeping the stored schedule of '{}': a newer deployment replaced this node's {}"
+                            + " (set dsched.jobs.reapply-superseded=true to roll back)",
+                    job.name(),
+                    job.describe());
+        } else {
+            if (this.scheduler.getTriggerState(triggerKey) == Trigger.TriggerState.ERROR) {
+                logger.warn("Trigger of '{}' was in error; resetting it", job.name());
+                this.scheduler.resetTriggerFromErrorState(triggerKey);
+            }
+            logger.debug("Job '{}' is unchanged: {}", job.name(), job.describe());
+        }
     }
 
     private void apply(JobDefinition job, boolean replace) throws SchedulerException {

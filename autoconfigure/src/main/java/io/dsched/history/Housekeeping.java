@@ -5,6 +5,7 @@ import io.dsched.definition.MisfirePolicy;
 import io.dsched.definition.Schedule;
 import io.dsched.retry.RetryPolicy;
 import io.dsched.store.DatabasePlatform;
+import io.dsched.store.DeploymentStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -23,7 +24,10 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
  * have no attempt left; attempts that waited past their due time longer than the waiting
  * retention, which no node is going to run, are cancelled (and later deleted with the history);
  * the audit log's entries after its retention; callers' idempotency keys once their window
- * closed. The record of job definitions is kept: it is what tells an old deployment from a new one. Deletes go in small batches so that no statement holds many locks. It
+ * closed; the record of a deployment that is not the newest, once its last node started longer ago
+ * than the deployment retention. The record of job definitions is kept: with the deployments, it
+ * is what tells an old deployment from a new one. Deletes go in small batches so that no statement
+ * holds many locks. It
  * runs as a scheduled job of its own, so on one node of the cluster at a time.
  */
 public class Housekeeping {
@@ -57,6 +61,8 @@ public class Housekeeping {
 
     private final Clock clock;
 
+    private final DeploymentStore deployments;
+
     /**
      * Creates the housekeeping.
      * @param dataSource dsched's DataSource
@@ -73,6 +79,7 @@ public class Housekeeping {
         this.retention = retention;
         this.batchSize = batchSize;
         this.clock = clock;
+        this.deployments = new DeploymentStore(dataSource, platform);
     }
 
     /**
@@ -108,18 +115,21 @@ public class Housekeeping {
         int traces = deleteTraces(cutoff);
         int audit = deleteInBatches("dsched_audit", "acted_at < ?", before(this.retention.audit()));
         int keys = deleteExpiredKeys();
-        int total = stale + attempts + letters + traces + audit + keys;
+        int deployments =
+                this.deployments.forgetStartedBefore(this.clock.instant().minus(this.retention.deployments()));
+        int total = stale + attempts + letters + traces + audit + keys + deployments;
         if (total > 0) {
             logger.info(
                     "Cancelled {} attempts that waited too long; deleted {} attempts, {} closed dead letters,"
                             + " {} trace contexts and {} audit entries past their retention, and {} idempotency keys"
-                            + " past their window",
+                            + " past their window; forgot {} deployments",
                     stale,
                     attempts,
                     letters,
                     traces,
                     audit,
-                    keys);
+                    keys,
+                    deployments);
         }
         return total;
     }
@@ -218,6 +228,7 @@ public class Housekeeping {
      * @param history finished attempts, closed dead letters and trace contexts
      * @param waiting an attempt waiting past its due time for a node to run it, before it is cancelled
      * @param audit the audit log's entries
+     * @param deployments the record of a deployment that is not the newest, after its last node started
      */
-    public record Retention(Duration history, Duration waiting, Duration audit) {}
+    public record Retention(Duration history, Duration waiting, Duration audit, Duration deployments) {}
 }

@@ -48,11 +48,13 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.SimpleTrigger;
 import org.quartz.Trigger;
 import org.quartz.TriggerKey;
+import org.quartz.impl.matchers.GroupMatcher;
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.Sort;
 import org.springframework.data.jdbc.core.JdbcAggregateOperations;
@@ -605,7 +607,16 @@ public class DschedManagement {
     }
 
     private TreeSet<String> names() {
+        // a declared job that the newest deployment removed has no job in the store: gone here
+        // too, on a node of an older deployment as well
         TreeSet<String> names = new TreeSet<>(this.jobs.names());
+        try {
+            names.retainAll(this.quartz.get().getJobKeys(GroupMatcher.jobGroupEquals(JobSynchronizer.GROUP)).stream()
+                    .map(JobKey::getName)
+                    .toList());
+        } catch (SchedulerException ex) {
+            throw new IllegalStateException("Could not read the jobs in the store: " + ex.getMessage(), ex);
+        }
         names.addAll(this.runtimeJobs.names());
         return names;
     }

@@ -196,6 +196,19 @@ CREATE TABLE IF NOT EXISTS dsched_job_definition (
     PRIMARY KEY (job_name, definition_hash)
 ) ENGINE = InnoDB;
 
+-- The set of declared jobs of each deployment and when the cluster first saw it (in database
+-- time): the one first seen last is the newest, and a declared job it no longer declares is
+-- removed once, after dsched.jobs.removal-grace (see "Jobs that leave").
+CREATE TABLE IF NOT EXISTS dsched_deployment (
+    deployment_hash  VARCHAR(64)  NOT NULL,
+    job_names        MEDIUMTEXT   NOT NULL,
+    node_id          VARCHAR(200) NOT NULL,
+    first_seen_at    DATETIME(3)  NOT NULL,
+    last_started_at  DATETIME(3)  NOT NULL,
+    removals_done_at DATETIME(3),
+    PRIMARY KEY (deployment_hash)
+) ENGINE = InnoDB;
+
 -- Callers' idempotency keys that deduplicate longer than the history keeps their attempts
 -- (OneOff.uniqueFor): a key submitted again before expires_at schedules nothing.
 CREATE TABLE IF NOT EXISTS dsched_unique_key (

@@ -462,8 +462,8 @@ abstract class AbstractReliabilityTests {
                         && attempts("reminder").stream().allMatch((run) -> run.status() == ExecutionStatus.SUCCEEDED));
 
         // housekeeping with a history kept for no time at all deletes both runs
-        Housekeeping.Retention none =
-                new Housekeeping.Retention(Duration.ZERO, Duration.ofDays(14), Duration.ofDays(90));
+        Housekeeping.Retention none = new Housekeeping.Retention(
+                Duration.ZERO, Duration.ofDays(14), Duration.ofDays(90), Duration.ofDays(365));
         new Housekeeping(this.cluster.observer(), platform(), none, 100, java.time.Clock.systemUTC()).purge();
         assertThat(attempts("reminder")).isEmpty();
 

@@ -93,6 +93,7 @@ abstract class AbstractSchemaScriptTests {
             "dsched_lock",
             "dsched_execution",
             "dsched_job_definition",
+            "dsched_deployment",
             "dsched_unique_key",
             "dsched_dead_letter",
             "dsched_node",
@@ -107,8 +108,8 @@ abstract class AbstractSchemaScriptTests {
         }
     }
 
-    private static final Housekeeping.Retention RETENTION =
-            new Housekeeping.Retention(Duration.ofDays(14), Duration.ofDays(14), Duration.ofDays(90));
+    private static final Housekeeping.Retention RETENTION = new Housekeeping.Retention(
+            Duration.ofDays(14), Duration.ofDays(14), Duration.ofDays(90), Duration.ofDays(365));
 
     static ExecutionStore store(DschedJdbc jdbc) {
         DschedRepositories repositories = new DschedRepositories(jdbc.dataSource(), jdbc.platform());
@@ -342,8 +343,13 @@ abstract class AbstractSchemaScriptTests {
         UniqueKeys keys = new UniqueKeys(jdbc.dataSource(), platform, jdbc.transactions());
         keys.hold("remind:closed", new UniqueKeys.Held(ran.id(), old), now.minus(1, ChronoUnit.DAYS));
         keys.hold("remind:open", new UniqueKeys.Held(ran.id(), old), now.plus(1, ChronoUnit.DAYS));
-        Housekeeping.Retention retention =
-                new Housekeeping.Retention(Duration.ofDays(14), Duration.ofDays(7), Duration.ofDays(90));
+        // a deployment no node started for 400 days is forgotten; the newest is kept however old
+        String deployment = "INSERT INTO dsched_deployment (deployment_hash, job_names, node_id, first_seen_at,"
+                + " last_started_at) VALUES (?, 'ran', 'node-1', ?, ?)";
+        sql.update(deployment, "forgotten", platform.bindable(old), platform.bindable(old));
+        sql.update(deployment, "newest", platform.bindable(old.plusSeconds(1)), platform.bindable(old));
+        Housekeeping.Retention retention = new Housekeeping.Retention(
+                Duration.ofDays(14), Duration.ofDays(7), Duration.ofDays(90), Duration.ofDays(365));
         new Housekeeping(jdbc.dataSource(), platform, retention, 1000, java.time.Clock.systemUTC()).purge();
 
         // what remains: what is younger than its retention, or kept until someone acts
@@ -363,6 +369,8 @@ abstract class AbstractSchemaScriptTests {
         assertThat(sql.queryForList("SELECT idempotency_key FROM dsched_unique_key", String.class))
                 .containsExactly("remind:open");
         assertThat(keys.held("remind:open", now)).isPresent();
+        assertThat(sql.queryForList("SELECT deployment_hash FROM dsched_deployment", String.class))
+                .containsExactly("newest");
     }
 
     @Test

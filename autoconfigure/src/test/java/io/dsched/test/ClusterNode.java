@@ -101,6 +101,15 @@ public final class ClusterNode implements AutoCloseable {
         return this.context.getBean(type);
     }
 
+    /**
+     * Whether the node's context has a bean of a type.
+     * @param type the bean type
+     * @return {@code true} if it has one
+     */
+    public boolean hasBean(Class<?> type) {
+        return this.context.getBeanNamesForType(type).length > 0;
+    }
+
     @Override
     public void close() {
         if (this.context.isActive()) {
