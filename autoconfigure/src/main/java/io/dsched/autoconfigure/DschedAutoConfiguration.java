@@ -226,8 +226,9 @@ public final class DschedAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    DeploymentStore dschedDeploymentStore(DschedJdbc jdbc) {
-        return new DeploymentStore(jdbc.dataSource(), jdbc.platform());
+    DeploymentStore dschedDeploymentStore(DschedJdbc jdbc, DschedProperties properties) {
+        return new DeploymentStore(
+                jdbc.dataSource(), jdbc.platform(), properties.getCluster().getName());
     }
 
     @Bean
@@ -242,7 +243,6 @@ public final class DschedAutoConfiguration {
     JobRemovals dschedJobRemovals(
             DschedEngine engine,
             DeploymentStore deployments,
-            JobDefinitionStore definitions,
             DeploymentLock lock,
             DschedRepositories repositories,
             NodeId nodeId,
@@ -251,11 +251,11 @@ public final class DschedAutoConfiguration {
         return new JobRemovals(
                 engine::scheduler,
                 deployments,
-                definitions,
                 repositories.executions(),
                 new AuditLog(repositories.aggregates()),
                 lock,
                 (grace != null) ? grace : properties.getRecovery().getNodeTimeout(),
+                properties.getRecovery().getNodeTimeout(),
                 nodeId.value(),
                 CLOCK);
     }

@@ -485,21 +485,22 @@ public class DschedProperties {
         private boolean reapplySuperseded = false;
 
         /**
-         * Whether a declared job the newest deployment no longer declares (removed, renamed or set
-         * to "-") is removed from the cluster; turn off for a cluster whose nodes declare different
-         * jobs by design.
+         * Whether a declared job that no node declares any more (removed, renamed or set to "-")
+         * is removed from the cluster.
          */
         private boolean removeUndeclared = true;
 
         /**
-         * How long a deployment must have been the newest before the declared jobs it no longer
-         * declares are removed; by default dsched.recovery.node-timeout.
+         * How long, past the node timeout, no node may have declared a job, and the newest
+         * deployment must have been the newest, before the job is removed; by default
+         * dsched.recovery.node-timeout.
          */
         private Duration removalGrace;
 
         /**
          * How long the record of a deployment that is not the newest is kept after its last node
-         * started; a node of a deployment forgotten longer ago counts as a new deployment.
+         * started, and the record of a removed job after its removal; a node of a deployment
+         * forgotten longer ago counts as a new deployment.
          */
         private Duration deploymentRetention = Duration.ofDays(365);
 

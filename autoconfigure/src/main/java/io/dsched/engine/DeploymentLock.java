@@ -23,7 +23,7 @@ public final class DeploymentLock {
     public static final String NAME = "dsched.deployments";
 
     /** How long a node that dies holding the lock keeps it. */
-    public static final Duration HELD_AT_MOST = Duration.ofMinutes(1);
+    public static final Duration HELD_AT_MOST = Duration.ofMinutes(5);
 
     private static final long RETRY_MILLIS = 50;
 
@@ -63,7 +63,9 @@ public final class DeploymentLock {
      * @throws IllegalStateException if the lock stays taken for longer than a dead node can hold it
      */
     public <T, E extends Exception> T whileHolding(Work<T, E> work) throws E {
-        Instant deadline = this.clock.instant().plus(HELD_AT_MOST).plusSeconds(10);
+        // a node that died holding it holds it for HELD_AT_MOST; several nodes starting at once
+        // take turns, each for a moment
+        Instant deadline = this.clock.instant().plus(HELD_AT_MOST.multipliedBy(2));
         while (true) {
             Optional<SimpleLock> lock = tryLock();
             if (lock.isPresent()) {

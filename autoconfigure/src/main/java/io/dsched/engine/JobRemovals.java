@@ -5,7 +5,6 @@ import io.dsched.audit.AuditLog;
 import io.dsched.store.DeploymentStore;
 import io.dsched.store.DeploymentStore.Deployment;
 import io.dsched.store.ExecutionRepository;
-import io.dsched.store.JobDefinitionStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,15 +26,17 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Removes the declared jobs that the newest deployment no longer declares (removed, renamed or
- * set to {@code "-"}), once that deployment has been the newest for a grace, in database time.
+ * Removes the declared jobs that no node declares any more (removed, renamed or set to
+ * {@code "-"}): a job in the store is removed once no node seen within the grace declares it and
+ * the newest deployment, which has been the newest for the grace, does not either. A rolling
+ * deployment in progress keeps it, as its old nodes still run; so does a node that turned the job
+ * off alone, or a node of another role that never declared it.
  *
- * <p>For each such job, in this order: every definition of it is marked removed, so that a node
- * of an older deployment does not schedule it again; its trigger is unscheduled; its waiting
- * attempts are cancelled; the removal is audited as the system's. Only then is the deployment's
- * removal recorded as done, so a node that dies half-way leaves the rest to the next check, and
- * each step is harmless to repeat. Every node checks; one at a time removes, under the
- * {@link DeploymentLock}, which a node adopting its deployment at start-up also holds.
+ * <p>The removal is recorded (so that a node of an older deployment that starts again leaves the
+ * job out, while a newer deployment that declares it brings it back), the job's waiting attempts
+ * are cancelled, the removal audited as the system's, and its trigger unscheduled. Every node
+ * checks; one at a time removes, under the {@link DeploymentLock}, which a node adopting its
+ * deployment at start-up holds as well.
  */
 public final class JobRemovals implements SmartLifecycle {
 
@@ -54,8 +55,6 @@ public final class JobRemovals implements SmartLifecycle {
 
     private final DeploymentStore deployments;
 
-    private final JobDefinitionStore definitions;
-
     private final ExecutionRepository executions;
 
     private final AuditLog audit;
@@ -63,6 +62,8 @@ public final class JobRemovals implements SmartLifecycle {
     private final DeploymentLock lock;
 
     private final Duration grace;
+
+    private final Duration nodeTimeout;
 
     private final String nodeId;
 
@@ -74,31 +75,32 @@ public final class JobRemovals implements SmartLifecycle {
      * Creates the removals.
      * @param scheduler this node's Quartz scheduler, once it exists
      * @param deployments the deployments and the jobs they declare
-     * @param definitions the job definitions in force
      * @param executions the execution history
      * @param audit where removals are recorded
      * @param lock the cluster's deployment lock
-     * @param grace how long a deployment is the newest before the jobs it dropped are removed
+     * @param grace how long no node declares a job, and the newest deployment has been the
+     *     newest, before the job is removed
+     * @param nodeTimeout how long a node may be silent and still count as alive
      * @param nodeId this node
      * @param clock the clock
      */
     public JobRemovals(
             Supplier<Scheduler> scheduler,
             DeploymentStore deployments,
-            JobDefinitionStore definitions,
             ExecutionRepository executions,
             AuditLog audit,
             DeploymentLock lock,
             Duration grace,
+            Duration nodeTimeout,
             String nodeId,
             Clock clock) {
         this.scheduler = scheduler;
         this.deployments = deployments;
-        this.definitions = definitions;
         this.executions = executions;
         this.audit = audit;
         this.lock = lock;
         this.grace = grace;
+        this.nodeTimeout = nodeTimeout;
         this.nodeId = nodeId;
         this.clock = clock;
     }
@@ -109,46 +111,68 @@ public final class JobRemovals implements SmartLifecycle {
      * @throws SchedulerException if the store cannot be read or written
      */
     public List<String> removeDue() throws SchedulerException {
-        if (this.deployments.dueForRemovals(this.grace).isEmpty()) {
+        if (due().isEmpty()) {
             return List.of();
         }
-        // read again under the lock: another node may have removed them, or a node of a newer
-        // deployment started, meanwhile
+        // decided again under the lock: another node may have removed them, or a node that
+        // declares one of them started, meanwhile
         return this.lock
                 .ifFree(() -> {
-                    Optional<Deployment> newest = this.deployments.dueForRemovals(this.grace);
-                    return newest.isPresent() ? remove(newest.get()) : List.<String>of();
+                    List<String> removed = new ArrayList<>();
+                    for (String job : due()) {
+                        if (remove(job)) {
+                            removed.add(job);
+                        }
+                    }
+                    return removed;
                 })
                 .orElse(List.of());
     }
 
-    private List<String> remove(Deployment newest) throws SchedulerException {
-        Scheduler quartz = this.scheduler.get();
-        Set<String> declared = new TreeSet<>(this.definitions.namesNotRemoved());
-        for (JobKey key : quartz.getJobKeys(GroupMatcher.jobGroupEquals(JobSynchronizer.GROUP))) {
-            declared.add(key.getName());
+    /**
+     * The declared jobs in the store that no node seen within the grace declares, nor the newest
+     * deployment, once that has been the newest for the grace.
+     */
+    private Set<String> due() throws SchedulerException {
+        Set<String> stored = new TreeSet<>();
+        for (JobKey key : this.scheduler.get().getJobKeys(GroupMatcher.jobGroupEquals(JobSynchronizer.GROUP))) {
+            stored.add(key.getName());
         }
-        List<String> removed = new ArrayList<>();
-        for (String job : declared) {
-            if (!newest.declares(job)) {
-                remove(quartz, job, newest);
-                removed.add(job);
-            }
+        if (stored.isEmpty()) {
+            return stored;
         }
-        this.deployments.removalsDone(newest.hash());
-        return removed;
+        Optional<Deployment> newest = this.deployments.newest();
+        if (newest.isEmpty()
+                || newest.get().since().plus(this.grace).isAfter(newest.get().now())) {
+            return Set.of();
+        }
+        stored.removeAll(newest.get().jobs());
+        if (!stored.isEmpty()) {
+            // a node counts until it has been silent for the node timeout, and then for the grace
+            stored.removeAll(this.deployments.declaredByNodesSeenWithin(this.nodeTimeout.plus(this.grace)));
+        }
+        return stored;
     }
 
-    private void remove(Scheduler quartz, String job, Deployment newest) throws SchedulerException {
-        this.definitions.remove(job);
-        quartz.deleteJob(JobKey.jobKey(job, JobSynchronizer.GROUP));
+    /**
+     * Removes a job: records the removal first, so that a node of an older deployment starting
+     * meanwhile leaves it out, then cancels its waiting attempts, audits, and deletes its trigger
+     * last; a node that dies half-way leaves the job in the store, and the next check finishes.
+     */
+    private boolean remove(String job) throws SchedulerException {
+        boolean first = this.deployments.recordRemoval(job);
         Instant now = this.clock.instant();
         int cancelled = this.executions.cancelWaiting(job, now, REASON);
-        String detail = "no longer declared by the newest deployment, first started on node " + newest.nodeId() + " at "
-                + newest.since() + "; " + cancelled + " waiting attempt(s) cancelled";
-        this.audit.record(
-                new AuditEntry(null, now, ACTOR, ACTION, job, null, null, null, null, 200, detail, this.nodeId));
-        logger.info("Removed job '{}': {}", job, detail);
+        if (first) {
+            String detail = "no node seen within " + this.nodeTimeout.plus(this.grace)
+                    + " declares it, nor the newest deployment; "
+                    + cancelled + " waiting attempt(s) cancelled";
+            this.audit.record(
+                    new AuditEntry(null, now, ACTOR, ACTION, job, null, null, null, null, 200, detail, this.nodeId));
+            logger.info("Removed job '{}': {}", job, detail);
+        }
+        this.scheduler.get().deleteJob(JobKey.jobKey(job, JobSynchronizer.GROUP));
+        return first;
     }
 
     /** Checks every half grace (between one and thirty seconds) whether removals are due. */

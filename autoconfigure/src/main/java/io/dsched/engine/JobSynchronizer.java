@@ -3,9 +3,12 @@ package io.dsched.engine;
 import io.dsched.definition.JobDefinition;
 import io.dsched.definition.JobRegistry;
 import io.dsched.store.DeploymentStore;
+import io.dsched.store.DeploymentStore.Deployment;
 import io.dsched.store.JobDefinitionStore;
 import io.dsched.store.JobDefinitionStore.Decision;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
 import java.util.Set;
 import org.quartz.JobBuilder;
 import org.quartz.JobDetail;
@@ -21,9 +24,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A job whose definition is unchanged keeps its stored trigger, and so its next fire time and
  * any pending misfire; a changed definition replaces the trigger; a definition that a newer
- * deployment already replaced is left alone (see {@link JobDefinitionStore}), and a job a newer
- * deployment no longer declares is not scheduled again (see {@link JobRemovals}). It records the
- * node's deployment first (see {@link DeploymentStore}), all under the {@link DeploymentLock}.
+ * deployment already replaced is left alone (see {@link JobDefinitionStore}), and a job removed
+ * before this node's deployment was first seen is not scheduled again (see {@link JobRemovals}).
+ * It records the node's deployment first (see {@link DeploymentStore}), all under the
+ * {@link DeploymentLock}.
  */
 public final class JobSynchronizer {
 
@@ -108,28 +112,48 @@ public final class JobSynchronizer {
     public void synchronize() throws SchedulerException {
         this.deployments.lock().whileHolding(() -> {
             String identity = DeploymentStore.identity(this.registry.names(), this.deployments.build());
-            boolean newest = this.deployments
+            Deployment deployment = this.deployments
                     .store()
                     .adopt(identity, this.registry.names(), this.nodeId, this.reapplySuperseded);
             for (JobDefinition job : this.registry.all()) {
-                synchronize(job, newest);
+                if (!wasRemovedBefore(job, deployment)) {
+                    synchronize(job);
+                }
             }
             return null;
         });
         this.runtimeJobs.repair(this.scheduler);
     }
 
-    private void synchronize(JobDefinition job, boolean newestDeployment) throws SchedulerException {
-        Decision decision = this.definitions.adopt(job, this.nodeId, this.reapplySuperseded, newestDeployment);
+    /**
+     * Whether a job was removed before this node's deployment was first seen: a node of an older
+     * deployment leaves it out; a newer deployment, or a rollback, brings it back.
+     */
+    private boolean wasRemovedBefore(JobDefinition job, Deployment deployment) {
+        Optional<Instant> removedAt = this.deployments.store().removedAt(job.name());
+        if (removedAt.isEmpty()) {
+            return false;
+        }
+        if (this.reapplySuperseded || deployment.since().isAfter(removedAt.get())) {
+            this.deployments.store().forgetRemoval(job.name());
+            logger.info(
+                    "Bringing back job '{}', removed at {}: this deployment declares it", job.name(), removedAt.get());
+            return false;
+        }
+        logger.warn(
+                "Not scheduling '{}': it was removed at {}, when no node declared it any more, and this node's"
+                        + " deployment is older (set dsched.jobs.reapply-superseded=true to bring it back)",
+                job.name(),
+                removedAt.get());
+        return true;
+    }
+
+    private void synchronize(JobDefinition job) throws SchedulerException {
+        Decision decision = this.definitions.adopt(job, this.nodeId, this.reapplySuperseded);
         TriggerKey triggerKey = triggerKey(job.name());
         Trigger stored = this.scheduler.getTrigger(triggerKey);
         boolean inForce = stored != null && job.fingerprint().equals(fingerprint(stored));
-        if (decision == Decision.REMOVED) {
-            logger.info(
-                    "Not scheduling '{}': a newer deployment no longer declares it"
-                            + " (set dsched.jobs.reapply-superseded=true to roll back)",
-                    job.name());
-        } else if (decision == Decision.APPLY || stored == null || (decision == Decision.KEEP && !inForce)) {
+        if (decision == Decision.APPLY || stored == null || (decision == Decision.KEEP && !inForce)) {
             // KEEP with another trigger stored: a node died between recording the definition
             // and writing its trigger, so the trigger is repaired here
             apply(job, stored != null);

@@ -79,7 +79,8 @@ public class Housekeeping {
         this.retention = retention;
         this.batchSize = batchSize;
         this.clock = clock;
-        this.deployments = new DeploymentStore(dataSource, platform);
+        // forgets old deployments of every cluster on the database
+        this.deployments = new DeploymentStore(dataSource, platform, "");
     }
 
     /**

@@ -613,7 +613,7 @@ public class DschedManagement {
         try {
             names.retainAll(this.quartz.get().getJobKeys(GroupMatcher.jobGroupEquals(JobSynchronizer.GROUP)).stream()
                     .map(JobKey::getName)
-                    .toList());
+                    .collect(java.util.stream.Collectors.toSet()));
         } catch (SchedulerException ex) {
             throw new IllegalStateException("Could not read the jobs in the store: " + ex.getMessage(), ex);
         }

@@ -5,23 +5,25 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SortedSet;
 import java.util.TreeSet;
 import javax.sql.DataSource;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Records, in {@code dsched_deployment}, the set of jobs each deployment declares and when the
- * cluster first saw it, in database time. The newest deployment is the one first seen last: a
- * node of an older deployment that starts again does not make it the newest again, as its row
- * keeps the time it was first seen; {@code dsched.jobs.reapply-superseded} does, for a rollback.
+ * What the nodes of one cluster declare, for the jobs that leave: in {@code dsched_deployment},
+ * the set of jobs each deployment declares and when the cluster first saw it (in database time;
+ * the newest is the one first seen last, and a node of an older deployment that starts again does
+ * not make it the newest again); in {@code dsched_node_deployment}, the deployment each node
+ * started with; in {@code dsched_job_removal}, the declared jobs removed and when.
  *
- * <p>Callers hold the cluster's deployment lock (see {@code io.dsched.engine.DeploymentLock}) while
- * they adopt a deployment or remove the jobs it dropped, so that two deployments starting at once
- * are seen one after the other and a removal never races a node that declares the job again.
+ * <p>Callers hold the cluster's deployment lock (see {@code io.dsched.engine.DeploymentLock})
+ * while they adopt a deployment or remove jobs, so that the two take turns.
  */
 public class DeploymentStore {
 
@@ -29,48 +31,73 @@ public class DeploymentStore {
 
     private final DatabasePlatform platform;
 
+    private final String cluster;
+
     /**
      * Creates a store.
      * @param dataSource dsched's DataSource
      * @param platform its database
+     * @param cluster the cluster's name, which keeps its rows apart from other clusters'
      */
-    public DeploymentStore(DataSource dataSource, DatabasePlatform platform) {
+    public DeploymentStore(DataSource dataSource, DatabasePlatform platform, String cluster) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.platform = platform;
+        this.cluster = cluster;
     }
 
     /**
-     * Records that a node of a deployment starts, and returns whether that deployment is now the
-     * newest. Call under the deployment lock.
+     * Records that a node of a deployment starts. Call under the deployment lock.
      * @param identity what tells this deployment from others: the names of the jobs it declares
      *     and, when the application has one, its build
      * @param jobNames the names of the jobs this node declares
      * @param nodeId this node
      * @param reapplySuperseded whether an older deployment becomes the newest again
-     * @return whether this node's deployment is the newest
+     * @return the deployment as recorded
      */
-    public boolean adopt(String identity, Set<String> jobNames, String nodeId, boolean reapplySuperseded) {
+    public Deployment adopt(String identity, Set<String> jobNames, String nodeId, boolean reapplySuperseded) {
         String hash = hash(identity);
         String now = this.platform.currentTimestampSql();
         int known = this.jdbc.update(
-                "UPDATE dsched_deployment SET last_started_at = " + now + " WHERE deployment_hash = ?", hash);
+                "UPDATE dsched_deployment SET last_started_at = " + now
+                        + " WHERE cluster_name = ? AND deployment_hash = ?",
+                this.cluster,
+                hash);
         if (known == 0) {
             this.jdbc.update(
-                    "INSERT INTO dsched_deployment (deployment_hash, job_names, node_id, first_seen_at,"
-                            + " last_started_at) VALUES (?, ?, ?, " + now + ", " + now + ")",
+                    "INSERT INTO dsched_deployment (cluster_name, deployment_hash, job_names, node_id, first_seen_at,"
+                            + " last_started_at) VALUES (?, ?, ?, ?, " + now + ", " + now + ")",
+                    this.cluster,
                     hash,
                     String.join("\n", new TreeSet<>(jobNames)),
                     nodeId);
         } else if (reapplySuperseded
                 && !newest().map((d) -> d.hash().equals(hash)).orElse(false)) {
-            // a rollback: the older deployment becomes the newest, and its removals are due again
+            // a rollback: the older deployment becomes the newest
             this.jdbc.update(
                     "UPDATE dsched_deployment SET first_seen_at = " + now
-                            + ", node_id = ?, removals_done_at = NULL WHERE deployment_hash = ?",
+                            + ", node_id = ? WHERE cluster_name = ? AND deployment_hash = ?",
+                    nodeId,
+                    this.cluster,
+                    hash);
+        }
+        int updated = this.jdbc.update(
+                "UPDATE dsched_node_deployment SET deployment_hash = ?, registered_at = " + now
+                        + " WHERE cluster_name = ? AND node_id = ?",
+                hash,
+                this.cluster,
+                nodeId);
+        if (updated == 0) {
+            this.jdbc.update(
+                    "INSERT INTO dsched_node_deployment (cluster_name, node_id, deployment_hash, registered_at)"
+                            + " VALUES (?, ?, ?, " + now + ")",
+                    this.cluster,
                     nodeId,
                     hash);
         }
-        return newest().map((d) -> d.hash().equals(hash)).orElse(false);
+        return deployments().stream()
+                .filter((d) -> d.hash().equals(hash))
+                .findFirst()
+                .orElseThrow();
     }
 
     /**
@@ -78,60 +105,128 @@ public class DeploymentStore {
      * @return the deployment first seen last, or empty if none was recorded
      */
     public Optional<Deployment> newest() {
+        return deployments().stream().findFirst();
+    }
+
+    private List<Deployment> deployments() {
         // two deployments first seen in the same instant: the order of their hashes decides, the
         // same on every node
+        return this.jdbc.query(
+                "SELECT deployment_hash, job_names, node_id, first_seen_at, " + this.platform.currentTimestampSql()
+                        + " AS db_now FROM dsched_deployment WHERE cluster_name = ?"
+                        + " ORDER BY first_seen_at DESC, deployment_hash DESC",
+                (row, number) -> new Deployment(
+                        row.getString("deployment_hash"),
+                        names(row.getString("job_names")),
+                        row.getString("node_id"),
+                        this.platform.readInstant(row, "first_seen_at"),
+                        this.platform.readInstant(row, "db_now")),
+                this.cluster);
+    }
+
+    /**
+     * Returns the jobs that the nodes of this cluster seen within a while declare: by their last
+     * heartbeat, or, for a node that has recorded none yet or that left, by when it started.
+     * @param within how long ago a node may have been seen last
+     * @return the names of the jobs
+     */
+    public Set<String> declaredByNodesSeenWithin(Duration within) {
+        Set<String> declared = new HashSet<>();
+        this.jdbc.query(
+                "SELECT d.job_names, nd.registered_at, n.last_seen, " + this.platform.currentTimestampSql()
+                        + " AS db_now FROM dsched_node_deployment nd"
+                        + " JOIN dsched_deployment d ON d.cluster_name = nd.cluster_name"
+                        + " AND d.deployment_hash = nd.deployment_hash"
+                        + " LEFT JOIN dsched_node n ON n.node_id = nd.node_id WHERE nd.cluster_name = ?",
+                (row) -> {
+                    Instant now = this.platform.readInstant(row, "db_now");
+                    Instant lastSeen = this.platform.readInstant(row, "last_seen");
+                    Instant registered = this.platform.readInstant(row, "registered_at");
+                    Instant since = now.minus(within);
+                    // a node that has not recorded a heartbeat yet, or that left, by when it started
+                    Instant seen = (lastSeen != null) ? lastSeen : registered;
+                    if (!seen.isBefore(since)) {
+                        declared.addAll(names(row.getString("job_names")));
+                    }
+                },
+                this.cluster);
+        return declared;
+    }
+
+    /**
+     * Records that a job was removed, now in database time.
+     * @param job the job
+     * @return {@code true} if this call recorded it, {@code false} if it was recorded before
+     */
+    public boolean recordRemoval(String job) {
+        try {
+            return this.jdbc.update(
+                            "INSERT INTO dsched_job_removal (cluster_name, job_name, removed_at) VALUES (?, ?, "
+                                    + this.platform.currentTimestampSql() + ")",
+                            this.cluster,
+                            job)
+                    > 0;
+        } catch (DuplicateKeyException ex) {
+            return false;
+        }
+    }
+
+    /**
+     * Returns when a job was removed.
+     * @param job the job
+     * @return the time, or empty if it is not removed
+     */
+    public Optional<Instant> removedAt(String job) {
         return this.jdbc
                 .query(
-                        "SELECT deployment_hash, job_names, node_id, first_seen_at, removals_done_at, "
-                                + this.platform.currentTimestampSql() + " AS db_now FROM dsched_deployment"
-                                + " ORDER BY first_seen_at DESC, deployment_hash DESC",
-                        (row, number) -> new Deployment(
-                                row.getString("deployment_hash"),
-                                names(row.getString("job_names")),
-                                row.getString("node_id"),
-                                this.platform.readInstant(row, "first_seen_at"),
-                                this.platform.readInstant(row, "removals_done_at") != null,
-                                this.platform.readInstant(row, "db_now")))
+                        "SELECT removed_at FROM dsched_job_removal WHERE cluster_name = ? AND job_name = ?",
+                        (row, number) -> this.platform.readInstant(row, "removed_at"),
+                        this.cluster,
+                        job)
                 .stream()
                 .findFirst();
     }
 
     /**
-     * Returns the newest deployment if the jobs it no longer declares are still to be removed and
-     * it has been the newest for the grace, in database time.
-     * @param grace how long it must have been the newest
-     * @return the deployment, or empty
+     * Forgets a job's removal: a newer deployment declares it again.
+     * @param job the job
      */
-    public Optional<Deployment> dueForRemovals(Duration grace) {
-        return newest().filter((newest) ->
-                !newest.removalsDone() && !newest.since().plus(grace).isAfter(newest.now()));
+    public void forgetRemoval(String job) {
+        this.jdbc.update("DELETE FROM dsched_job_removal WHERE cluster_name = ? AND job_name = ?", this.cluster, job);
     }
 
     /**
-     * Records that the jobs a deployment no longer declares were removed.
-     * @param hash the deployment
-     */
-    public void removalsDone(String hash) {
-        this.jdbc.update(
-                "UPDATE dsched_deployment SET removals_done_at = " + this.platform.currentTimestampSql()
-                        + " WHERE deployment_hash = ?",
-                hash);
-    }
-
-    /**
-     * Forgets the deployments no node started for a while, but never the newest.
-     * @param before forget those whose last node started before this
-     * @return how many were forgotten
+     * Forgets, in every cluster, the deployments no node started for a while (but never a
+     * cluster's newest, nor one a node still records), which deployment nodes that left long ago
+     * started with, and removals as old.
+     * @param before forget what was last started before this
+     * @return how many rows were deleted
      */
     public int forgetStartedBefore(Instant before) {
-        Optional<Deployment> newest = newest();
-        if (newest.isEmpty()) {
-            return 0;
+        Object cutoff = this.platform.bindable(before);
+        int nodes = this.jdbc.update(
+                "DELETE FROM dsched_node_deployment WHERE registered_at < ?"
+                        + " AND node_id NOT IN (SELECT node_id FROM dsched_node)",
+                cutoff);
+        List<String> clusters =
+                this.jdbc.queryForList("SELECT DISTINCT cluster_name FROM dsched_deployment", String.class);
+        int deployments = 0;
+        for (String name : clusters) {
+            Optional<Deployment> newest = new DeploymentStore(this.jdbc.getDataSource(), this.platform, name).newest();
+            if (newest.isPresent()) {
+                deployments += this.jdbc.update(
+                        "DELETE FROM dsched_deployment WHERE cluster_name = ? AND last_started_at < ?"
+                                + " AND deployment_hash <> ? AND deployment_hash NOT IN"
+                                + " (SELECT deployment_hash FROM dsched_node_deployment WHERE cluster_name = ?)",
+                        name,
+                        cutoff,
+                        newest.get().hash(),
+                        name);
+            }
         }
-        return this.jdbc.update(
-                "DELETE FROM dsched_deployment WHERE last_started_at < ? AND deployment_hash <> ?",
-                this.platform.bindable(before),
-                newest.get().hash());
+        // a node of a deployment forgotten counts as new, and brings a removed job back anyway
+        int removals = this.jdbc.update("DELETE FROM dsched_job_removal WHERE removed_at < ?", cutoff);
+        return nodes + deployments + removals;
     }
 
     private static Set<String> names(String text) {
@@ -145,8 +240,7 @@ public class DeploymentStore {
      * @return the identity
      */
     public static String identity(Set<String> jobNames, String build) {
-        SortedSet<String> names = new TreeSet<>(jobNames);
-        return String.join("\n", names) + "\n#build=" + (build != null ? build : "");
+        return String.join("\n", new TreeSet<>(jobNames)) + "\n#build=" + (build != null ? build : "");
     }
 
     private static String hash(String identity) {
@@ -165,11 +259,9 @@ public class DeploymentStore {
      * @param jobs the names of the jobs it declares
      * @param nodeId the node that first started it
      * @param since when the cluster first saw it, in database time
-     * @param removalsDone whether the jobs it no longer declares were removed
      * @param now the database's time when this was read
      */
-    public record Deployment(
-            String hash, Set<String> jobs, String nodeId, Instant since, boolean removalsDone, Instant now) {
+    public record Deployment(String hash, Set<String> jobs, String nodeId, Instant since, Instant now) {
 
         /**
          * Whether this deployment declares a job.

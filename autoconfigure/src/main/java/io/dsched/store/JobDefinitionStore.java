@@ -3,8 +3,6 @@ package io.dsched.store;
 import io.dsched.definition.JobDefinition;
 import java.time.Clock;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import javax.sql.DataSource;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.PessimisticLockingFailureException;
@@ -21,18 +19,12 @@ import org.springframework.transaction.support.TransactionTemplate;
  * definition (a new deployment), and keeps the stored one when its own definition was already
  * replaced by another (an old node restarting during the rollout). A deliberate rollback sets
  * {@code dsched.jobs.reapply-superseded=true}.
- *
- * <p>A job the newest deployment no longer declares has every definition marked removed (see
- * {@code io.dsched.engine.JobRemovals}): a node of an older deployment leaves it out, and only a
- * node of the newest deployment (or a rollback) brings it back.
  */
 public class JobDefinitionStore {
 
     private static final String CURRENT = "CURRENT";
 
     private static final String SUPERSEDED = "SUPERSEDED";
-
-    private static final String REMOVED = "REMOVED";
 
     private final JdbcTemplate jdbc;
 
@@ -60,15 +52,13 @@ public class JobDefinitionStore {
      * records the decision.
      * @param job this node's definition
      * @param nodeId this node
-     * @param reapplySuperseded whether a replaced or removed definition may be applied again
-     * @param newestDeployment whether this node belongs to the newest deployment, whose
-     *     declarations bring back a job an earlier one removed
+     * @param reapplySuperseded whether a replaced definition may be applied again
      * @return the decision
      */
-    public Decision adopt(JobDefinition job, String nodeId, boolean reapplySuperseded, boolean newestDeployment) {
+    public Decision adopt(JobDefinition job, String nodeId, boolean reapplySuperseded) {
         for (int attempt = 1; ; attempt++) {
             try {
-                return this.transactions.execute((status) -> decide(job, nodeId, reapplySuperseded, newestDeployment));
+                return this.transactions.execute((status) -> decide(job, nodeId, reapplySuperseded));
             } catch (DuplicateKeyException | PessimisticLockingFailureException ex) {
                 // another node starting at the same moment inserted the same definition, or
                 // deadlocked with this one on MySQL's gap locks: try again, it is known by now
@@ -79,7 +69,7 @@ public class JobDefinitionStore {
         }
     }
 
-    private Decision decide(JobDefinition job, String nodeId, boolean reapplySuperseded, boolean newestDeployment) {
+    private Decision decide(JobDefinition job, String nodeId, boolean reapplySuperseded) {
         String hash = job.fingerprint();
         List<String> statuses = this.jdbc.queryForList(
                 "SELECT status FROM dsched_job_definition WHERE job_name = ? AND definition_hash = ?",
@@ -99,14 +89,10 @@ public class JobDefinitionStore {
                     this.platform.bindable(this.clock.instant()));
             return Decision.APPLY;
         }
-        String status = statuses.get(0);
-        if (CURRENT.equals(status)) {
+        if (CURRENT.equals(statuses.get(0))) {
             return Decision.KEEP;
         }
-        if (REMOVED.equals(status) && !reapplySuperseded && !newestDeployment) {
-            return Decision.REMOVED;
-        }
-        if (SUPERSEDED.equals(status) && !reapplySuperseded) {
+        if (!reapplySuperseded) {
             return Decision.SUPERSEDED;
         }
         supersedeOthers(job.name(), hash);
@@ -127,41 +113,6 @@ public class JobDefinitionStore {
                 CURRENT);
     }
 
-    /**
-     * Marks every definition of a job removed, so that no node of an older deployment schedules
-     * it again.
-     * @param jobName the job
-     * @return how many definitions were marked
-     */
-    public int remove(String jobName) {
-        return this.jdbc.update(
-                "UPDATE dsched_job_definition SET status = ? WHERE job_name = ? AND status <> ?",
-                REMOVED,
-                jobName,
-                REMOVED);
-    }
-
-    /**
-     * Returns the names of the jobs some definition of which is not removed.
-     * @return the names
-     */
-    public Set<String> namesNotRemoved() {
-        return new TreeSet<>(this.jdbc.queryForList(
-                "SELECT DISTINCT job_name FROM dsched_job_definition WHERE status <> ?", String.class, REMOVED));
-    }
-
-    /**
-     * Returns the names of the jobs every definition of which is removed.
-     * @return the names
-     */
-    public Set<String> removedNames() {
-        return new TreeSet<>(this.jdbc.queryForList(
-                "SELECT job_name FROM dsched_job_definition GROUP BY job_name"
-                        + " HAVING SUM(CASE WHEN status = ? THEN 0 ELSE 1 END) = 0",
-                String.class,
-                REMOVED));
-    }
-
     /** What a node does with its definition of a job. */
     public enum Decision {
         /** The definition is new (or a rollback was asked for): write it to the store. */
@@ -169,8 +120,6 @@ public class JobDefinitionStore {
         /** The definition is the one in force: leave the stored trigger as it is. */
         KEEP,
         /** A newer deployment replaced the definition: leave the stored trigger as it is. */
-        SUPERSEDED,
-        /** A newer deployment no longer declares the job: do not schedule it. */
-        REMOVED
+        SUPERSEDED
     }
 }

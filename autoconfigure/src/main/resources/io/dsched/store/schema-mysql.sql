@@ -196,17 +196,32 @@ CREATE TABLE IF NOT EXISTS dsched_job_definition (
     PRIMARY KEY (job_name, definition_hash)
 ) ENGINE = InnoDB;
 
--- The set of declared jobs of each deployment and when the cluster first saw it (in database
--- time): the one first seen last is the newest, and a declared job it no longer declares is
--- removed once, after dsched.jobs.removal-grace (see "Jobs that leave").
+-- Jobs that leave (see the README): the set of jobs each deployment of a cluster declares and
+-- when the cluster first saw it, in database time; which deployment each node started with; and
+-- the declared jobs removed because no node declares them any more.
 CREATE TABLE IF NOT EXISTS dsched_deployment (
-    deployment_hash  VARCHAR(64)  NOT NULL,
-    job_names        MEDIUMTEXT   NOT NULL,
-    node_id          VARCHAR(200) NOT NULL,
-    first_seen_at    DATETIME(3)  NOT NULL,
-    last_started_at  DATETIME(3)  NOT NULL,
-    removals_done_at DATETIME(3),
-    PRIMARY KEY (deployment_hash)
+    cluster_name    VARCHAR(120) NOT NULL,
+    deployment_hash VARCHAR(64)  NOT NULL,
+    job_names       MEDIUMTEXT NOT NULL,
+    node_id         VARCHAR(200) NOT NULL,
+    first_seen_at   DATETIME(3) NOT NULL,
+    last_started_at DATETIME(3) NOT NULL,
+    PRIMARY KEY (cluster_name, deployment_hash)
+) ENGINE = InnoDB;
+
+CREATE TABLE IF NOT EXISTS dsched_node_deployment (
+    cluster_name    VARCHAR(120) NOT NULL,
+    node_id         VARCHAR(200) NOT NULL,
+    deployment_hash VARCHAR(64)  NOT NULL,
+    registered_at   DATETIME(3) NOT NULL,
+    PRIMARY KEY (cluster_name, node_id)
+) ENGINE = InnoDB;
+
+CREATE TABLE IF NOT EXISTS dsched_job_removal (
+    cluster_name VARCHAR(120) NOT NULL,
+    job_name     VARCHAR(200) NOT NULL,
+    removed_at   DATETIME(3) NOT NULL,
+    PRIMARY KEY (cluster_name, job_name)
 ) ENGINE = InnoDB;
 
 -- Callers' idempotency keys that deduplicate longer than the history keeps their attempts

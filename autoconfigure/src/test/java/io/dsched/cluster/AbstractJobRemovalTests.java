@@ -15,7 +15,6 @@ import io.dsched.management.Views;
 import io.dsched.store.DeploymentStore;
 import io.dsched.store.DschedRepositories;
 import io.dsched.store.ExecutionRecord;
-import io.dsched.store.JobDefinitionStore;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
@@ -41,12 +40,17 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 abstract class AbstractJobRemovalTests {
 
-    private static final Map<String, Object> V1 =
-            Map.of("test.tick.cron", "* * * * * *", "dsched.jobs.removal-grace", "2s");
+    private static final Map<String, Object> V1 = Map.of(
+            "test.tick.cron", "* * * * * *", "dsched.jobs.removal-grace", "2s", "dsched.recovery.node-timeout", "5s");
 
     /** v1 with tick renamed to evolving. */
-    private static final Map<String, Object> V2 =
-            Map.of("test.evolving.cron", "* * * * * *", "dsched.jobs.removal-grace", "2s");
+    private static final Map<String, Object> V2 = Map.of(
+            "test.evolving.cron",
+            "* * * * * *",
+            "dsched.jobs.removal-grace",
+            "2s",
+            "dsched.recovery.node-timeout",
+            "5s");
 
     private TestCluster cluster;
 
@@ -70,16 +74,22 @@ abstract class AbstractJobRemovalTests {
     }
 
     @Test
-    void aRenamedJobIsRemovedOnceAfterTheGraceAndNoNodeOfTheOldDeploymentBringsItBack() throws Exception {
+    void aRenamedJobIsRemovedOnceNoNodeDeclaresItAndANodeOfTheOldDeploymentDoesNotBringItBack() throws Exception {
         ClusterNode oldNode = start("old-1", V1);
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> TestJobs.invocations("tick").size() >= 2);
         ExecutionRecord waiting = waitingTick(Instant.now().plus(1, ChronoUnit.HOURS));
-
         ClusterNode newNode = start("new-1", V2);
-        // the audit entry is the last step of a removal
-        await().atMost(Duration.ofSeconds(15)).until(() -> removalsAudited() > 0);
-        assertThat(storedJob(newNode, "tick")).isFalse();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> TestJobs.invocations("evolving").size() >= 2);
+
+        // a rolling deployment in progress: the old node still declares tick, which stays
+        assertThat(removalsWithoutGrace(newNode).removeDue()).isEmpty();
+        assertThat(storedJob(newNode, "tick")).isTrue();
+
+        oldNode.close();
+        // the audit entry records the removal; the trigger goes last
+        await().atMost(Duration.ofSeconds(25)).until(() -> removalsAudited() > 0 && !storedJob(newNode, "tick"));
         assertThat(this.cluster.executions().findById(waiting.id())).hasValueSatisfying((row) -> {
             assertThat(row.status()).isEqualTo(ExecutionStatus.CANCELLED);
             assertThat(row.statusReason()).isEqualTo(JobRemovals.REASON);
@@ -90,44 +100,38 @@ abstract class AbstractJobRemovalTests {
                     assertThat(row.get("actor")).isEqualTo(JobRemovals.ACTOR);
                     assertThat(row.get("target")).isEqualTo("tick");
                 });
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> TestJobs.invocations("evolving").size() >= 2);
-        // a fire the old node had already taken may still run; none after it
-        int ticks = TestJobs.invocations("tick").size();
-        await().during(Duration.ofSeconds(3))
-                .atMost(Duration.ofSeconds(5))
-                .until(() -> TestJobs.invocations("tick").size() <= ticks + 1);
-        assertThat(jobNames(oldNode)).doesNotContain("tick");
         assertThat(jobNames(newNode)).contains("evolving").doesNotContain("tick");
 
-        // a node of the old deployment starts again, next to the old one still running
+        // a node of the old deployment starts again, and stays up: tick stays gone
+        int ticks = TestJobs.invocations("tick").size();
         ClusterNode restarted = start("old-2", V1);
         assertThat(storedJob(restarted, "tick")).isFalse();
         assertThat(jobNames(restarted)).doesNotContain("tick");
-        assertThat(waitingTicks()).isZero();
+        await().during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> TestJobs.invocations("tick").size() == ticks && waitingTicks() == 0);
+        assertThat(removalsWithoutGrace(newNode).removeDue()).isEmpty();
         assertThat(removalsAudited()).isEqualTo(1);
     }
 
     @Test
-    void aJobSetToDashKeepsFiringDuringTheGraceIsRemovedByOneNodeOnlyAndANewerDeploymentBringsItBack()
-            throws Exception {
+    void aJobSetToDashIsRemovedByOneNodeOnlyAndANewerDeploymentBringsItBack() throws Exception {
         ClusterNode oldNode = start("old-1", Map.of("test.tick.cron", "* * * * * *"));
         Map<String, Object> tickOff = Map.of("test.tick.cron", "-", "dsched.jobs.removal-grace", "1h");
         ClusterNode one = start("new-1", tickOff);
         ClusterNode two = start("new-2", tickOff);
 
-        // within the grace: a rolling deployment in progress, the old node still runs tick
+        // within the grace nothing is removed, even once the last node declaring tick is gone
+        oldNode.close();
         assertThat(one.bean(JobRemovals.class).removeDue()).isEmpty();
-        int before = TestJobs.invocations("tick").size();
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> TestJobs.invocations("tick").size() >= before + 2);
-        assertThat(storedJob(oldNode, "tick")).isTrue();
+        assertThat(storedJob(one, "tick")).isTrue();
 
         // past the grace, two nodes check at the same moment: one removes, once
         CountDownLatch gate = new CountDownLatch(1);
         List<CompletableFuture<List<String>>> checks = new ArrayList<>();
         for (ClusterNode node : List.of(one, two, one, two)) {
-            JobRemovals removals = removalsWithoutGrace(node);
+            // the node that declared tick left: counted no longer
+            JobRemovals removals = removals(node, Duration.ZERO);
             checks.add(CompletableFuture.supplyAsync(() -> {
                 try {
                     gate.await();
@@ -142,12 +146,11 @@ abstract class AbstractJobRemovalTests {
         for (CompletableFuture<List<String>> check : checks) {
             removed.addAll(check.get());
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> removalsAudited() >= 1);
-        // a check that found the lock taken removes nothing; one that came after finds it done
-        assertThat(removalsWithoutGrace(one).removeDue()).isEmpty();
+        // a check that found the lock taken removes nothing; one that came after finds nothing left
+        assertThat(removals(one, Duration.ZERO).removeDue()).isEmpty();
         assertThat(removed).containsExactly("tick");
         assertThat(removalsAudited()).isEqualTo(1);
-        assertThat(storedJob(oldNode, "tick")).isFalse();
+        assertThat(storedJob(one, "tick")).isFalse();
 
         // a newer deployment that declares tick again brings it back, firing
         ClusterNode newer =
@@ -156,20 +159,32 @@ abstract class AbstractJobRemovalTests {
         int now = TestJobs.invocations("tick").size();
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> TestJobs.invocations("tick").size() >= now + 2);
+        assertThat(removalsWithoutGrace(one).removeDue()).isEmpty();
     }
 
     @Test
-    void aClusterWhoseNodesDeclareDifferentJobsByDesignCanTurnRemovalsOff() throws Exception {
-        Map<String, Object> keep = Map.of("dsched.jobs.remove-undeclared", "false");
-        ClusterNode tickNode = start("tick-1", with(keep, "test.tick.cron", "* * * * * *"));
-        ClusterNode otherNode = start("other-1", with(keep, "test.evolving.cron", "* * * * * *"));
+    void nodesOfOtherRolesOrOfAnotherClusterOnTheDatabaseRemoveNoJobTheyDoNotDeclare() throws Exception {
+        Map<String, Object> shortGrace = Map.of("dsched.jobs.removal-grace", "1s");
+        ClusterNode worker = start("worker-1", with(shortGrace, "test.tick.cron", "* * * * * *"));
+        // started after the worker, so the newest deployment: it declares only evolving
+        ClusterNode web =
+                start("web-1", with(with(shortGrace, "test.evolving.cron", "0 0 0 1 1 *"), "dsched.run-jobs", "false"));
+        ClusterNode other = start(
+                "other-1", with(with(shortGrace, "test.once.cron", "0 0 0 1 1 *"), "dsched.cluster.name", "other"));
 
-        assertThat(otherNode.hasBean(JobRemovals.class)).isFalse();
         int before = TestJobs.invocations("tick").size();
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> TestJobs.invocations("tick").size() >= before + 2);
-        assertThat(storedJob(tickNode, "tick")).isTrue();
-        assertThat(removalsAudited()).isZero();
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> removalsAudited() == 0);
+        assertThat(TestJobs.invocations("tick")).hasSizeGreaterThanOrEqualTo(before + 2);
+        assertThat(removalsWithoutGrace(web).removeDue()).isEmpty();
+        assertThat(removalsWithoutGrace(other).removeDue()).isEmpty();
+        assertThat(storedJob(worker, "tick")).isTrue();
+        assertThat(storedJob(other, "once")).isTrue();
+    }
+
+    @Test
+    void removalsCanBeTurnedOff() {
+        ClusterNode node = start("node-1", Map.of("dsched.jobs.remove-undeclared", "false"));
+        assertThat(node.hasBean(JobRemovals.class)).isFalse();
     }
 
     private static Map<String, Object> with(Map<String, Object> base, String key, String value) {
@@ -178,16 +193,21 @@ abstract class AbstractJobRemovalTests {
         return properties;
     }
 
+    /** Removals on a node with no grace; a node still counts until silent for the node timeout. */
     private JobRemovals removalsWithoutGrace(ClusterNode node) {
+        return removals(node, Duration.ofSeconds(10));
+    }
+
+    private JobRemovals removals(ClusterNode node, Duration nodeTimeout) {
         DschedRepositories repositories = new DschedRepositories(this.cluster.observer(), this.cluster.platform());
         return new JobRemovals(
                 () -> node.bean(DschedEngine.class).scheduler(),
                 node.bean(DeploymentStore.class),
-                node.bean(JobDefinitionStore.class),
                 repositories.executions(),
                 new AuditLog(repositories.aggregates()),
                 node.bean(DeploymentLock.class),
                 Duration.ZERO,
+                nodeTimeout,
                 node.id(),
                 Clock.systemUTC());
     }

@@ -94,6 +94,8 @@ abstract class AbstractSchemaScriptTests {
             "dsched_execution",
             "dsched_job_definition",
             "dsched_deployment",
+            "dsched_node_deployment",
+            "dsched_job_removal",
             "dsched_unique_key",
             "dsched_dead_letter",
             "dsched_node",
@@ -344,9 +346,16 @@ abstract class AbstractSchemaScriptTests {
         keys.hold("remind:closed", new UniqueKeys.Held(ran.id(), old), now.minus(1, ChronoUnit.DAYS));
         keys.hold("remind:open", new UniqueKeys.Held(ran.id(), old), now.plus(1, ChronoUnit.DAYS));
         // a deployment no node started for 400 days is forgotten; the newest is kept however old
-        String deployment = "INSERT INTO dsched_deployment (deployment_hash, job_names, node_id, first_seen_at,"
-                + " last_started_at) VALUES (?, 'ran', 'node-1', ?, ?)";
+        String deployment = "INSERT INTO dsched_deployment (cluster_name, deployment_hash, job_names, node_id,"
+                + " first_seen_at, last_started_at) VALUES ('c', ?, 'ran', 'node-1', ?, ?)";
         sql.update(deployment, "forgotten", platform.bindable(old), platform.bindable(old));
+        sql.update(
+                "INSERT INTO dsched_node_deployment (cluster_name, node_id, deployment_hash, registered_at)"
+                        + " VALUES ('c', 'gone-node', 'forgotten', ?)",
+                platform.bindable(old));
+        sql.update(
+                "INSERT INTO dsched_job_removal (cluster_name, job_name, removed_at) VALUES ('c', 'ran', ?)",
+                platform.bindable(old));
         sql.update(deployment, "newest", platform.bindable(old.plusSeconds(1)), platform.bindable(old));
         Housekeeping.Retention retention = new Housekeeping.Retention(
                 Duration.ofDays(14), Duration.ofDays(7), Duration.ofDays(90), Duration.ofDays(365));
@@ -371,6 +380,10 @@ abstract class AbstractSchemaScriptTests {
         assertThat(keys.held("remind:open", now)).isPresent();
         assertThat(sql.queryForList("SELECT deployment_hash FROM dsched_deployment", String.class))
                 .containsExactly("newest");
+        assertThat(sql.queryForObject("SELECT COUNT(*) FROM dsched_node_deployment", Long.class))
+                .isZero();
+        assertThat(sql.queryForObject("SELECT COUNT(*) FROM dsched_job_removal", Long.class))
+                .isZero();
     }
 
     @Test
