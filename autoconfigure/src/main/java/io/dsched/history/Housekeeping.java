@@ -23,7 +23,8 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
  * have no attempt left; attempts that waited past their due time longer than the waiting
  * retention, which no node is going to run, are cancelled (and later deleted with the history);
  * the audit log's entries after its retention; callers' idempotency keys once their window
- * closed. The record of job definitions is kept: it is what tells an old deployment from a new one. Deletes go in small batches so that no statement holds many locks. It
+ * closed; requests to stop attempts, once their attempt has ended and the history's retention has
+ * passed. The record of job definitions is kept: it is what tells an old deployment from a new one. Deletes go in small batches so that no statement holds many locks. It
  * runs as a scheduled job of its own, so on one node of the cluster at a time.
  */
 public class Housekeeping {
@@ -108,18 +109,20 @@ public class Housekeeping {
         int traces = deleteTraces(cutoff);
         int audit = deleteInBatches("dsched_audit", "acted_at < ?", before(this.retention.audit()));
         int keys = deleteExpiredKeys();
-        int total = stale + attempts + letters + traces + audit + keys;
+        int requests = deleteCancelRequests(cutoff);
+        int total = stale + attempts + letters + traces + audit + keys + requests;
         if (total > 0) {
             logger.info(
                     "Cancelled {} attempts that waited too long; deleted {} attempts, {} closed dead letters,"
                             + " {} trace contexts and {} audit entries past their retention, and {} idempotency keys"
-                            + " past their window",
+                            + " past their window, and {} requests to stop attempts that have ended",
                     stale,
                     attempts,
                     letters,
                     traces,
                     audit,
-                    keys);
+                    keys,
+                    requests);
         }
         return total;
     }
@@ -136,6 +139,26 @@ public class Housekeeping {
             }
             total += this.named.update(delete, Map.of("keys", keys, "now", now));
             if (keys.size() < this.batchSize) {
+                break;
+            }
+        }
+        return total;
+    }
+
+    private int deleteCancelRequests(Object cutoff) {
+        // a request is kept while its attempt runs, however old: the running node still has to stop it
+        String select = "SELECT r.execution_id FROM dsched_cancel_request r WHERE r.requested_at < ?"
+                + " AND NOT EXISTS (SELECT 1 FROM dsched_execution e WHERE e.id = r.execution_id"
+                + " AND e.status = 'RUNNING') LIMIT " + this.batchSize;
+        String delete = "DELETE FROM dsched_cancel_request WHERE execution_id IN (:ids)";
+        int total = 0;
+        for (int batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
+            List<Long> ids = this.jdbc.queryForList(select, Long.class, cutoff);
+            if (ids.isEmpty()) {
+                break;
+            }
+            total += this.named.update(delete, Map.of("ids", ids));
+            if (ids.size() < this.batchSize) {
                 break;
             }
         }
@@ -215,7 +238,7 @@ public class Housekeeping {
     /**
      * How long each kind of row is kept.
      *
-     * @param history finished attempts, closed dead letters and trace contexts
+     * @param history finished attempts, closed dead letters, trace contexts and requests to stop attempts
      * @param waiting an attempt waiting past its due time for a node to run it, before it is cancelled
      * @param audit the audit log's entries
      */
