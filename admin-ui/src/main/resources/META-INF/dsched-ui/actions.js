@@ -19,3 +19,23 @@ export function jobActions(job, refresh) {
             : h('button', {type: 'button', 'data-action': 'pause', 'aria-label': `Pause ${job.name}`, onclick: () => run('pause', 'Paused')}, 'Pause'),
         h('button', {type: 'button', 'data-action': 'trigger', 'aria-label': `Trigger ${job.name} now`, onclick: () => run('trigger', 'Triggered')}, 'Trigger now'));
 }
+
+// The Cancel button of an attempt that waits or runs, offered only to an operator or admin: a
+// waiting attempt is cancelled at once, a running one is asked to stop.
+export function executionActions(execution, refresh) {
+    if (!can('operator') || !['SCHEDULED', 'RETRY_SCHEDULED', 'RUNNING'].includes(execution.status)) return null;
+    const cancel = async () => {
+        try {
+            const done = await post(`/executions/${execution.id}/cancel`, {});
+            await refresh();
+            notice(done.after && done.after.stopRequested
+                ? `Asked execution #${execution.id} to stop`
+                : `Cancelled execution #${execution.id}`, 'ok');
+        } catch (error) {
+            notice(`Could not cancel execution #${execution.id}: ${error.message}`, 'error');
+        }
+    };
+    return h('span', {class: 'actions'},
+        h('button', {type: 'button', 'data-action': 'cancel', class: 'danger', 'aria-label': `Cancel execution #${execution.id}`, onclick: cancel},
+            'Cancel'));
+}

@@ -1,6 +1,7 @@
 import {h, get, post, time, duration, badge, field, notice, append} from './lib.js';
 import {spans} from './charts.js';
 import {can} from './app.js';
+import {executionActions} from './actions.js';
 
 const clockFormat = new Intl.DateTimeFormat(undefined, {hour: '2-digit', minute: '2-digit', second: '2-digit'});
 
@@ -19,6 +20,7 @@ export async function execution(view, {args, refresh}) {
         h('p', {class: 'crumbs'}, h('a', {href: '#/jobs'}, 'Jobs'), ' / ',
             h('a', {href: '#/jobs/' + encodeURIComponent(e.jobName)}, e.jobName), ' / '),
         h('h1', {}, `Execution #${e.id}`),
+        executionActions(e, refresh),
         d.valuesMasked ? h('p', {class: 'muted', 'data-masked': ''}, 'The payload, stack trace and log lines are masked.') : null,
         h('dl', {class: 'facts'},
             fact('Job', h('a', {href: '#/jobs/' + encodeURIComponent(e.jobName)}, e.jobName)),

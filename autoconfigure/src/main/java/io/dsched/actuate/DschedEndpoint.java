@@ -49,7 +49,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The {@code dsched} endpoint, under {@code /actuator/dsched}: the cluster, its jobs, their
  * executions, dead letters and the audit log to read; pause, resume, trigger, reschedule, change
- * parameters, replay and discard to write. The README documents every path and shape.
+ * parameters, replay, discard and cancel to write. The README documents every path and shape.
  *
  * <p>Every write is recorded in {@code dsched_audit}; of the refused ones, those of a user at most
  * once a minute, those without a user not at all (see {@link RefusedWrites}). Errors answer 400 for bad
@@ -266,10 +266,11 @@ public class DschedEndpoint {
 
     /**
      * {@code POST /actuator/dsched/jobs/{name}/{pause|resume|trigger|schedule|params}} and
-     * {@code POST /actuator/dsched/dead-letters/{id}/{replay|discard}}.
+     * {@code POST /actuator/dsched/dead-letters/{id}/{replay|discard}} and
+     * {@code POST /actuator/dsched/executions/{id}/cancel}.
      * @param security the request's security
-     * @param collection {@code jobs} or {@code dead-letters}
-     * @param id the job's name or the dead letter's id
+     * @param collection {@code jobs}, {@code dead-letters} or {@code executions}
+     * @param id the job's name, the dead letter's id or the execution's id
      * @param action what to do
      * @param cron for schedule: the new cron expression
      * @param zone for schedule: the cron's zone
@@ -291,6 +292,14 @@ public class DschedEndpoint {
             @Nullable String reason) {
         if ("dead-letters".equals(collection)) {
             return actOnDeadLetters(security, action, List.of(id), reason);
+        }
+        if ("executions".equals(collection)) {
+            return write(security, "execution." + action, id, reason, Level.OPERATOR, () -> {
+                if (!"cancel".equals(action)) {
+                    throw unknownPath(action);
+                }
+                return this.management.cancel(id("id", id), actor(security));
+            });
         }
         if (!"jobs".equals(collection)) {
             return write(security, collection + "." + action, id, reason, Level.OPERATOR, () -> {

@@ -25,6 +25,7 @@ import io.dsched.execution.ExecutionListeners;
 import io.dsched.execution.FireExecutor;
 import io.dsched.execution.JobGuard;
 import io.dsched.execution.JobTargets;
+import io.dsched.execution.StopRequests;
 import io.dsched.handler.HandlerRegistry;
 import io.dsched.history.Housekeeping;
 import io.dsched.jobs.JobScheduler;
@@ -326,13 +327,22 @@ public final class DschedAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    StopRequests dschedStopRequests(ExecutionStore store, DschedProperties properties) {
+        DschedProperties.Execution execution = properties.getExecution();
+        return new StopRequests(
+                store.cancels()::requested, execution.getCancelPollInterval(), execution.getCancelGrace());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
     AttemptRunner dschedAttemptRunner(
             JobTargets targets,
             ExecutionStore store,
             JobGuard guard,
             NodeId nodeId,
             ObjectProvider<ExecutionListener> listeners,
-            ObjectProvider<AttemptObserver> observer) {
+            ObjectProvider<AttemptObserver> observer,
+            StopRequests stops) {
         return new AttemptRunner(
                 targets,
                 store,
@@ -341,7 +351,8 @@ public final class DschedAutoConfiguration {
                 CLOCK,
                 new SecureRandom(),
                 listeners(listeners),
-                observer.getIfAvailable(() -> AttemptObserver.NONE));
+                observer.getIfAvailable(() -> AttemptObserver.NONE),
+                stops);
     }
 
     @Bean

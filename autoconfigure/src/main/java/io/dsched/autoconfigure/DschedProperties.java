@@ -52,6 +52,8 @@ public class DschedProperties {
 
     private final Queue queue = new Queue();
 
+    private final Execution execution = new Execution();
+
     private final History history = new History();
 
     private final Metrics metrics = new Metrics();
@@ -125,6 +127,10 @@ public class DschedProperties {
 
     public Queue getQueue() {
         return this.queue;
+    }
+
+    public Execution getExecution() {
+        return this.execution;
     }
 
     public History getHistory() {
@@ -572,7 +578,7 @@ public class DschedProperties {
         /** Role that may read through the endpoint. */
         private String viewerRole = "DSCHED_VIEWER";
 
-        /** Role that may also pause, resume and trigger jobs and replay or discard dead letters. */
+        /** Role that may also pause, resume and trigger jobs, cancel executions and replay or discard dead letters. */
         private String operatorRole = "DSCHED_OPERATOR";
 
         /** Role that may also change jobs' schedules and parameters. */
@@ -756,6 +762,37 @@ public class DschedProperties {
 
         public void setNodeTimeout(Duration nodeTimeout) {
             this.nodeTimeout = nodeTimeout;
+        }
+    }
+
+    /** Running attempts, and how they are stopped on request. */
+    public static class Execution {
+
+        /**
+         * How often a node that runs attempts reads the requests to stop them; the longest a
+         * cooperative job waits before its context reports it cancelled.
+         */
+        private Duration cancelPollInterval = Duration.ofMillis(250);
+
+        /**
+         * How long a job asked to stop has to end on its own before its thread is interrupted.
+         */
+        private Duration cancelGrace = Duration.ofSeconds(1);
+
+        public Duration getCancelPollInterval() {
+            return this.cancelPollInterval;
+        }
+
+        public void setCancelPollInterval(Duration cancelPollInterval) {
+            this.cancelPollInterval = cancelPollInterval;
+        }
+
+        public Duration getCancelGrace() {
+            return this.cancelGrace;
+        }
+
+        public void setCancelGrace(Duration cancelGrace) {
+            this.cancelGrace = cancelGrace;
         }
     }
 

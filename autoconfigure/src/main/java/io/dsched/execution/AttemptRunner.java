@@ -24,6 +24,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.random.RandomGenerator;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import org.slf4j.Logger;
@@ -64,6 +65,8 @@ public final class AttemptRunner implements AutoCloseable {
 
     private final AttemptObserver observer;
 
+    private final StopRequests stops;
+
     private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
 
     /** Guards of jobs that succeeded here, by job, until their release is written with the outcome. */
@@ -79,6 +82,7 @@ public final class AttemptRunner implements AutoCloseable {
      * @param random the source of retry jitter
      * @param listener hears what becomes of each attempt
      * @param observer wraps each attempt, for tracing
+     * @param stops stops the attempts someone asked to stop
      */
     public AttemptRunner(
             JobTargets targets,
@@ -88,7 +92,9 @@ public final class AttemptRunner implements AutoCloseable {
             Clock clock,
             RandomGenerator random,
             ExecutionListener listener,
-            AttemptObserver observer) {
+            AttemptObserver observer,
+            StopRequests stops) {
+        this.stops = stops;
         this.listener = listener;
         this.observer = observer;
         this.targets = targets;
@@ -249,7 +255,8 @@ public final class AttemptRunner implements AutoCloseable {
     }
 
     private Outcome invoke(JobTarget job, ExecutionRecord claim, AttemptObserver.Observed observed, HeldGuard held) {
-        Context context = new Context(claim);
+        StopRequests.Running running = this.stops.start(claim.id());
+        Context context = new Context(claim, running);
         AtomicBoolean timedOut = new AtomicBoolean();
         Instant startedAt = this.clock.instant();
         this.listener.started(claim, startedAt);
@@ -275,6 +282,10 @@ public final class AttemptRunner implements AutoCloseable {
             if (interrupt != null) {
                 interrupt.cancel(false);
             }
+            if (running.end()) {
+                // interrupted on a request to stop it: clear what the job did not consume
+                Thread.interrupted();
+            }
         }
         if (timedOut.get()) {
             // clear an interrupt that the job did not consume, so the worker thread stays usable
@@ -282,6 +293,9 @@ public final class AttemptRunner implements AutoCloseable {
             failure = new JobTimeoutException(job.name(), job.timeout());
         }
         Instant finishedAt = this.clock.instant();
+        if (running.stoppedBy() != null) {
+            return stopped(claim, startedAt, finishedAt, failure, running.stoppedBy());
+        }
         if (failure == null) {
             LockTable.Release release = held.releasableWithOutcome(this.guard);
             CompletableFuture<Void> written = this.store.succeed(claim, startedAt, finishedAt, release);
@@ -319,6 +333,24 @@ public final class AttemptRunner implements AutoCloseable {
         return outcome;
     }
 
+    /** The outcome of an attempt stopped on request, however its method returned. */
+    private Outcome stopped(
+            ExecutionRecord claim, Instant startedAt, Instant finishedAt, Throwable failure, String stoppedBy) {
+        logger.info(
+                "Attempt {} of '{}' scheduled at {} stopped, as {} asked",
+                claim.attempt(),
+                claim.jobName(),
+                claim.scheduledAt(),
+                stoppedBy);
+        Outcome outcome =
+                record(() -> this.store.cancel(claim, startedAt, finishedAt, failure, stoppedBy), Outcome.CANCELLED);
+        this.listener.finished(claim, outcome, Duration.between(startedAt, finishedAt), failure);
+        if (failure instanceof VirtualMachineError error) {
+            throw error;
+        }
+        return outcome;
+    }
+
     private Outcome failed(
             JobTarget job,
             ExecutionRecord claim,
@@ -327,45 +359,88 @@ public final class AttemptRunner implements AutoCloseable {
             Throwable failure,
             boolean timedOut) {
         ExecutionStatus status = timedOut ? ExecutionStatus.TIMED_OUT : ExecutionStatus.FAILED;
+        AtomicReference<String> stoppedBy = new AtomicReference<>();
+        Outcome outcome;
+        Runnable log;
         if (job.retry().shouldRetry(claim.attempt(), failure)) {
             Duration backoff = job.retry().backoff(claim.attempt(), this.random);
-            logger.warn(
-                    "Attempt {} of '{}' scheduled at {} failed ({}); retrying in {}",
-                    claim.attempt(),
-                    job.name(),
-                    claim.scheduledAt(),
-                    failure.toString(),
-                    backoff);
-            logger.debug("Failure of attempt {} of '{}'", claim.attempt(), job.name(), failure);
             ExecutionRecord next = claim.next(
                     ExecutionOrigin.RETRY,
                     this.nodeId,
                     finishedAt,
                     finishedAt.plus(backoff),
                     "retry after " + status + " of attempt " + claim.attempt());
-            return record(
-                    () -> this.store.failAndRetry(claim, status, startedAt, finishedAt, failure, null, next),
+            outcome = record(
+                    unlessStopped(
+                            claim,
+                            startedAt,
+                            finishedAt,
+                            failure,
+                            stoppedBy,
+                            () -> this.store.failAndRetry(claim, status, startedAt, finishedAt, failure, null, next)),
                     Outcome.RETRY_SCHEDULED);
+            log = () -> {
+                logger.warn(
+                        "Attempt {} of '{}' scheduled at {} failed ({}); retrying in {}",
+                        claim.attempt(),
+                        job.name(),
+                        claim.scheduledAt(),
+                        failure.toString(),
+                        backoff);
+                logger.debug("Failure of attempt {} of '{}'", claim.attempt(), job.name(), failure);
+            };
+        } else {
+            String reason = job.retry().isRetryable(failure)
+                    ? "no retry left after " + claim.attempt() + " attempts"
+                    : "not retryable: " + failure.getClass().getSimpleName();
+            outcome = record(
+                    unlessStopped(
+                            claim,
+                            startedAt,
+                            finishedAt,
+                            failure,
+                            stoppedBy,
+                            () -> this.store.deadLetter(
+                                    claim,
+                                    startedAt,
+                                    finishedAt,
+                                    failure,
+                                    reason,
+                                    (firstFailure) -> letter(claim, failure, firstFailure, finishedAt))),
+                    Outcome.DEAD_LETTERED);
+            log = () -> logger.error(
+                    "Dead-lettering '{}' scheduled at {} after attempt {} ({})",
+                    job.name(),
+                    claim.scheduledAt(),
+                    claim.attempt(),
+                    reason,
+                    failure);
         }
-        String reason = job.retry().isRetryable(failure)
-                ? "no retry left after " + claim.attempt() + " attempts"
-                : "not retryable: " + failure.getClass().getSimpleName();
-        logger.error(
-                "Dead-lettering '{}' scheduled at {} after attempt {} ({})",
-                job.name(),
-                claim.scheduledAt(),
-                claim.attempt(),
-                reason,
-                failure);
-        return record(
-                () -> this.store.deadLetter(
-                        claim,
-                        startedAt,
-                        finishedAt,
-                        failure,
-                        reason,
-                        (firstFailure) -> letter(claim, failure, firstFailure, finishedAt)),
-                Outcome.DEAD_LETTERED);
+        if (outcome != Outcome.LOST && stoppedBy.get() != null) {
+            logger.info(
+                    "Attempt {} of '{}' scheduled at {} failed ({}) after {} asked to stop it; not retried",
+                    claim.attempt(),
+                    claim.jobName(),
+                    claim.scheduledAt(),
+                    failure.toString(),
+                    stoppedBy.get());
+            return Outcome.CANCELLED;
+        }
+        log.run();
+        return outcome;
+    }
+
+    /** Writes a failed attempt's outcome, or {@code CANCELLED} if someone asked to stop it. */
+    private Runnable unlessStopped(
+            ExecutionRecord claim,
+            Instant startedAt,
+            Instant finishedAt,
+            Throwable failure,
+            AtomicReference<String> stoppedBy,
+            Runnable write) {
+        return () -> stoppedBy.set(this.store
+                .failUnlessStopped(claim, startedAt, finishedAt, failure, write)
+                .orElse(null));
     }
 
     private DeadLetter letter(ExecutionRecord claim, Throwable failure, Instant firstFailure, Instant lastFailure) {
@@ -437,7 +512,9 @@ public final class AttemptRunner implements AutoCloseable {
         /** Failed for good; the fire is dead-lettered. */
         DEAD_LETTERED,
         /** Ran, but another node took it over meanwhile, so its outcome was not recorded. */
-        LOST
+        LOST,
+        /** Stopped because someone asked to; recorded {@code CANCELLED}, neither retried nor dead-lettered. */
+        CANCELLED
     }
 
     /** The guard a run holds, until it is released or handed over to the run's outcome. */
@@ -474,8 +551,16 @@ public final class AttemptRunner implements AutoCloseable {
 
         private final ExecutionRecord claim;
 
-        Context(ExecutionRecord claim) {
+        private final StopRequests.Running running;
+
+        Context(ExecutionRecord claim, StopRequests.Running running) {
             this.claim = claim;
+            this.running = running;
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return this.running.stoppedBy() != null;
         }
 
         @Override

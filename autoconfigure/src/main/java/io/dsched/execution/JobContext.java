@@ -44,4 +44,15 @@ public interface JobContext {
      * @return the execution id
      */
     long executionId();
+
+    /**
+     * Tells whether someone asked to stop this attempt (through {@code JobScheduler.cancel} or the
+     * endpoint). A long job checks it between steps and returns early; the attempt then ends {@code
+     * CANCELLED}, neither retried nor dead-lettered, however the method returns. A job that does not
+     * end within {@code dsched.execution.cancel-grace} of the request is interrupted.
+     * @return {@code true} once a stop was requested
+     */
+    default boolean isCancelled() {
+        return false;
+    }
 }

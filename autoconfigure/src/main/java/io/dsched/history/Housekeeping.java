@@ -24,7 +24,8 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
  * have no attempt left; attempts that waited past their due time longer than the waiting
  * retention, which no node is going to run, are cancelled (and later deleted with the history);
  * the audit log's entries after its retention; callers' idempotency keys once their window
- * closed; the record of a deployment that is not the newest, once its last node started longer ago
+ * closed; requests to stop attempts, once their attempt has ended and the history's retention has
+ * passed; the record of a deployment that is not the newest, once its last node started longer ago
  * than the deployment retention. The record of job definitions is kept: with the deployments, it
  * is what tells an old deployment from a new one. Deletes go in small batches so that no statement
  * holds many locks. It
@@ -116,20 +117,23 @@ public class Housekeeping {
         int traces = deleteTraces(cutoff);
         int audit = deleteInBatches("dsched_audit", "acted_at < ?", before(this.retention.audit()));
         int keys = deleteExpiredKeys();
+        int requests = deleteCancelRequests(cutoff);
         int deployments =
                 this.deployments.forgetStartedBefore(this.clock.instant().minus(this.retention.deployments()));
-        int total = stale + attempts + letters + traces + audit + keys + deployments;
+        int total = stale + attempts + letters + traces + audit + keys + requests + deployments;
         if (total > 0) {
             logger.info(
                     "Cancelled {} attempts that waited too long; deleted {} attempts, {} closed dead letters,"
                             + " {} trace contexts and {} audit entries past their retention, and {} idempotency keys"
-                            + " past their window; forgot {} deployments",
+                            + " past their window, {} requests to stop attempts that have ended; forgot {}"
+                            + " deployments",
                     stale,
                     attempts,
                     letters,
                     traces,
                     audit,
                     keys,
+                    requests,
                     deployments);
         }
         return total;
@@ -147,6 +151,26 @@ public class Housekeeping {
             }
             total += this.named.update(delete, Map.of("keys", keys, "now", now));
             if (keys.size() < this.batchSize) {
+                break;
+            }
+        }
+        return total;
+    }
+
+    private int deleteCancelRequests(Object cutoff) {
+        // a request is kept while its attempt runs, however old: the running node still has to stop it
+        String select = "SELECT r.execution_id FROM dsched_cancel_request r WHERE r.requested_at < ?"
+                + " AND NOT EXISTS (SELECT 1 FROM dsched_execution e WHERE e.id = r.execution_id"
+                + " AND e.status = 'RUNNING') LIMIT " + this.batchSize;
+        String delete = "DELETE FROM dsched_cancel_request WHERE execution_id IN (:ids)";
+        int total = 0;
+        for (int batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
+            List<Long> ids = this.jdbc.queryForList(select, Long.class, cutoff);
+            if (ids.isEmpty()) {
+                break;
+            }
+            total += this.named.update(delete, Map.of("ids", ids));
+            if (ids.size() < this.batchSize) {
                 break;
             }
         }
@@ -226,7 +250,7 @@ public class Housekeeping {
     /**
      * How long each kind of row is kept.
      *
-     * @param history finished attempts, closed dead letters and trace contexts
+     * @param history finished attempts, closed dead letters, trace contexts and requests to stop attempts
      * @param waiting an attempt waiting past its due time for a node to run it, before it is cancelled
      * @param audit the audit log's entries
      * @param deployments the record of a deployment that is not the newest, after its last node started

@@ -5,6 +5,7 @@ import io.dsched.definition.JobRegistry;
 import io.dsched.definition.Schedule;
 import io.dsched.engine.JobSynchronizer;
 import io.dsched.engine.Triggers;
+import io.dsched.execution.Cancellation;
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.handler.HandlerDefinition;
 import io.dsched.handler.HandlerRegistry;
@@ -299,6 +300,59 @@ public class JobScheduler {
                 .orElseThrow());
         this.wakeQueue.run();
         return new ScheduledJob(run.id(), name, key, now, true);
+    }
+
+    /**
+     * Cancels an attempt, on whichever node it is: one that waits to run (a one-off job, a retry,
+     * a run triggered by hand, a replay) is {@code CANCELLED} at once and never runs; one that runs
+     * is asked to stop: its {@link io.dsched.execution.JobContext#isCancelled()} turns true within
+     * {@code dsched.execution.cancel-poll-interval}, its thread is interrupted if it has not ended
+     * {@code dsched.execution.cancel-grace} later, and it ends {@code CANCELLED}, neither retried nor
+     * dead-lettered (a job that ignores both ends at its timeout, if it has one). A run that completes
+     * before it is stopped keeps its outcome. Asking again changes nothing.
+     * @param executionId the attempt's id
+     * @return what the request did; {@link Cancellation.Result#ALREADY_ENDED} for an attempt that
+     *     ended otherwise, {@link Cancellation.Result#NOT_FOUND} for an unknown id
+     */
+    public Cancellation cancel(long executionId) {
+        return cancel(executionId, "the application on node " + this.nodeId);
+    }
+
+    /**
+     * Cancels an attempt, as {@link #cancel(long)} does, naming who asks.
+     * @param executionId the attempt's id
+     * @param requestedBy who asks, recorded in the attempt's reason ("cancelled by ...")
+     * @return what the request did
+     */
+    public Cancellation cancel(long executionId, String requestedBy) {
+        return this.store.cancels().cancel(executionId, requestedBy, this.clock.instant());
+    }
+
+    /**
+     * Cancels the current attempt of a fire, as {@link #cancel(long)} does: the newest attempt
+     * under the fire's key.
+     * @param idempotencyKey the fire's key, as {@link ScheduledJob#idempotencyKey()} and {@link
+     *     io.dsched.execution.JobContext#idempotencyKey()} give it
+     * @param requestedBy who asks
+     * @return what the request did; {@link Cancellation.Result#NOT_FOUND} if the fire has no attempt
+     */
+    public Cancellation cancelByKey(String idempotencyKey, String requestedBy) {
+        List<ExecutionRecord> attempts = this.store.repository().findByIdempotencyKey(idempotencyKey);
+        if (attempts.isEmpty()) {
+            return new Cancellation(null, null, Cancellation.Result.NOT_FOUND);
+        }
+        return cancel(attempts.get(attempts.size() - 1).id(), requestedBy);
+    }
+
+    /**
+     * Cancels a one-off job submitted with the caller's own key ({@link OneOff#withKey(String)}),
+     * as {@link #cancel(long)} does.
+     * @param handler the job's handler
+     * @param key the key it was submitted with
+     * @return what the request did
+     */
+    public Cancellation cancelOneOff(String handler, String key) {
+        return cancelByKey(handler + ":" + key, "the application on node " + this.nodeId);
     }
 
     /**

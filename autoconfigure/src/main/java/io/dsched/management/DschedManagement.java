@@ -9,6 +9,7 @@ import io.dsched.definition.JobRegistry;
 import io.dsched.definition.Schedule;
 import io.dsched.engine.JobSynchronizer;
 import io.dsched.engine.SpringCronTrigger;
+import io.dsched.execution.Cancellation;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.RuntimeJobRecord;
@@ -394,6 +395,34 @@ public class DschedManagement {
         after.put("executionId", run.executionId());
         after.put("idempotencyKey", run.idempotencyKey());
         return new Change(job, null, after);
+    }
+
+    /**
+     * Cancels an attempt: one that waits is cancelled at once, one that runs is asked to stop.
+     * @param id the execution id
+     * @param actor who asks, named in the attempt's reason
+     * @return what changed
+     * @throws ManagementException (404) for an unknown attempt, (409) for one that has ended
+     *     otherwise than cancelled
+     */
+    public Change cancel(long id, String actor) {
+        Cancellation done = this.scheduler.cancel(id, actor);
+        String target = String.valueOf(id);
+        Map<String, Object> before = (done.before() != null) ? Map.of("status", done.before()) : null;
+        return switch (done.result()) {
+            case NOT_FOUND -> throw ManagementException.notFound("No execution with id " + id);
+            case ALREADY_ENDED ->
+                throw ManagementException.conflict(
+                        "Execution " + id + " has ended already, " + done.before() + "; there is nothing to cancel");
+            case CANCELLED, ALREADY_CANCELLED ->
+                new Change(target, before, Map.of("status", ExecutionStatus.CANCELLED));
+            case STOP_REQUESTED -> {
+                Map<String, Object> after = new LinkedHashMap<>();
+                after.put("status", ExecutionStatus.RUNNING);
+                after.put("stopRequested", true);
+                yield new Change(target, before, after);
+            }
+        };
     }
 
     /**

@@ -72,7 +72,7 @@ public final class DschedMetrics implements ExecutionListener, MeterBinder, Smar
 
     private static final Logger logger = LoggerFactory.getLogger(DschedMetrics.class);
 
-    private static final String[] OUTCOMES = {"succeeded", "failed", "timed_out", "dead_lettered", "lost"};
+    private static final String[] OUTCOMES = {"succeeded", "failed", "timed_out", "dead_lettered", "lost", "cancelled"};
 
     private final ClusterGauges cluster;
 
@@ -174,6 +174,7 @@ public final class DschedMetrics implements ExecutionListener, MeterBinder, Smar
                     case SUCCEEDED -> "succeeded";
                     case DEAD_LETTERED -> "dead_lettered";
                     case LOST -> "lost";
+                    case CANCELLED -> "cancelled";
                     default -> (failure instanceof JobTimeoutException) ? "timed_out" : "failed";
                 };
         execution(registry, job, tag).record(duration);

@@ -56,6 +56,7 @@ public class DefaultExecutionObservationConvention implements ExecutionObservati
             case SUCCEEDED -> "succeeded";
             case DEAD_LETTERED -> "dead_lettered";
             case LOST -> "lost";
+            case CANCELLED -> "cancelled";
             default -> (context.getError() instanceof JobTimeoutException) ? "timed_out" : "failed";
         };
     }

@@ -153,6 +153,8 @@ public class ExecutionStore implements AutoCloseable {
 
     private final ExecutionTraces traces;
 
+    private final CancelRequests cancels;
+
     /**
      * Creates a store.
      * @param repository the repository of executions
@@ -179,6 +181,15 @@ public class ExecutionStore implements AutoCloseable {
         this.platform = platform;
         this.successes = new GroupedSuccesses(this.jdbc, platform, transactions);
         this.traces = new ExecutionTraces(this.jdbc, platform);
+        this.cancels = new CancelRequests(this.jdbc, platform, transactions);
+    }
+
+    /**
+     * Returns the cancellation of attempts.
+     * @return the requests to cancel attempts
+     */
+    public CancelRequests cancels() {
+        return this.cancels;
     }
 
     /**
@@ -719,6 +730,44 @@ public class ExecutionStore implements AutoCloseable {
     }
 
     /**
+     * Records a failed attempt's outcome, unless someone asked to stop the attempt: then it is
+     * {@code CANCELLED} instead, neither retried nor dead-lettered. The request is looked for under
+     * the attempt's row lock, in the outcome's transaction, so that a request written at the same
+     * moment either is seen here or finds the attempt ended.
+     * @param claim the running attempt
+     * @param startedAt when its method started
+     * @param finishedAt when it ended
+     * @param error what it failed with
+     * @param outcome writes the outcome otherwise, joining this transaction
+     * @return who asked to stop the attempt, if it was cancelled instead
+     */
+    public Optional<String> failUnlessStopped(
+            ExecutionRecord claim, Instant startedAt, Instant finishedAt, Throwable error, Runnable outcome) {
+        return this.transactions.execute((tx) -> {
+            Optional<String> stoppedBy = this.cancels.lockAndFind(claim.id());
+            if (stoppedBy.isPresent()) {
+                cancel(claim, startedAt, finishedAt, error, stoppedBy.get());
+            } else {
+                outcome.run();
+            }
+            return stoppedBy;
+        });
+    }
+
+    /**
+     * Records that a running attempt was stopped on request.
+     * @param claim the running attempt
+     * @param startedAt when its method started
+     * @param finishedAt when it ended
+     * @param error what it ended with, or {@code null}
+     * @param requestedBy who asked to stop it
+     */
+    public void cancel(
+            ExecutionRecord claim, Instant startedAt, Instant finishedAt, Throwable error, String requestedBy) {
+        finish(claim, ExecutionStatus.CANCELLED, startedAt, finishedAt, error, CancelRequests.reason(requestedBy));
+    }
+
+    /**
      * Records a failed attempt as the last one of its fire and files the dead letter,
      * atomically.
      * @param claim the running attempt
@@ -764,6 +813,20 @@ public class ExecutionStore implements AutoCloseable {
             ExecutionRecord next,
             Function<Instant, DeadLetter> letter) {
         Boolean rescued = this.transactions.execute((tx) -> {
+            Optional<String> stoppedBy = this.cancels.lockAndFind(orphan.id());
+            if (stoppedBy.isPresent()) {
+                // someone asked to stop it: it is not run again
+                return this.repository.finish(
+                                orphan.id(),
+                                orphan.nodeId(),
+                                ExecutionStatus.CANCELLED.name(),
+                                orphan.startedAt(),
+                                now,
+                                NodeLostException.class.getName(),
+                                truncate(reason, MAX_MESSAGE),
+                                truncate(CancelRequests.reason(stoppedBy.get()), MAX_REASON))
+                        == 1;
+            }
             ExecutionStatus status = (next != null) ? ExecutionStatus.FAILED : ExecutionStatus.DEAD_LETTERED;
             int updated = this.repository.finish(
                     orphan.id(),

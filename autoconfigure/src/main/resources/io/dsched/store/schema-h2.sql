@@ -323,3 +323,16 @@ CREATE TABLE IF NOT EXISTS dsched_execution_trace (
 );
 
 CREATE INDEX IF NOT EXISTS idx_dsched_execution_trace_created ON dsched_execution_trace (created_at);
+
+-- An operator's request to stop a running attempt, by its execution id: the node running the
+-- attempt reads the requests of its running attempts, flags each job's context and, after the
+-- grace, interrupts it. Housekeeping deletes a request once its attempt has ended and the
+-- history's retention has passed.
+CREATE TABLE IF NOT EXISTS dsched_cancel_request (
+    execution_id    BIGINT       NOT NULL,
+    requested_at    TIMESTAMP WITH TIME ZONE NOT NULL,
+    requested_by    VARCHAR(200) NOT NULL,
+    PRIMARY KEY (execution_id)
+);
+
+CREATE INDEX IF NOT EXISTS idx_dsched_cancel_request_at ON dsched_cancel_request (requested_at);

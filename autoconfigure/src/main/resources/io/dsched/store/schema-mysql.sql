@@ -318,3 +318,15 @@ CREATE TABLE IF NOT EXISTS dsched_execution_trace (
     PRIMARY KEY (idempotency_key),
     INDEX idx_dsched_execution_trace_created (created_at)
 ) ENGINE = InnoDB;
+
+-- An operator's request to stop a running attempt, by its execution id: the node running the
+-- attempt reads the requests of its running attempts, flags each job's context and, after the
+-- grace, interrupts it. Housekeeping deletes a request once its attempt has ended and the
+-- history's retention has passed.
+CREATE TABLE IF NOT EXISTS dsched_cancel_request (
+    execution_id    BIGINT       NOT NULL,
+    requested_at    DATETIME(3)  NOT NULL,
+    requested_by    VARCHAR(200) NOT NULL,
+    PRIMARY KEY (execution_id),
+    INDEX idx_dsched_cancel_request_at (requested_at)
+) ENGINE = InnoDB;

@@ -459,6 +459,72 @@ abstract class AbstractManagementEndpointTests {
     }
 
     @Test
+    void anOperatorCancelsAWaitingAndStopsARunningExecutionAndEveryCancelIsAudited() {
+        JobScheduler scheduler = this.node.bean(JobScheduler.class);
+        long waiting = scheduler
+                .submit(OneOff.of("mailer", new ManagementApp.Mail("a@b.c")).after(Duration.ofHours(1)))
+                .executionId();
+        String path = "/executions/" + waiting + "/cancel";
+
+        refusedBelow(path, "{}", "operator");
+        assertThat(execution(waiting).get("status").asString()).isEqualTo("SCHEDULED");
+        Response cancelled = this.client.post(path, "operator", "{\"reason\":\"customer withdrew\"}");
+        assertThat(cancelled.status()).as(cancelled.text()).isEqualTo(200);
+        assertLatestAudit(
+                "operator",
+                "execution.cancel",
+                String.valueOf(waiting),
+                "{\"status\":\"SCHEDULED\"}",
+                "{\"status\":\"CANCELLED\"}",
+                200);
+        assertThat(latestAudit().get("reason")).isEqualTo("customer withdrew");
+        assertThat(execution(waiting).get("status").asString()).isEqualTo("CANCELLED");
+        assertThat(execution(waiting).get("statusReason").asString()).isEqualTo("cancelled by operator");
+        // again: nothing changes, and it is no error
+        Response again = this.client.post(path, "admin", "{}");
+        assertThat(again.status()).as(again.text()).isEqualTo(200);
+        assertLatestAudit(
+                "admin",
+                "execution.cancel",
+                String.valueOf(waiting),
+                "{\"status\":\"CANCELLED\"}",
+                "{\"status\":\"CANCELLED\"}",
+                200);
+        assertThat(execution(waiting).get("statusReason").asString()).isEqualTo("cancelled by operator");
+
+        long running = scheduler.submit(OneOff.of("holder", null)).executionId();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> "RUNNING".equals(execution(running).get("status").asString()));
+        Response stop = this.client.post("/executions/" + running + "/cancel", "operator", "{}");
+        assertThat(stop.status()).as(stop.text()).isEqualTo(200);
+        assertThat(stop.body().get("after").get("stopRequested").asBoolean()).isTrue();
+        assertLatestAudit(
+                "operator",
+                "execution.cancel",
+                String.valueOf(running),
+                "{\"status\":\"RUNNING\"}",
+                "{\"status\":\"RUNNING\",\"stopRequested\":true}",
+                200);
+        // the holder waits on a latch: it ends when the grace is over and its thread is interrupted
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> "CANCELLED".equals(execution(running).get("status").asString()));
+
+        long ended = scheduler.trigger("report").executionId();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> "SUCCEEDED".equals(execution(ended).get("status").asString()));
+        assertError(this.client.post("/executions/" + ended + "/cancel", "operator", "{}"), 409, null);
+        assertLatestAudit("operator", null, null, null, null, 409);
+        assertThat(execution(ended).get("status").asString()).isEqualTo("SUCCEEDED");
+        assertError(this.client.post("/executions/987654321/cancel", "operator", "{}"), 404, null);
+        assertError(this.client.post("/executions/x/cancel", "operator", "{}"), 400, "id");
+        assertError(this.client.post("/executions/" + waiting + "/explode", "operator", "{}"), 404, null);
+    }
+
+    private JsonNode execution(long id) {
+        return this.client.get("/executions/" + id, "viewer").body().get("execution");
+    }
+
+    @Test
     void badInputUnknownThingsAndConflictsAreRefusedWithTheReasonAndChangeNothing() {
         Response cron = this.client.post("/jobs/report/schedule", "admin", "{\"cron\":\"0 61 * * * *\"}");
         assertThat(cron.status()).isEqualTo(400);

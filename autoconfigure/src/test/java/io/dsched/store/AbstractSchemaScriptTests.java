@@ -102,7 +102,8 @@ abstract class AbstractSchemaScriptTests {
             "dsched_job",
             "dsched_execution_log",
             "dsched_audit",
-            "dsched_execution_trace"
+            "dsched_execution_trace",
+            "dsched_cancel_request"
         }) {
             assertThat(sql.queryForObject("SELECT COUNT(*) FROM " + table, Long.class))
                     .as(table)
@@ -342,6 +343,12 @@ abstract class AbstractSchemaScriptTests {
         new AuditLog(new DschedRepositories(jdbc.dataSource(), platform).aggregates())
                 .record(new AuditEntry(
                         null, old, "ops", "job.pause", "ran", null, null, null, null, 200, null, "node-1"));
+        // a stop requested long ago: of an attempt that has ended, and of one that still runs
+        ExecutionRecord stillRunning = store.repository().save(ExecutionRecord.claim("endless", old, "node-1", old));
+        String request =
+                "INSERT INTO dsched_cancel_request (execution_id, requested_at, requested_by) VALUES (?, ?, 'ops')";
+        sql.update(request, ran.id(), platform.bindable(old));
+        sql.update(request, stillRunning.id(), platform.bindable(old));
         UniqueKeys keys = new UniqueKeys(jdbc.dataSource(), platform, jdbc.transactions());
         keys.hold("remind:closed", new UniqueKeys.Held(ran.id(), old), now.minus(1, ChronoUnit.DAYS));
         keys.hold("remind:open", new UniqueKeys.Held(ran.id(), old), now.plus(1, ChronoUnit.DAYS));
@@ -363,7 +370,9 @@ abstract class AbstractSchemaScriptTests {
 
         // what remains: what is younger than its retention, or kept until someone acts
         assertThat(sql.queryForList("SELECT id FROM dsched_execution", Long.class))
-                .containsExactlyInAnyOrder(stale.id(), later.id());
+                .containsExactlyInAnyOrder(stale.id(), later.id(), stillRunning.id());
+        assertThat(sql.queryForList("SELECT execution_id FROM dsched_cancel_request", Long.class))
+                .containsExactly(stillRunning.id());
         assertThat(store.repository().findById(stale.id())).hasValueSatisfying((row) -> {
             assertThat(row.status()).isEqualTo(ExecutionStatus.CANCELLED);
             assertThat(row.statusReason()).isEqualTo(Housekeeping.STALE);

@@ -3,9 +3,12 @@ package io.dsched.sample.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.OneOff;
 import io.dsched.sample.SampleServer;
 import io.dsched.sample.demo.DemoJobs;
 import io.dsched.sample.order.OrderJobs;
+import io.dsched.sample.order.OrderTimeout;
 import io.dsched.test.TestDatabases;
 import java.time.Duration;
 import java.time.Instant;
@@ -232,6 +235,34 @@ abstract class AbstractAdminUiTests {
         assertThat(this.browser.text("main table"))
                 .contains("dead-letter.replay")
                 .contains("the ledger is back");
+        this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void anOperatorCancelsAWaitingOneOffFromItsExecutionPageAndItNeverRuns() throws Exception {
+        long id = this.server
+                .bean(JobScheduler.class)
+                .submit(OneOff.of(OrderJobs.ORDER_TIMEOUT, new OrderTimeout(424_242L))
+                        .after(Duration.ofHours(1)))
+                .executionId();
+        signIn("operator");
+        this.browser.page("/executions/" + id, "Execution #" + id);
+        assertThat(this.browser.text("dl.facts")).contains("SCHEDULED");
+
+        this.browser.find("button[data-action=cancel]").click();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> "CANCELLED"
+                .equals(this.server
+                        .read("/executions/" + id)
+                        .get("execution")
+                        .get("status")
+                        .asString()));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> this.browser.all("button[data-action=cancel]").isEmpty()
+                        && this.browser.text("dl.facts").contains("CANCELLED"));
+        assertThat(this.browser.text("dl.facts")).contains("cancelled by operator");
+        this.browser.page("/audit", "Audit");
+        assertThat(this.browser.text("main table")).contains("execution.cancel");
         this.browser.assertNoConsoleErrors();
     }
 

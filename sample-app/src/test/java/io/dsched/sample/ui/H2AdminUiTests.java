@@ -3,8 +3,11 @@ package io.dsched.sample.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.OneOff;
 import io.dsched.sample.demo.DemoJobs;
 import io.dsched.sample.order.OrderJobs;
+import io.dsched.sample.order.OrderTimeout;
 import io.dsched.test.TestDatabases;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,11 +56,28 @@ class H2AdminUiTests extends AbstractAdminUiTests {
         this.browser.page("/dead-letters", "Dead letters");
         assertThat(this.browser.all("main input[type=checkbox]")).isEmpty();
         assertThat(this.browser.all("main button[data-action]")).isEmpty();
+        long waiting = this.server
+                .bean(JobScheduler.class)
+                .submit(OneOff.of(OrderJobs.ORDER_TIMEOUT, new OrderTimeout(434_343L))
+                        .after(Duration.ofHours(1)))
+                .executionId();
+        this.browser.page("/executions/" + waiting, "Execution #" + waiting);
+        assertThat(this.browser.all("main button[data-action]")).isEmpty();
         this.browser.screenshot("viewer-jobs");
 
         String refused = this.browser.forge("/jobs/" + OrderJobs.NIGHTLY_REPORT + "/pause", Map.of());
         assertThat(refused).startsWith("403 ").contains("DSCHED_OPERATOR");
         this.browser.assertNoConsoleErrors("/jobs/" + OrderJobs.NIGHTLY_REPORT + "/pause");
+        String cancelRefused = this.browser.forge("/executions/" + waiting + "/cancel", Map.of());
+        assertThat(cancelRefused).startsWith("403 ").contains("DSCHED_OPERATOR");
+        this.browser.assertNoConsoleErrors(
+                "/jobs/" + OrderJobs.NIGHTLY_REPORT + "/pause", "/executions/" + waiting + "/cancel");
+        assertThat(this.server
+                        .read("/executions/" + waiting)
+                        .get("execution")
+                        .get("status")
+                        .asString())
+                .isEqualTo("SCHEDULED");
         assertThat(this.server
                         .read("/jobs/" + OrderJobs.NIGHTLY_REPORT)
                         .get("job")
