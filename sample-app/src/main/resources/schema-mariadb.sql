@@ -1,4 +1,4 @@
--- Orders of the sample shop, on MariaDB (and MySQL 8). Idempotent: creates only what is missing.
+-- Orders of the sample shop, on MariaDB (MySQL 8 untested). Idempotent: creates only what is missing.
 -- Timestamps are UTC; DATETIME, unlike TIMESTAMP, is never converted or auto-updated by the server.
 CREATE TABLE IF NOT EXISTS sample_order (
     id         BIGINT AUTO_INCREMENT PRIMARY KEY,

@@ -359,7 +359,10 @@ public class DschedProperties {
     public static class Cluster {
 
         /**
-         * Name of the cluster; nodes with the same name over the same database share their jobs.
+         * Name of the Quartz scheduler the nodes share; it keeps apart only Quartz's tables
+         * (triggers, schedules, pauses), so nodes of other names over the same database still
+         * share dsched's own tables: membership, attempts and their keys, locks, runtime jobs,
+         * dead letters and audit.
          */
         private String name = "dsched";
 
@@ -377,8 +380,8 @@ public class DschedProperties {
 
         /**
          * Whether nodes acquire, fire and complete triggers row by row with SELECT ... FOR UPDATE
-         * SKIP LOCKED (PostgreSQL, MySQL 8, MariaDB 10.6+) instead of one at a time under
-         * Quartz's cluster-wide TRIGGER_ACCESS lock. Always false on H2.
+         * SKIP LOCKED (PostgreSQL, MariaDB 10.6+, and MySQL 8, not yet tested) instead of one at a
+         * time under Quartz's cluster-wide TRIGGER_ACCESS lock. Always false on H2.
          */
         private boolean skipLocked = true;
 
@@ -804,8 +807,8 @@ public class DschedProperties {
 
         /**
          * Whether to claim due attempts in batches with SELECT ... FOR UPDATE SKIP LOCKED
-         * (PostgreSQL, MySQL 8, MariaDB 10.6+). When false, and always on H2, each attempt is
-         * claimed by a conditional update.
+         * (PostgreSQL, MariaDB 10.6+, and MySQL 8, not yet tested). When false, and always on H2,
+         * each attempt is claimed by a conditional update.
          */
         private boolean skipLocked = true;
 

@@ -11,8 +11,9 @@ import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.DatabaseInitializationSettings;
 
 /**
- * Creates dsched's tables that are missing, in Spring Boot's way; its scripts create only what
- * does not exist and never drop a table or a row. Nodes that start at the same moment apply the
+ * Creates dsched's tables that are missing, in Spring Boot's way; every statement of its scripts is
+ * a {@code CREATE TABLE} or {@code CREATE INDEX ... IF NOT EXISTS}, so they never drop or alter a
+ * table, an index or a row. Nodes that start at the same moment apply the
  * script one after the other, under a database lock: {@code CREATE ... IF NOT EXISTS} is not
  * safe when run concurrently.
  */

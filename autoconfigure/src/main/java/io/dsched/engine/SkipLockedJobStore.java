@@ -52,9 +52,9 @@ import org.quartz.spi.TriggerFiredResult;
  * only inside the transaction that records its acquisition, which a failed node's recovery puts
  * back.
  *
- * <p>Needs {@code SKIP LOCKED} (PostgreSQL, MySQL 8, MariaDB 10.6+) and one of the delegates of
- * {@link SkipLockedDelegates}, which add it to Quartz's selection of due triggers. H2 keeps the
- * stock store.
+ * <p>Needs {@code SKIP LOCKED} (PostgreSQL, MariaDB 10.6+; MySQL 8 has it too, untested) and one
+ * of the delegates of {@link SkipLockedDelegates}, which add it to Quartz's selection of due
+ * triggers. H2 keeps the stock store.
  */
 public class SkipLockedJobStore extends JobStoreTX {
 

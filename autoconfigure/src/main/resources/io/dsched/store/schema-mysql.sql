@@ -1,4 +1,4 @@
--- dsched schema for MySQL 8 and MariaDB 10.6+.
+-- dsched schema for MariaDB 10.6+, which the tests run on, and MySQL 8, expected to work, not yet tested.
 -- Every statement is idempotent: it creates what is missing and never drops or alters
 -- an existing table or row. Apply it with Flyway or Liquibase if you manage schemas
 -- yourself, and set dsched.jdbc.initialize-schema=never.

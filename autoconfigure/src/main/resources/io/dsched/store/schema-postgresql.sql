@@ -187,8 +187,9 @@ CREATE TABLE IF NOT EXISTS dsched_execution (
 CREATE INDEX IF NOT EXISTS idx_dsched_execution_job ON dsched_execution (job_name, scheduled_at);
 CREATE INDEX IF NOT EXISTS idx_dsched_execution_status ON dsched_execution (status, started_at);
 -- the waiting attempts alone: what the queue claims from, small however long the history grows,
--- and no entry to write when an attempt moves on (it replaces an index on (status, due_at))
-DROP INDEX IF EXISTS idx_dsched_execution_due;
+-- and no entry to write when an attempt moves on (it replaces an index on (status, due_at), named
+-- idx_dsched_execution_due, that a database created by an earlier snapshot may still have: unused,
+-- it may be dropped by hand)
 CREATE INDEX IF NOT EXISTS idx_dsched_execution_waiting ON dsched_execution (due_at)
     WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED');
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
 import io.dsched.deadletter.DeadLetters;
@@ -29,7 +30,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.logging.logback.StructuredLogEncoder;
+import org.springframework.core.env.Environment;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What an attempt logs is kept with its execution: its own lines and none of another job's, the
@@ -190,6 +197,45 @@ abstract class AbstractExecutionLogTests {
         assertThat(recorder.mdcOf("From a helper thread on attempt 1")).doesNotContainKey("dsched.execution");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"ecs", "logstash"})
+    void inSpringBootsStructuredJsonEveryLineAJobLogsCarriesTheFieldsOfItsAttempt(String format) {
+        ClusterNode node = start(Map.of());
+        Logger jobLogger = (Logger) LoggerFactory.getLogger(LogJobs.class);
+        JsonLines json = new JsonLines(format, node.bean(Environment.class));
+        json.setContext(jobLogger.getLoggerContext());
+        json.start();
+        jobLogger.addAppender(json);
+        try {
+            node.bean(FireExecutor.class).fire("doomed", Instant.now().truncatedTo(ChronoUnit.SECONDS));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> node.bean(DeadLetters.class).openCount() == 1);
+        } finally {
+            jobLogger.detachAppender(json);
+        }
+
+        for (ExecutionRecord attempt : attempts("doomed")) {
+            String message = "Loading batch 7 on attempt " + attempt.attempt();
+            // ECS nests the keys at their dots, logstash keeps each as a field of its own
+            JsonNode line = json.lineOf(message);
+            JsonNode fields = format.equals("ecs") ? line.get("dsched") : line;
+            String prefix = format.equals("ecs") ? "" : "dsched.";
+            assertThat(fields).as("%s: %s", message, line).isNotNull();
+            assertThat(fields.path(prefix + "job").asString())
+                    .as(line.toString())
+                    .isEqualTo("doomed");
+            assertThat(fields.path(prefix + "execution").asString())
+                    .as(line.toString())
+                    .isEqualTo(String.valueOf(attempt.id()));
+            assertThat(fields.path(prefix + "attempt").asString())
+                    .as(line.toString())
+                    .isEqualTo(String.valueOf(attempt.attempt()));
+            assertThat(fields.path(prefix + "node").asString())
+                    .as(line.toString())
+                    .isEqualTo("node-1");
+        }
+    }
+
     private ClusterNode start(Map<String, Object> properties) {
         Map<String, Object> all = new HashMap<>(properties);
         // the DEBUG lines of the jobs reach the appenders, and dsched.logs.level keeps them out
@@ -221,6 +267,38 @@ abstract class AbstractExecutionLogTests {
                     .findFirst()
                     .map(ILoggingEvent::getMDCPropertyMap)
                     .orElseThrow(() -> new AssertionError("No event '" + message + "' in " + this.events));
+        }
+    }
+
+    /** Writes each event as Spring Boot's structured logging does, one JSON object a line. */
+    static final class JsonLines extends AppenderBase<ILoggingEvent> {
+
+        private static final JsonMapper JSON = JsonMapper.builder().build();
+
+        private final StructuredLogEncoder encoder = new StructuredLogEncoder();
+
+        private final List<String> lines = new CopyOnWriteArrayList<>();
+
+        JsonLines(String format, Environment environment) {
+            // the encoder finds the application's environment in its logger context, as Boot sets it up
+            LoggerContext context = new LoggerContext();
+            context.putObject(Environment.class.getName(), environment);
+            this.encoder.setContext(context);
+            this.encoder.setFormat(format);
+            this.encoder.start();
+        }
+
+        @Override
+        protected void append(ILoggingEvent event) {
+            this.lines.add(new String(this.encoder.encode(event), StandardCharsets.UTF_8));
+        }
+
+        JsonNode lineOf(String message) {
+            return this.lines.stream()
+                    .map(JSON::readTree)
+                    .filter((line) -> message.equals(line.path("message").asString()))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("No line '" + message + "' in " + this.lines));
         }
     }
 }

@@ -18,10 +18,12 @@ import io.dsched.logs.ExecutionLog;
 import io.dsched.logs.ExecutionLogs;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -32,6 +34,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -109,6 +112,23 @@ abstract class AbstractSchemaScriptTests {
                     .as(table)
                     .isNotNull();
         }
+    }
+
+    @Test
+    void everyStatementOfTheScriptCreatesOnlyWhatIsMissing() throws Exception {
+        String location = DatabasePlatform.detect(this.dataSource).schemaLocation();
+        String script;
+        try (var in = new DefaultResourceLoader().getResource(location).getInputStream()) {
+            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        List<String> statements = Arrays.stream(
+                        script.replaceAll("--[^\n]*", "").split(";"))
+                .map((statement) -> statement.strip().replaceAll("\\s+", " "))
+                .filter((statement) -> !statement.isEmpty())
+                .toList();
+        assertThat(statements).hasSizeGreaterThan(20).allSatisfy((statement) -> assertThat(statement)
+                .as(location)
+                .matches("(?is)CREATE (TABLE|INDEX|UNIQUE INDEX) IF NOT EXISTS .*"));
     }
 
     private static final Housekeeping.Retention RETENTION = new Housekeeping.Retention(

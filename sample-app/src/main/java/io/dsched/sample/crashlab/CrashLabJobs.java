@@ -13,8 +13,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * Jobs that the crash tests trigger by hand and then kill or stop the nodes under. Their declared
- * schedule fires only on the 29th of February, so every run the tests see is one they caused. Each
+ * Jobs that the crash tests trigger by hand, or reschedule to fire once a few seconds later, and then
+ * kill or stop the nodes under. Their declared schedule fires only on the 29th of February, so every
+ * run the tests see is one they caused. Each
  * completed run adds a row to {@code crashlab_run}, deliberately without a unique key, so that a fire
  * completed twice shows as two rows.
  */

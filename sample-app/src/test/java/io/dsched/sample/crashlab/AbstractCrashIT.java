@@ -15,7 +15,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -78,32 +81,42 @@ abstract class AbstractCrashIT {
     }
 
     @Test
-    void aFireWhoseNodeIsKilledMidRunCompletesOnceOnAnotherNode() {
+    void aScheduledFireWhoseNodeIsKilledMidRunCompletesOnceOnAnotherNode() {
         List<SampleNode> nodes = this.lab.start(3);
-        SampleNode.Triggered run = nodes.get(0).trigger(CrashLabJobs.LONG_JOB);
-        ExecutionRecord running = waitUpTo(Duration.ofSeconds(20), "the long job to start")
+        // a cron that fires once, a few seconds from now, in the nodes' zone: a fire of the schedule
+        ZonedDateTime fire =
+                ZonedDateTime.now(ZoneId.of(SampleNode.ZONE)).plusSeconds(6).truncatedTo(ChronoUnit.SECONDS);
+        String cron = fire.getSecond() + " " + fire.getMinute() + " " + fire.getHour() + " " + fire.getDayOfMonth()
+                + " " + fire.getMonthValue() + " *";
+        nodes.get(0).reschedule(CrashLabJobs.LONG_JOB, cron);
+        String key = CrashLabJobs.LONG_JOB + "@" + fire.toInstant().toEpochMilli();
+        ExecutionRecord running = waitUpTo(Duration.ofSeconds(30), "the scheduled fire of the long job to start")
                 .until(
-                        () -> this.lab.execution(run.executionId()),
-                        (attempt) -> attempt.status() == ExecutionStatus.RUNNING);
+                        () -> this.lab.attempts(key),
+                        (all) -> all.size() == 1 && all.get(0).status() == ExecutionStatus.RUNNING)
+                .get(0);
+        assertThat(running.origin()).isEqualTo(ExecutionOrigin.SCHEDULE);
+        assertThat(running.scheduledAt()).isEqualTo(fire.toInstant());
         SampleNode victim = this.lab.node(running.nodeId());
 
         Instant killedAt = victim.kill();
 
         List<ExecutionRecord> attempts = waitUpTo(Duration.ofSeconds(60), "a recovery of the long job to succeed")
                 .until(
-                        () -> this.lab.attempts(run.idempotencyKey()),
+                        () -> this.lab.attempts(key),
                         (all) -> all.size() == 2 && all.get(1).status() == ExecutionStatus.SUCCEEDED);
         ExecutionRecord lost = attempts.get(0);
         ExecutionRecord recovery = attempts.get(1);
         assertThat(lost.status()).isEqualTo(ExecutionStatus.FAILED);
+        assertThat(lost.origin()).isEqualTo(ExecutionOrigin.SCHEDULE);
         assertThat(lost.nodeId()).isEqualTo(victim.nodeId());
         assertThat(lost.errorClass()).isEqualTo(ExecutionStore.NodeLostException.class.getName());
         assertThat(recovery.origin()).isEqualTo(ExecutionOrigin.RECOVERY);
         assertThat(recovery.attempt()).isEqualTo(2);
         assertThat(recovery.nodeId()).isNotEqualTo(victim.nodeId()).startsWith("node-");
         assertThat(recovery.startedAt()).isAfter(killedAt);
-        assertThat(this.lab.runs(run.idempotencyKey())).containsExactly(new Run(2, recovery.id(), recovery.nodeId()));
-        assertThat(this.lab.attempts(run.idempotencyKey())).hasSize(2);
+        assertThat(this.lab.runs(key)).containsExactly(new Run(2, recovery.id(), recovery.nodeId()));
+        assertThat(this.lab.attempts(key)).hasSize(2);
 
         Duration detected = Duration.between(killedAt, lost.finishedAt());
         Duration failover = Duration.between(killedAt, recovery.startedAt());

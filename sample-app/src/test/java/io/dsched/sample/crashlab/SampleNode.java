@@ -215,6 +215,15 @@ public final class SampleNode {
     }
 
     /**
+     * Reads a path of the dsched endpoint, as the viewer.
+     * @param path the path under {@code /actuator/dsched}, such as {@code /executions?job=x}
+     * @return the answer
+     */
+    JsonNode read(String path) {
+        return expect(200, as("viewer").get("/actuator/dsched" + path));
+    }
+
+    /**
      * Shows a job, as the viewer, through the dsched endpoint.
      * @param job the job
      * @return whether it is paused and its schedule
