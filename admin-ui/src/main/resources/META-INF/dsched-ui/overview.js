@@ -1,6 +1,17 @@
 import {h, get, time, table, percent, duration, millis, clock, append} from './lib.js';
 import {bars, lines} from './charts.js';
 
+// a node whose clock is beyond dsched.cluster.max-clock-skew takes no fires until it is back
+function nodeClock(n) {
+    if (n.clockOffsetSeconds === null || n.clockOffsetSeconds === undefined) {
+        return h('span', {class: 'muted'}, 'not measured');
+    }
+    const offset = `${n.clockOffsetSeconds > 0 ? '+' : ''}${n.clockOffsetSeconds.toFixed(3)} s`;
+    return n.clockSkewed
+        ? h('span', {class: 'badge badge-dead_lettered', title: 'beyond dsched.cluster.max-clock-skew: this node takes no fires'}, `skewed ${offset}`)
+        : h('span', {class: 'muted'}, offset);
+}
+
 export async function overview(view) {
     const [o, t] = await Promise.all([get(''), get('/timeline')]);
     const labels = t.minutes.map((m) => clock(m.at));
@@ -22,9 +33,10 @@ export async function overview(view) {
             tile('Failed, last hour', bad, bad > 0 ? 'warn' : null)),
         h('section', {'aria-labelledby': 'nodes-h'},
             h('h2', {id: 'nodes-h'}, 'Nodes'),
-            table('Nodes of the cluster', ['Node', 'State', 'Joined', 'Last check-in'], o.nodes.map((n) => h('tr', {},
+            table('Nodes of the cluster', ['Node', 'State', 'Clock', 'Joined', 'Last check-in'], o.nodes.map((n) => h('tr', {},
                 h('td', {}, n.id, n.self ? h('span', {class: 'muted'}, ' (answered)') : null),
                 h('td', {}, h('span', {class: 'badge ' + (n.alive ? 'badge-succeeded' : 'badge-dead_lettered')}, n.alive ? 'alive' : 'gone')),
+                h('td', {}, nodeClock(n)),
                 h('td', {}, time(n.startedAt)),
                 h('td', {}, time(n.lastSeen)))))),
         h('section', {class: 'charts', 'aria-labelledby': 'hour-h'},

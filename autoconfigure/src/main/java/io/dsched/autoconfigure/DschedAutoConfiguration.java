@@ -4,7 +4,10 @@ import io.dsched.annotation.DistributedScheduled;
 import io.dsched.annotation.DistributedScheduledBeanPostProcessor;
 import io.dsched.annotation.JobHandlerBeanPostProcessor;
 import io.dsched.audit.AuditLog;
+import io.dsched.cluster.ClockSkew;
 import io.dsched.cluster.ClusterMembership;
+import io.dsched.cluster.DatabaseClock;
+import io.dsched.cluster.MembershipStanding;
 import io.dsched.cluster.NodeTable;
 import io.dsched.deadletter.DeadLetterRepository;
 import io.dsched.deadletter.DeadLetters;
@@ -310,7 +313,8 @@ public final class DschedAutoConfiguration {
             ExecutionQueue queue,
             RuntimeJobs runtimeJobs,
             ObjectProvider<SubmissionObserver> observer,
-            DschedJdbc jdbc) {
+            DschedJdbc jdbc,
+            DatabaseClock clock) {
         return new JobScheduler(
                 handlers,
                 jobs,
@@ -318,7 +322,7 @@ public final class DschedAutoConfiguration {
                 engine::scheduler,
                 jsonMapper(jsonMappers),
                 nodeId.value(),
-                CLOCK,
+                clock,
                 queue::wakeUp,
                 runtimeJobs,
                 observer.getIfAvailable(() -> SubmissionObserver.NONE),
@@ -342,13 +346,14 @@ public final class DschedAutoConfiguration {
             NodeId nodeId,
             ObjectProvider<ExecutionListener> listeners,
             ObjectProvider<AttemptObserver> observer,
-            StopRequests stops) {
+            StopRequests stops,
+            DatabaseClock clock) {
         return new AttemptRunner(
                 targets,
                 store,
                 guard,
                 nodeId.value(),
-                CLOCK,
+                clock,
                 new SecureRandom(),
                 listeners(listeners),
                 observer.getIfAvailable(() -> AttemptObserver.NONE),
@@ -363,8 +368,9 @@ public final class DschedAutoConfiguration {
             JobGuard guard,
             JobTargets targets,
             ExecutionQueue queue,
-            ObjectProvider<ExecutionListener> listeners) {
-        return new FireExecutor(store, runner, guard, targets, queue::wakeUp, CLOCK, listeners(listeners));
+            ObjectProvider<ExecutionListener> listeners,
+            DatabaseClock clock) {
+        return new FireExecutor(store, runner, guard, targets, queue::wakeUp, clock, listeners(listeners));
     }
 
     private static ExecutionListener listeners(ObjectProvider<ExecutionListener> listeners) {
@@ -386,16 +392,29 @@ public final class DschedAutoConfiguration {
             JobTargets targets,
             DschedProperties properties,
             DschedSchemaInitializer schemaInitializer,
-            GracefulShutdown shutdown) {
+            GracefulShutdown shutdown,
+            DatabaseClock clock) {
         return new ExecutionQueue(
                 store,
                 runner,
                 targets,
-                CLOCK,
+                clock,
                 properties.getQueue().getPollInterval(),
                 properties.getThreads(),
                 shutdown,
                 properties.isRunJobs());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DatabaseClock dschedDatabaseClock() {
+        return new DatabaseClock(CLOCK);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ClockSkew dschedClockSkew(DatabaseClock clock, DschedProperties properties, NodeId nodeId) {
+        return new ClockSkew(clock, properties.getCluster().getMaxClockSkew(), nodeId.value());
     }
 
     @Bean
@@ -408,7 +427,9 @@ public final class DschedAutoConfiguration {
             AttemptRunner runner,
             NodeId nodeId,
             DschedProperties properties,
-            DschedSchemaInitializer schemaInitializer) {
+            DschedSchemaInitializer schemaInitializer,
+            DatabaseClock clock,
+            ClockSkew skew) {
         DschedProperties.Recovery recovery = properties.getRecovery();
         return new ClusterMembership(
                 new NodeTable(jdbc.dataSource(), jdbc.platform()),
@@ -419,7 +440,8 @@ public final class DschedAutoConfiguration {
                 nodeId.value(),
                 recovery.getHeartbeatInterval(),
                 recovery.getNodeTimeout(),
-                CLOCK);
+                clock,
+                skew);
     }
 
     @Bean
@@ -430,20 +452,22 @@ public final class DschedAutoConfiguration {
             ExecutionRepository executions,
             DschedJdbc jdbc,
             NodeId nodeId,
-            ExecutionQueue queue) {
+            ExecutionQueue queue,
+            DatabaseClock clock) {
         return new DeadLetters(
                 repositories.aggregates(),
                 deadLetters,
                 executions,
                 jdbc.transactions(),
                 nodeId.value(),
-                CLOCK,
+                clock,
                 queue::wakeUp);
     }
 
     @Bean
     @ConditionalOnMissingBean
-    Housekeeping dschedHousekeeping(DschedJdbc jdbc, DschedProperties properties, JobRegistry registry) {
+    Housekeeping dschedHousekeeping(
+            DschedJdbc jdbc, DschedProperties properties, JobRegistry registry, DatabaseClock clock) {
         DschedProperties.History history = properties.getHistory();
         Housekeeping.Retention retention = new Housekeeping.Retention(
                 history.getRetention(),
@@ -451,7 +475,7 @@ public final class DschedAutoConfiguration {
                 properties.getManagement().getAuditRetention(),
                 properties.getJobs().getDeploymentRetention());
         Housekeeping housekeeping =
-                new Housekeeping(jdbc.dataSource(), jdbc.platform(), retention, history.getBatchSize(), CLOCK);
+                new Housekeeping(jdbc.dataSource(), jdbc.platform(), retention, history.getBatchSize(), clock);
         registry.register(housekeeping.job(history.getCleanupCron()));
         return housekeeping;
     }
@@ -471,7 +495,10 @@ public final class DschedAutoConfiguration {
             ObjectProvider<BuildProperties> build,
             Housekeeping housekeeping,
             RuntimeJobs runtimeJobs,
-            GracefulShutdown shutdown)
+            GracefulShutdown shutdown,
+            ClusterMembership membership,
+            ClockSkew skew,
+            DatabaseClock clock)
             throws SchedulerException {
         DschedProperties.Cluster cluster = properties.getCluster();
         return new DschedEngine(
@@ -485,7 +512,7 @@ public final class DschedAutoConfiguration {
                         cluster.getIdleWait(),
                         cluster.getMisfireThreshold(),
                         cluster.isSkipLocked()),
-                new FireDispatcher(executor, registry, CLOCK),
+                new FireDispatcher(executor, registry, clock),
                 (scheduler) -> new JobSynchronizer(
                         scheduler,
                         registry,
@@ -497,7 +524,13 @@ public final class DschedAutoConfiguration {
                         runtimeJobs::synchronize),
                 shutdown,
                 properties.isRunJobs(),
-                jdbc.dataSource());
+                jdbc.dataSource(),
+                new MembershipStanding(
+                        membership,
+                        skew,
+                        new NodeTable(jdbc.dataSource(), jdbc.platform()),
+                        properties.getRecovery().getNodeTimeout(),
+                        nodeId.value()));
     }
 
     private static String build(ObjectProvider<BuildProperties> build) {

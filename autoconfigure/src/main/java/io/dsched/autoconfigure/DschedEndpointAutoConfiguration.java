@@ -7,6 +7,7 @@ import io.dsched.actuate.ValueMasking;
 import io.dsched.actuate.ValueSanitizer;
 import io.dsched.audit.AuditLog;
 import io.dsched.audit.RefusedWrites;
+import io.dsched.cluster.ClockSkew;
 import io.dsched.cluster.NodeTable;
 import io.dsched.deadletter.DeadLetters;
 import io.dsched.definition.JobRegistry;
@@ -70,7 +71,8 @@ public final class DschedEndpointAutoConfiguration {
             DeadLetters deadLetters,
             NodeId nodeId,
             DschedProperties properties,
-            ObjectProvider<ExecutionLogs> logs) {
+            ObjectProvider<ExecutionLogs> logs,
+            ClockSkew skew) {
         return new DschedManagement(
                 registry,
                 runtimeJobs,
@@ -81,6 +83,7 @@ public final class DschedEndpointAutoConfiguration {
                 deadLetters,
                 new NodeTable(jdbc.dataSource(), jdbc.platform()),
                 properties.getRecovery().getNodeTimeout(),
+                skew,
                 new JobStatistics(jdbc.dataSource(), jdbc.platform()),
                 (id) -> {
                     ExecutionLogs found = logs.getIfAvailable();

@@ -1,5 +1,6 @@
 package io.dsched.autoconfigure;
 
+import io.dsched.cluster.ClockSkew;
 import io.dsched.cluster.NodeTable;
 import io.dsched.deadletter.DeadLetters;
 import io.dsched.engine.DschedEngine;
@@ -33,13 +34,15 @@ public final class DschedHealthAutoConfiguration {
             DschedEngine engine,
             AttemptRunner runner,
             DeadLetters deadLetters,
-            DschedProperties properties) {
+            DschedProperties properties,
+            ClockSkew skew) {
         return new DschedHealthIndicator(
                 nodeId.value(),
                 engine::isRunning,
                 new NodeTable(jdbc.dataSource(), jdbc.platform()),
                 properties.getRecovery().getNodeTimeout(),
                 () -> runner.inFlight().size(),
-                deadLetters::openCount);
+                deadLetters::openCount,
+                skew);
     }
 }

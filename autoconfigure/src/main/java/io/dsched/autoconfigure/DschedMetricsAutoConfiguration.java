@@ -1,5 +1,6 @@
 package io.dsched.autoconfigure;
 
+import io.dsched.cluster.ClockSkew;
 import io.dsched.cluster.NodeTable;
 import io.dsched.deadletter.DeadLetters;
 import io.dsched.definition.JobDefinition;
@@ -7,6 +8,7 @@ import io.dsched.definition.JobRegistry;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.jobs.RuntimeJobRecord;
 import io.dsched.jobs.RuntimeJobs;
+import io.dsched.metrics.ClockGauges;
 import io.dsched.metrics.ClusterGauges;
 import io.dsched.metrics.DschedMetrics;
 import io.dsched.store.ExecutionRecord;
@@ -66,5 +68,12 @@ public final class DschedMetricsAutoConfiguration {
                         .findFirst(),
                 registry::names,
                 properties.getMetrics().getExpectedNodes());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(ClockSkew.class)
+    ClockGauges dschedClockGauges(ClockSkew skew) {
+        return new ClockGauges(skew);
     }
 }

@@ -367,10 +367,18 @@ public class DschedProperties {
         private String name = "dsched";
 
         /**
-         * How often a node records that it is alive; a node silent for this long plus a grace
-         * period is considered dead and its work is recovered.
+         * How often a node checks in with Quartz's cluster store. Whether a node is dead, and its
+         * fires are recovered, is decided by dsched.recovery.node-timeout in database time, not by
+         * check-in times, which each node writes with its own clock.
          */
         private Duration checkinInterval = Duration.ofSeconds(5);
+
+        /**
+         * Largest offset, either way, of a node's clock from the database's at which the node
+         * still takes fires; past it the node warns, reports it in its health and the endpoint,
+         * and takes no fires (other nodes do) until its clock is back within bounds.
+         */
+        private Duration maxClockSkew = Duration.ofSeconds(2);
 
         /** Longest time a node idles before it looks for due triggers again (at least 1s). */
         private Duration idleWait = Duration.ofSeconds(1);
@@ -415,6 +423,14 @@ public class DschedProperties {
 
         public void setIdleWait(Duration idleWait) {
             this.idleWait = idleWait;
+        }
+
+        public Duration getMaxClockSkew() {
+            return this.maxClockSkew;
+        }
+
+        public void setMaxClockSkew(Duration maxClockSkew) {
+            this.maxClockSkew = maxClockSkew;
         }
 
         public Duration getMisfireThreshold() {

@@ -28,7 +28,8 @@ import org.springframework.context.SmartLifecycle;
  * This node's membership of the cluster. It records a heartbeat in database time; it declares a
  * node dead once it has gone unseen for the node timeout, and then takes over that node's running
  * attempts: each is marked failed (fenced on the dead node, so only one node takes it over and the
- * dead node, should it come back, cannot record an outcome) and re-run once as a recovery.
+ * dead node, should it come back, cannot record an outcome) and re-run once as a recovery. At
+ * every heartbeat it measures the node's clock against the database's ({@link ClockSkew}).
  *
  * <p>A node only judges others after its own heartbeats have succeeded for a whole node timeout,
  * so that a database outage, during which no node could record a heartbeat, is not mistaken for
@@ -54,11 +55,13 @@ public final class ClusterMembership implements SmartLifecycle {
 
     private final Clock clock;
 
+    private final ClockSkew skew;
+
     private ScheduledExecutorService timer;
 
     private volatile boolean running;
 
-    private Instant healthySince;
+    private volatile Instant healthySince;
 
     private final Instant createdAt;
 
@@ -74,7 +77,8 @@ public final class ClusterMembership implements SmartLifecycle {
      * @param nodeId this node
      * @param heartbeatInterval how often to record a heartbeat
      * @param nodeTimeout how long a node may go unseen before it is declared dead
-     * @param clock the clock
+     * @param clock database time, corrected by what {@code skew} measures
+     * @param skew measures the node's clock against the database's
      */
     public ClusterMembership(
             NodeTable nodes,
@@ -85,7 +89,8 @@ public final class ClusterMembership implements SmartLifecycle {
             String nodeId,
             Duration heartbeatInterval,
             Duration nodeTimeout,
-            Clock clock) {
+            Clock clock,
+            ClockSkew skew) {
         if (nodeTimeout.compareTo(heartbeatInterval.multipliedBy(2)) < 0) {
             throw new IllegalArgumentException("dsched.recovery.node-timeout (" + nodeTimeout
                     + ") must be at least twice dsched.recovery.heartbeat-interval (" + heartbeatInterval + ")");
@@ -99,7 +104,19 @@ public final class ClusterMembership implements SmartLifecycle {
         this.heartbeatInterval = heartbeatInterval;
         this.nodeTimeout = nodeTimeout;
         this.clock = clock;
+        this.skew = skew;
+        // before anything reads database time: the attempts this process starts are compared with it
+        measureClock();
         this.createdAt = clock.instant();
+    }
+
+    private void measureClock() {
+        try {
+            this.skew.measure(this.nodes);
+        } catch (RuntimeException ex) {
+            logger.warn(
+                    "Could not measure the clock of node {} against the database's: {}", this.nodeId, ex.getMessage());
+        }
     }
 
     @Override
@@ -156,6 +173,7 @@ public final class ClusterMembership implements SmartLifecycle {
     private void beat() {
         try {
             this.nodes.heartbeat(this.nodeId);
+            this.skew.measure(this.nodes);
             if (this.healthySince == null) {
                 this.healthySince = this.clock.instant();
                 logger.info("Node {} reaches the database again", this.nodeId);
@@ -169,12 +187,22 @@ public final class ClusterMembership implements SmartLifecycle {
         }
         try {
             rescueStaleOwnAttempts();
-            if (Duration.between(this.healthySince, this.clock.instant()).compareTo(this.nodeTimeout) >= 0) {
+            if (judgesOthers()) {
                 rescueDeadNodes();
             }
         } catch (RuntimeException ex) {
             logger.warn("Could not look for the work of dead nodes: {}", ex.getMessage());
         }
+    }
+
+    /**
+     * Whether this node judges the liveness of others: its heartbeats have succeeded for a whole
+     * node timeout.
+     * @return {@code true} if it does
+     */
+    boolean judgesOthers() {
+        Instant since = this.healthySince;
+        return since != null && Duration.between(since, this.clock.instant()).compareTo(this.nodeTimeout) >= 0;
     }
 
     /**

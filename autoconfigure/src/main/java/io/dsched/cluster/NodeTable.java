@@ -1,6 +1,7 @@
 package io.dsched.cluster;
 
 import io.dsched.store.DatabasePlatform;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -44,18 +45,53 @@ public class NodeTable {
     }
 
     /**
-     * Returns every node with the time it was last seen, and the database's time now.
+     * Returns the database's time now.
+     * @return the time
+     */
+    public Instant databaseNow() {
+        return this.jdbc.queryForObject(
+                "SELECT " + this.platform.currentTimestampSql() + " AS db_now",
+                (rs, row) -> this.platform.readInstant(rs, "db_now"));
+    }
+
+    /**
+     * Records how far a node's clock runs ahead of the database's, so that every node can show it.
+     * @param nodeId the node
+     * @param offset the offset, negative when the node's clock is behind
+     */
+    public void recordClockOffset(String nodeId, Duration offset) {
+        String now = this.platform.currentTimestampSql();
+        long millis = offset.toMillis();
+        int updated = this.jdbc.update(
+                "UPDATE dsched_node_clock SET offset_ms = ?, measured_at = " + now + " WHERE node_id = ?",
+                millis,
+                nodeId);
+        if (updated == 0) {
+            this.jdbc.update(
+                    "INSERT INTO dsched_node_clock (node_id, offset_ms, measured_at) VALUES (?, ?, " + now + ")",
+                    nodeId,
+                    millis);
+        }
+    }
+
+    /**
+     * Returns every node with the time it was last seen, its clock's offset, and the database's
+     * time now.
      * @return the nodes
      */
     public List<NodeSighting> sightings() {
         return this.jdbc.query(
-                "SELECT node_id, started_at, last_seen, " + this.platform.currentTimestampSql()
-                        + " AS db_now FROM dsched_node",
-                (rs, row) -> new NodeSighting(
-                        rs.getString("node_id"),
-                        this.platform.readInstant(rs, "started_at"),
-                        this.platform.readInstant(rs, "last_seen"),
-                        this.platform.readInstant(rs, "db_now")));
+                "SELECT n.node_id, n.started_at, n.last_seen, c.offset_ms, " + this.platform.currentTimestampSql()
+                        + " AS db_now FROM dsched_node n LEFT JOIN dsched_node_clock c ON c.node_id = n.node_id",
+                (rs, row) -> {
+                    long offset = rs.getLong("offset_ms");
+                    return new NodeSighting(
+                            rs.getString("node_id"),
+                            this.platform.readInstant(rs, "started_at"),
+                            this.platform.readInstant(rs, "last_seen"),
+                            this.platform.readInstant(rs, "db_now"),
+                            rs.wasNull() ? null : Duration.ofMillis(offset));
+                });
     }
 
     /**
@@ -63,10 +99,13 @@ public class NodeTable {
      * @param sighting the node as last read
      */
     public void forget(NodeSighting sighting) {
-        this.jdbc.update(
+        int forgotten = this.jdbc.update(
                 "DELETE FROM dsched_node WHERE node_id = ? AND last_seen <= ?",
                 sighting.nodeId(),
                 this.platform.bindable(sighting.lastSeen()));
+        if (forgotten > 0) {
+            this.jdbc.update("DELETE FROM dsched_node_clock WHERE node_id = ?", sighting.nodeId());
+        }
     }
 
     /**
@@ -90,6 +129,7 @@ public class NodeTable {
      */
     public void remove(String nodeId) {
         this.jdbc.update("DELETE FROM dsched_node WHERE node_id = ?", nodeId);
+        this.jdbc.update("DELETE FROM dsched_node_clock WHERE node_id = ?", nodeId);
     }
 
     /**
@@ -99,15 +139,17 @@ public class NodeTable {
      * @param startedAt when it joined
      * @param lastSeen when it last recorded that it is alive
      * @param now the database's time when this was read
+     * @param clockOffset how far the node's clock ran ahead of the database's at its last
+     *     measurement (negative when behind), or {@code null} if it has not measured it
      */
-    public record NodeSighting(String nodeId, Instant startedAt, Instant lastSeen, Instant now) {
+    public record NodeSighting(String nodeId, Instant startedAt, Instant lastSeen, Instant now, Duration clockOffset) {
 
         /**
          * How long the node has not been seen.
          * @return the silence
          */
-        public java.time.Duration silence() {
-            return java.time.Duration.between(this.lastSeen, this.now);
+        public Duration silence() {
+            return Duration.between(this.lastSeen, this.now);
         }
 
         /**
@@ -115,7 +157,7 @@ public class NodeTable {
          * @param nodeTimeout how long a node may be silent
          * @return {@code true} if alive
          */
-        public boolean isAlive(java.time.Duration nodeTimeout) {
+        public boolean isAlive(Duration nodeTimeout) {
             return silence().compareTo(nodeTimeout) <= 0;
         }
     }

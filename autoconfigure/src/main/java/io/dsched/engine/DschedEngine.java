@@ -36,6 +36,8 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
 
     private final String instanceId;
 
+    private final NodeStanding standing;
+
     private volatile boolean running;
 
     /**
@@ -47,6 +49,7 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
      * @param runJobs whether this node fires triggers; when not, its scheduler stays in standby
      *     and serves only the management of jobs
      * @param dataSource dsched's DataSource, to release acquired triggers on stop
+     * @param standing the node's standing in the cluster, which governs its store
      * @throws SchedulerException if Quartz cannot be set up
      */
     public DschedEngine(
@@ -55,7 +58,8 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
             java.util.function.Function<Scheduler, JobSynchronizer> synchronizerFactory,
             GracefulShutdown shutdown,
             boolean runJobs,
-            javax.sql.DataSource dataSource)
+            javax.sql.DataSource dataSource,
+            NodeStanding standing)
             throws SchedulerException {
         this.scheduler = createScheduler(quartzProperties);
         this.scheduler.setJobFactory(dispatcher);
@@ -63,6 +67,8 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
         this.schedulerName = this.scheduler.getSchedulerName();
         this.instanceId = this.scheduler.getSchedulerInstanceId();
         SkipLockedJobStore.claimFiresWith(this.schedulerName, this.instanceId, dispatcher);
+        this.standing = standing;
+        DschedJobStore.governBy(this.schedulerName, this.instanceId, standing);
         this.synchronizer = synchronizerFactory.apply(this.scheduler);
         this.shutdown = shutdown;
         shutdown.onQuiesce(this::standby);
@@ -118,6 +124,7 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
             awaitRunningJobs();
             this.scheduler.shutdown(false);
             SkipLockedJobStore.stopClaimingFires(this.schedulerName, this.instanceId, this.dispatcher);
+            DschedJobStore.stopGoverning(this.schedulerName, this.instanceId, this.standing);
             int released = this.acquiredTriggers.release();
             if (released > 0) {
                 logger.debug("Released {} trigger(s) this node had acquired but not fired", released);
@@ -168,6 +175,7 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
                 this.scheduler.shutdown(false);
             }
             SkipLockedJobStore.stopClaimingFires(this.schedulerName, this.instanceId, this.dispatcher);
+            DschedJobStore.stopGoverning(this.schedulerName, this.instanceId, this.standing);
         } catch (SchedulerException ex) {
             logger.warn("Could not shut the dsched scheduler down", ex);
         }

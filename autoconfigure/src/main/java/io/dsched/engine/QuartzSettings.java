@@ -4,7 +4,6 @@ import io.dsched.store.DatabasePlatform;
 import java.time.Duration;
 import java.util.Properties;
 import javax.sql.DataSource;
-import org.quartz.impl.jdbcjobstore.JobStoreTX;
 import org.quartz.impl.jdbcjobstore.PostgreSQLDelegate;
 import org.quartz.impl.jdbcjobstore.StdJDBCDelegate;
 import org.quartz.simpl.SimpleThreadPool;
@@ -20,7 +19,8 @@ import org.quartz.utils.DBConnectionManager;
  *   <li>on databases with {@code SKIP LOCKED}, the {@link SkipLockedJobStore}, which acquires,
  *       fires and completes triggers without Quartz's cluster-wide lock; otherwise the stock
  *       store with triggers acquired under that lock, so that a batch acquisition can never hand
- *       one fire to two nodes;
+ *       one fire to two nodes; either governed by dsched's membership where Quartz would trust
+ *       the node's clock ({@link DschedJobStore});
  *   <li>a short check-in interval, so that a dead node's work is recovered quickly;
  *   <li>job data kept as strings, so that nodes of different versions can read each other's
  *       rows;
@@ -81,7 +81,7 @@ public final class QuartzSettings {
         properties.setProperty("org.quartz.threadPool.makeThreadsDaemons", "true");
         boolean rowByRow = skipLocked && platform != DatabasePlatform.H2;
         properties.setProperty(
-                "org.quartz.jobStore.class", (rowByRow ? SkipLockedJobStore.class : JobStoreTX.class).getName());
+                "org.quartz.jobStore.class", (rowByRow ? SkipLockedJobStore.class : DschedJobStore.class).getName());
         properties.setProperty("org.quartz.jobStore.dataSource", connectionName);
         properties.setProperty("org.quartz.jobStore.driverDelegateClass", delegate(platform, rowByRow));
         properties.setProperty(

@@ -17,7 +17,6 @@ import org.quartz.JobDetail;
 import org.quartz.JobPersistenceException;
 import org.quartz.TriggerKey;
 import org.quartz.impl.jdbcjobstore.FiredTriggerRecord;
-import org.quartz.impl.jdbcjobstore.JobStoreTX;
 import org.quartz.spi.OperableTrigger;
 import org.quartz.spi.TriggerFiredBundle;
 import org.quartz.spi.TriggerFiredResult;
@@ -45,7 +44,7 @@ import org.quartz.spi.TriggerFiredResult;
  * savepoint and the fires go on, each worker claiming its own.
  *
  * <p>Everything else (scheduling, pausing, misfire handling, recovery of failed nodes) keeps
- * Quartz's lock. Two facts make this safe for dsched: every dsched job has exactly one trigger,
+ * Quartz's lock; what the clock decides is governed as {@link DschedJobStore} says. Two facts make this safe for dsched: every dsched job has exactly one trigger,
  * so the states Quartz derives for a job's other triggers never reach a row that another node
  * holds; and a fire delivered twice, for example by a recovery that raced a node presumed dead,
  * is claimed once under its idempotency key. A fire is never dropped: a trigger leaves WAITING
@@ -56,7 +55,7 @@ import org.quartz.spi.TriggerFiredResult;
  * of the delegates of {@link SkipLockedDelegates}, which add it to Quartz's selection of due
  * triggers. H2 keeps the stock store.
  */
-public class SkipLockedJobStore extends JobStoreTX {
+public class SkipLockedJobStore extends DschedJobStore {
 
     private static final Comparator<OperableTrigger> KEY_ORDER = Comparator.comparing(
                     (OperableTrigger trigger) -> trigger.getKey().getGroup())
@@ -101,6 +100,9 @@ public class SkipLockedJobStore extends JobStoreTX {
     @Override
     public List<OperableTrigger> acquireNextTriggers(long noLaterThan, int maxCount, long timeWindow)
             throws JobPersistenceException {
+        if (!takesFires()) {
+            return List.of();
+        }
         // the delegate's selection skips locked rows: no cluster-wide lock
         return executeInNonManagedTXLock(
                 null,

@@ -1,5 +1,6 @@
 package io.dsched.health;
 
+import io.dsched.cluster.ClockSkew;
 import io.dsched.cluster.NodeTable;
 import io.dsched.cluster.NodeTable.NodeSighting;
 import java.time.Duration;
@@ -14,8 +15,11 @@ import org.springframework.boot.health.contributor.Health;
 /**
  * The health of this dsched node: UP while its scheduler runs, the database answers and the node
  * has checked in within the node timeout, so that the cluster counts it as alive; DOWN otherwise,
- * with the reason. Details: the node, the live nodes of the cluster, the attempts running here
- * and the open dead letters.
+ * with the reason. Details: the node, the live nodes of the cluster, the attempts running here,
+ * the open dead letters, and the offset of the node's clock from the database's. A node whose clock
+ * is beyond {@code dsched.cluster.max-clock-skew} stays UP (it is alive, and a restart would not
+ * mend its clock) with {@code clockSkewed} and the reason: it takes no fires until its clock is
+ * back within bounds.
  */
 public final class DschedHealthIndicator extends AbstractHealthIndicator {
 
@@ -31,6 +35,8 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
 
     private final LongSupplier openDeadLetters;
 
+    private final ClockSkew skew;
+
     /**
      * Creates the indicator.
      * @param nodeId this node
@@ -39,6 +45,7 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
      * @param nodeTimeout how long a node may be silent before the cluster counts it as dead
      * @param runningAttempts how many attempts run on this node
      * @param openDeadLetters counts the open dead letters
+     * @param skew the node's clock measured against the database's
      */
     public DschedHealthIndicator(
             String nodeId,
@@ -46,7 +53,8 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
             NodeTable nodes,
             Duration nodeTimeout,
             IntSupplier runningAttempts,
-            LongSupplier openDeadLetters) {
+            LongSupplier openDeadLetters,
+            ClockSkew skew) {
         super("dsched health check failed");
         this.nodeId = nodeId;
         this.running = running;
@@ -54,11 +62,13 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
         this.nodeTimeout = nodeTimeout;
         this.runningAttempts = runningAttempts;
         this.openDeadLetters = openDeadLetters;
+        this.skew = skew;
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         builder.withDetail("node", this.nodeId);
+        reportClock(builder);
         // an exception here (the database does not answer) makes the indicator DOWN with its message
         List<NodeSighting> sightings = this.nodes.sightings();
         long live = sightings.stream()
@@ -82,6 +92,23 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
                                     + " s ago, more than the node timeout");
         } else {
             builder.up().withDetail("lastCheckIn", self.get().lastSeen());
+        }
+    }
+
+    private void reportClock(Health.Builder builder) {
+        if (!this.skew.isMeasured()) {
+            return;
+        }
+        Duration offset = this.skew.offset();
+        builder.withDetail("clockOffsetSeconds", offset.toMillis() / 1000.0)
+                .withDetail("clockSkewed", this.skew.isSkewed());
+        if (this.skew.isSkewed()) {
+            builder.withDetail(
+                    "clockSkew",
+                    "this node's clock is " + Math.abs(offset.toMillis()) / 1000.0 + " s "
+                            + (offset.isNegative() ? "behind" : "ahead of")
+                            + " the database's, beyond dsched.cluster.max-clock-skew (" + this.skew.maxSkew()
+                            + "); it takes no fires until its clock is back within bounds");
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.dsched.management;
 
+import io.dsched.cluster.ClockSkew;
 import io.dsched.cluster.NodeTable;
 import io.dsched.deadletter.DeadLetter;
 import io.dsched.deadletter.DeadLetterStatus;
@@ -100,6 +101,8 @@ public class DschedManagement {
 
     private final Duration nodeTimeout;
 
+    private final ClockSkew skew;
+
     private final JobStatistics statistics;
 
     private final Function<Long, Optional<?>> logs;
@@ -121,6 +124,7 @@ public class DschedManagement {
      * @param deadLetters the dead letters
      * @param nodes the nodes' check-ins
      * @param nodeTimeout how long a node may be silent and still count as alive
+     * @param skew judges whether a node's clock offset is beyond bounds
      * @param statistics the jobs' statistics
      * @param logs finds what an attempt logged, by execution id
      * @param nodeId this node
@@ -137,6 +141,7 @@ public class DschedManagement {
             DeadLetters deadLetters,
             NodeTable nodes,
             Duration nodeTimeout,
+            ClockSkew skew,
             JobStatistics statistics,
             Function<Long, Optional<?>> logs,
             String nodeId,
@@ -151,6 +156,7 @@ public class DschedManagement {
         this.deadLetters = deadLetters;
         this.nodes = nodes;
         this.nodeTimeout = nodeTimeout;
+        this.skew = skew;
         this.statistics = statistics;
         this.logs = logs;
         this.nodeId = nodeId;
@@ -175,7 +181,9 @@ public class DschedManagement {
                         node.startedAt(),
                         node.lastSeen(),
                         node.isAlive(this.nodeTimeout),
-                        node.nodeId().equals(this.nodeId)))
+                        node.nodeId().equals(this.nodeId),
+                        (node.clockOffset() != null) ? node.clockOffset().toMillis() / 1000.0 : null,
+                        node.clockOffset() != null && this.skew.isBeyondBounds(node.clockOffset())))
                 .sorted(Comparator.comparing(Node::id))
                 .toList();
         return new Overview(

@@ -43,8 +43,19 @@ public final class Views {
      * @param lastSeen its last check-in, in database time
      * @param alive whether it checked in within the node timeout
      * @param self whether it is the node that answered
+     * @param clockOffsetSeconds how far its clock ran ahead of the database's at its last heartbeat
+     *     (negative when behind), or {@code null} if not measured
+     * @param clockSkewed whether that offset is beyond {@code dsched.cluster.max-clock-skew}, so that
+     *     the node takes no fires
      */
-    public record Node(String id, Instant startedAt, Instant lastSeen, boolean alive, boolean self) {}
+    public record Node(
+            String id,
+            Instant startedAt,
+            Instant lastSeen,
+            boolean alive,
+            boolean self,
+            Double clockOffsetSeconds,
+            boolean clockSkewed) {}
 
     /**
      * A scheduled job.

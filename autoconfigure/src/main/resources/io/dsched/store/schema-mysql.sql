@@ -265,6 +265,15 @@ CREATE TABLE IF NOT EXISTS dsched_node (
     PRIMARY KEY (node_id)
 ) ENGINE = InnoDB;
 
+-- Each node's clock offset from database time (node minus database, in milliseconds), measured at
+-- every heartbeat; a table of its own so that an existing dsched_node needs no new column.
+CREATE TABLE IF NOT EXISTS dsched_node_clock (
+    node_id     VARCHAR(200) NOT NULL,
+    offset_ms   BIGINT       NOT NULL,
+    measured_at DATETIME(3) NOT NULL,
+    PRIMARY KEY (node_id)
+) ENGINE = InnoDB;
+
 -- Recurring jobs defined at run time through the JobScheduler API, each running a @JobHandler.
 CREATE TABLE IF NOT EXISTS dsched_job (
     name        VARCHAR(200) NOT NULL,

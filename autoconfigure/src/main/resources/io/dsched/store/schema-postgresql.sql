@@ -273,6 +273,15 @@ CREATE TABLE IF NOT EXISTS dsched_node (
     PRIMARY KEY (node_id)
 );
 
+-- Each node's clock offset from database time (node minus database, in milliseconds), measured at
+-- every heartbeat; a table of its own so that an existing dsched_node needs no new column.
+CREATE TABLE IF NOT EXISTS dsched_node_clock (
+    node_id     VARCHAR(200) NOT NULL,
+    offset_ms   BIGINT       NOT NULL,
+    measured_at TIMESTAMP WITH TIME ZONE NOT NULL,
+    PRIMARY KEY (node_id)
+);
+
 CREATE INDEX IF NOT EXISTS idx_dsched_dead_letter_open ON dsched_dead_letter (status, job_name, last_failed_at);
 
 -- Recurring jobs defined at run time through the JobScheduler API, each running a @JobHandler.

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.dsched.definition.Schedule;
 import io.dsched.engine.DschedEngine;
+import io.dsched.engine.DschedJobStore;
 import io.dsched.engine.SkipLockedJobStore;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.jobs.JobScheduler;
@@ -26,7 +27,6 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.quartz.impl.jdbcjobstore.JobStoreTX;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -125,7 +125,7 @@ abstract class AbstractTriggerAcquisitionTests {
         Map<String, Object> stock = Map.of("test.tick.cron", "* * * * * *", "dsched.cluster.skip-locked", false);
         ClusterNode node = this.cluster.start("node-1", TestJobs.class, stock);
         assertThat(node.bean(DschedEngine.class).scheduler().getMetaData().getJobStoreClass())
-                .isEqualTo(JobStoreTX.class);
+                .isEqualTo(DschedJobStore.class);
         awaitFiresAfter(Instant.now(), 1);
         JdbcTemplate jdbc = new JdbcTemplate(this.cluster.observer());
 

@@ -8,7 +8,6 @@ import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.quartz.impl.jdbcjobstore.JobStoreTX;
 import org.quartz.impl.jdbcjobstore.PostgreSQLDelegate;
 import org.quartz.impl.jdbcjobstore.StdJDBCDelegate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -29,7 +28,7 @@ class QuartzSettingsTests {
     @Test
     void h2KeepsTheStockStoreAsItHasNoSkipLocked() {
         assertThat(store(DatabasePlatform.H2, true))
-                .containsEntry("org.quartz.jobStore.class", JobStoreTX.class.getName())
+                .containsEntry("org.quartz.jobStore.class", DschedJobStore.class.getName())
                 .containsEntry("org.quartz.jobStore.driverDelegateClass", StdJDBCDelegate.class.getName());
     }
 
@@ -38,7 +37,7 @@ class QuartzSettingsTests {
     void turnedOffEveryDatabaseGetsTheStockStoreUnderTheClusterWideLock(DatabasePlatform platform) {
         Properties properties = store(platform, false);
         assertThat(properties)
-                .containsEntry("org.quartz.jobStore.class", JobStoreTX.class.getName())
+                .containsEntry("org.quartz.jobStore.class", DschedJobStore.class.getName())
                 .containsEntry("org.quartz.jobStore.acquireTriggersWithinLock", "true");
         assertThat(properties.getProperty("org.quartz.jobStore.driverDelegateClass"))
                 .isEqualTo(

@@ -3,6 +3,8 @@ package io.dsched.health;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.cluster.ClockSkew;
+import io.dsched.cluster.DatabaseClock;
 import io.dsched.cluster.NodeTable;
 import io.dsched.engine.DschedEngine;
 import io.dsched.test.ClusterNode;
@@ -13,6 +15,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -143,7 +146,8 @@ abstract class AbstractHealthTests {
                 new NodeTable(unreachable, this.cluster.platform()),
                 Duration.ofSeconds(10),
                 () -> 0,
-                () -> 0L);
+                () -> 0L,
+                new ClockSkew(new DatabaseClock(Clock.systemUTC()), Duration.ofSeconds(2), "node-1"));
 
         Health health = indicator.health(true);
 

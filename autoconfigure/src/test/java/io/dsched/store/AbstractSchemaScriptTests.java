@@ -102,6 +102,7 @@ abstract class AbstractSchemaScriptTests {
             "dsched_unique_key",
             "dsched_dead_letter",
             "dsched_node",
+            "dsched_node_clock",
             "dsched_job",
             "dsched_execution_log",
             "dsched_audit",

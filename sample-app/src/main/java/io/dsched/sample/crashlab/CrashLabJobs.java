@@ -43,14 +43,32 @@ public class CrashLabJobs {
 
     private final Duration longJobDuration;
 
+    private final String databaseMillis;
+
     /**
      * Creates the jobs.
      * @param jdbc the database that holds {@code crashlab_run}
      * @param longJobDuration how long the long job runs
+     * @param platform the database's platform ({@code postgresql}, {@code mariadb} or {@code h2})
      */
-    public CrashLabJobs(JdbcClient jdbc, @Value("${crashlab.long-job.duration:15s}") Duration longJobDuration) {
+    public CrashLabJobs(
+            JdbcClient jdbc,
+            @Value("${crashlab.long-job.duration:15s}") Duration longJobDuration,
+            @Value("${spring.sql.init.platform:h2}") String platform) {
         this.jdbc = jdbc;
         this.longJobDuration = longJobDuration;
+        this.databaseMillis = databaseMillis(platform);
+    }
+
+    /** The database's time now in epoch milliseconds, whatever the node's clock says. */
+    private static String databaseMillis(String platform) {
+        return switch (platform) {
+            case "postgresql" -> "SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
+            case "mariadb" -> "SELECT CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)";
+            default ->
+                "SELECT DATEDIFF('MILLISECOND', TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00',"
+                        + " CURRENT_TIMESTAMP(3))";
+        };
     }
 
     /**
@@ -93,12 +111,13 @@ public class CrashLabJobs {
     }
 
     /**
-     * Records its run.
+     * Records its run, with the database's time when it started.
      * @param ctx the fire
      */
     @DistributedScheduled(name = TICKER, cron = LEAP_DAY)
     public void ticker(JobContext ctx) {
-        record(ctx);
+        long ranAt = this.jdbc.sql(this.databaseMillis).query(Long.class).single();
+        record(ctx, ranAt);
     }
 
     private static void failFirstAttempt(JobContext ctx) {
@@ -108,10 +127,15 @@ public class CrashLabJobs {
     }
 
     private void record(JobContext ctx) {
+        record(ctx, null);
+    }
+
+    private void record(JobContext ctx, Long ranAt) {
         this.jdbc
                 .sql("""
-                        INSERT INTO crashlab_run (run_id, job_name, idempotency_key, attempt, execution_id, node_id)
-                        VALUES (:runId, :job, :key, :attempt, :executionId, :nodeId)
+                        INSERT INTO crashlab_run
+                            (run_id, job_name, idempotency_key, attempt, execution_id, node_id, scheduled_ms, ran_ms)
+                        VALUES (:runId, :job, :key, :attempt, :executionId, :nodeId, :scheduledAt, :ranAt)
                         """)
                 .param("runId", UUID.randomUUID().toString())
                 .param("job", ctx.jobName())
@@ -119,6 +143,8 @@ public class CrashLabJobs {
                 .param("attempt", ctx.attempt())
                 .param("executionId", ctx.executionId())
                 .param("nodeId", ctx.nodeId())
+                .param("scheduledAt", ctx.scheduledAt().toEpochMilli())
+                .param("ranAt", ranAt)
                 .update();
         logger.info("Completed {} attempt {} on {}", ctx.idempotencyKey(), ctx.attempt(), ctx.nodeId());
     }

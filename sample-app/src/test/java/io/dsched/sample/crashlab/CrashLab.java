@@ -77,10 +77,22 @@ final class CrashLab implements AutoCloseable {
      * @return the nodes
      */
     List<SampleNode> start(int count) {
+        return start(count, Map.of());
+    }
+
+    /**
+     * Starts nodes {@code node-1} to {@code node-<count>}, some with variables of their own in their
+     * environment, and waits until all serve.
+     * @param count how many
+     * @param environments the variables of a node's environment, by node id
+     * @return the nodes
+     */
+    List<SampleNode> start(int count, Map<String, Map<String, String>> environments) {
         List<SampleNode> started = IntStream.rangeClosed(1, count)
                 .mapToObj((n) -> new SampleNode(
                         "node-" + n, this.logs.resolve("node-" + n + ".log"), this.arguments, this.passwords))
                 .toList();
+        started.forEach((node) -> node.environment(environments.getOrDefault(node.nodeId(), Map.of())));
         this.nodes.addAll(started);
         // dsched's schema initializer does not serialise its CREATE ... IF NOT EXISTS statements: nodes
         // creating the tables of an empty PostgreSQL schema at once fail on pg_type's unique index
@@ -150,6 +162,19 @@ final class CrashLab implements AutoCloseable {
     }
 
     /**
+     * Returns the ticker's completed runs, scheduled time first.
+     * @return one entry per completed run
+     */
+    List<Tick> ticks() {
+        return this.jdbc
+                .sql("SELECT scheduled_ms, ran_ms, node_id FROM crashlab_run WHERE job_name = :job"
+                        + " ORDER BY scheduled_ms")
+                .param("job", CrashLabJobs.TICKER)
+                .query((rs, row) -> new Tick(rs.getLong("scheduled_ms"), rs.getLong("ran_ms"), rs.getString("node_id")))
+                .list();
+    }
+
+    /**
      * Returns the nodes that have a row in {@code dsched_node}.
      * @return their ids
      */
@@ -183,4 +208,13 @@ final class CrashLab implements AutoCloseable {
      * @param nodeId the node it ran on
      */
     record Run(int attempt, long executionId, String nodeId) {}
+
+    /**
+     * A completed run of the ticker.
+     *
+     * @param scheduledMs its fire's scheduled time, in epoch milliseconds
+     * @param ranMs the database's time when it started, in epoch milliseconds
+     * @param nodeId the node it ran on
+     */
+    record Tick(long scheduledMs, long ranMs, String nodeId) {}
 }

@@ -49,6 +49,8 @@ public final class SampleNode {
 
     private final Path directory;
 
+    private final Map<String, String> environment = new ConcurrentHashMap<>();
+
     private Process process;
 
     private int port;
@@ -83,6 +85,14 @@ public final class SampleNode {
 
     String nodeId() {
         return this.nodeId;
+    }
+
+    /**
+     * Sets variables of the environment the node's JVM starts with, from its next start on.
+     * @param variables the variables
+     */
+    void environment(Map<String, String> variables) {
+        this.environment.putAll(variables);
     }
 
     /**
@@ -121,6 +131,7 @@ public final class SampleNode {
                     .directory(this.directory.toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(this.log.toFile()));
+            builder.environment().putAll(this.environment);
             this.passwords.forEach((user, password) ->
                     builder.environment().put("SAMPLE_USERS_" + user.toUpperCase(Locale.ROOT) + "_PASSWORD", password));
             Process started = builder.start();
@@ -249,6 +260,45 @@ public final class SampleNode {
                 .get("after")
                 .get("schedule")
                 .asString();
+    }
+
+    /**
+     * Reads the cluster's overview, as the viewer, through the dsched endpoint.
+     * @return the overview, with its {@code nodes}
+     */
+    JsonNode overview() {
+        return expect(200, as("viewer").get("/actuator/dsched"));
+    }
+
+    /**
+     * Reads the node's dsched health, as the viewer, with its details.
+     * @return the health
+     */
+    JsonNode health() {
+        return expect(200, as("viewer").get("/actuator/health/dsched"));
+    }
+
+    /**
+     * Returns the time by the node's clock, as its web server dates its answers.
+     * @return the {@code Date} of an answer, to the second
+     */
+    Instant date() {
+        SampleClient.Response response = SampleClient.anonymous(base()).get("/actuator/health/readiness");
+        return java.time.ZonedDateTime.parse(
+                        response.header("Date"), java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME)
+                .toInstant();
+    }
+
+    /**
+     * Reads the node's Prometheus series, as the viewer.
+     * @return the scrape
+     */
+    String prometheus() {
+        SampleClient.Response response = as("viewer").get("/actuator/prometheus");
+        if (response.status() != 200) {
+            throw new IllegalStateException(this.nodeId + ": " + response);
+        }
+        return response.body();
     }
 
     /**

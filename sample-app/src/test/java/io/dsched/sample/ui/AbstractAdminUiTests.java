@@ -3,12 +3,14 @@ package io.dsched.sample.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.cluster.NodeTable;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
 import io.dsched.sample.SampleServer;
 import io.dsched.sample.demo.DemoJobs;
 import io.dsched.sample.order.OrderJobs;
 import io.dsched.sample.order.OrderTimeout;
+import io.dsched.store.DatabasePlatform;
 import io.dsched.test.TestDatabases;
 import java.time.Duration;
 import java.time.Instant;
@@ -75,6 +77,32 @@ abstract class AbstractAdminUiTests {
     protected void signIn(String user) throws Exception {
         this.browser = Browser.open(this.server.base());
         this.browser.signIn(user, this.server.password(user));
+    }
+
+    @Test
+    void aNodeWhoseClockIsBeyondTheMaximumSkewIsMarkedSkewedWithItsOffset() throws Exception {
+        javax.sql.DataSource dataSource = this.server.bean(javax.sql.DataSource.class);
+        NodeTable nodes = new NodeTable(dataSource, DatabasePlatform.detect(dataSource));
+        // a node that has just beaten and measured its clock 30 s ahead, as a skewed node records it
+        nodes.heartbeat("ui-node-skewed");
+        nodes.recordClockOffset("ui-node-skewed", Duration.ofSeconds(30));
+        try {
+            signIn("viewer");
+            this.browser.page("/", "Overview");
+            this.browser.waitFor(
+                    (d) -> d.findElement(By.cssSelector("main table")).getText().contains("ui-node-skewed"));
+            String table = this.browser.text("main table");
+            assertThat(table).contains("Clock").contains("skewed +30.000 s");
+            assertThat(table.lines()
+                            .filter((line) -> line.contains("ui-node-1"))
+                            .findFirst()
+                            .orElseThrow())
+                    .doesNotContain("skewed");
+            this.browser.screenshot(prefix() + "overview-skewed-node");
+            this.browser.assertNoConsoleErrors();
+        } finally {
+            nodes.remove("ui-node-skewed");
+        }
     }
 
     @Test
