@@ -250,7 +250,8 @@ public final class DschedAutoConfiguration {
             DeploymentLock lock,
             DschedRepositories repositories,
             NodeId nodeId,
-            DschedProperties properties) {
+            DschedProperties properties,
+            DatabaseClock clock) {
         Duration grace = properties.getJobs().getRemovalGrace();
         return new JobRemovals(
                 engine::scheduler,
@@ -261,7 +262,7 @@ public final class DschedAutoConfiguration {
                 (grace != null) ? grace : properties.getRecovery().getNodeTimeout(),
                 properties.getRecovery().getNodeTimeout(),
                 nodeId.value(),
-                CLOCK);
+                clock);
     }
 
     @Bean
@@ -291,14 +292,15 @@ public final class DschedAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RuntimeJobs dschedRuntimeJobs(DschedRepositories repositories, DschedJdbc jdbc, HandlerRegistry handlers) {
+    RuntimeJobs dschedRuntimeJobs(
+            DschedRepositories repositories, DschedJdbc jdbc, HandlerRegistry handlers, DatabaseClock clock) {
         return new RuntimeJobs(
                 repositories.aggregates(),
                 jdbc.dataSource(),
                 repositories.executions(),
                 jdbc.transactions(),
                 handlers,
-                CLOCK);
+                clock);
     }
 
     @Bean
@@ -520,7 +522,7 @@ public final class DschedAutoConfiguration {
                         new JobSynchronizer.Deployments(deployments, deploymentLock, build(build)),
                         nodeId.value(),
                         properties.getJobs().isReapplySuperseded(),
-                        CLOCK,
+                        clock,
                         runtimeJobs::synchronize),
                 shutdown,
                 properties.isRunJobs(),

@@ -173,7 +173,6 @@ public final class ClusterMembership implements SmartLifecycle {
     private void beat() {
         try {
             this.nodes.heartbeat(this.nodeId);
-            this.skew.measure(this.nodes);
             if (this.healthySince == null) {
                 this.healthySince = this.clock.instant();
                 logger.info("Node {} reaches the database again", this.nodeId);
@@ -184,6 +183,12 @@ public final class ClusterMembership implements SmartLifecycle {
             }
             this.healthySince = null;
             return;
+        }
+        try {
+            // on its own: a clock that cannot be measured now does not make the node unhealthy
+            this.skew.measure(this.nodes);
+        } catch (RuntimeException ex) {
+            logger.warn("Node {} could not measure its clock against the database's: {}", this.nodeId, ex.getMessage());
         }
         try {
             rescueStaleOwnAttempts();

@@ -27,14 +27,14 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Removes the declared jobs that no node declares any more (removed, renamed or set to
- * {@code "-"}): a job in the store is removed once no node seen within the grace declares it and
- * the newest deployment, which has been the newest for the grace, does not either. A rolling
- * deployment in progress keeps it, as its old nodes still run; so does a node that turned the job
- * off alone, or a node of another role that never declared it.
+ * {@code "-"}): a job in the store is removed once no node seen within the node timeout plus the
+ * grace declares it, and the newest deployment, which has been the newest for the grace, does not
+ * either. A rolling deployment in progress keeps it, as its old nodes still run; so does a node
+ * that turned the job off alone, or a node of another role that never declared it.
  *
  * <p>The removal is recorded (so that a node of an older deployment that starts again leaves the
- * job out, while a newer deployment that declares it brings it back), the job's waiting attempts
- * are cancelled, the removal audited as the system's, and its trigger unscheduled. Every node
+ * job out, while a newer deployment that declares it brings it back), its trigger is unscheduled,
+ * its waiting attempts are cancelled, and the removal is audited as the system's. Every node
  * checks; one at a time removes, under the {@link DeploymentLock}, which a node adopting its
  * deployment at start-up holds as well.
  */
@@ -50,6 +50,8 @@ public final class JobRemovals implements SmartLifecycle {
     public static final String REASON = "job no longer declared";
 
     private static final Logger logger = LoggerFactory.getLogger(JobRemovals.class);
+
+    private static final Duration LATE_FIRES = Duration.ofMinutes(1);
 
     private final Supplier<Scheduler> scheduler;
 
@@ -111,6 +113,7 @@ public final class JobRemovals implements SmartLifecycle {
      * @throws SchedulerException if the store cannot be read or written
      */
     public List<String> removeDue() throws SchedulerException {
+        cancelLateAttempts();
         if (due().isEmpty()) {
             return List.of();
         }
@@ -156,11 +159,12 @@ public final class JobRemovals implements SmartLifecycle {
 
     /**
      * Removes a job: records the removal first, so that a node of an older deployment starting
-     * meanwhile leaves it out, then cancels its waiting attempts, audits, and deletes its trigger
-     * last; a node that dies half-way leaves the job in the store, and the next check finishes.
+     * meanwhile leaves it out, deletes its trigger, then cancels its waiting attempts and audits;
+     * a fire taken just before queues nothing that the next checks do not cancel.
      */
     private boolean remove(String job) throws SchedulerException {
         boolean first = this.deployments.recordRemoval(job);
+        this.scheduler.get().deleteJob(JobKey.jobKey(job, JobSynchronizer.GROUP));
         Instant now = this.clock.instant();
         int cancelled = this.executions.cancelWaiting(job, now, REASON);
         if (first) {
@@ -171,8 +175,17 @@ public final class JobRemovals implements SmartLifecycle {
                     new AuditEntry(null, now, ACTOR, ACTION, job, null, null, null, null, 200, detail, this.nodeId));
             logger.info("Removed job '{}': {}", job, detail);
         }
-        this.scheduler.get().deleteJob(JobKey.jobKey(job, JobSynchronizer.GROUP));
         return first;
+    }
+
+    /**
+     * Cancels what a fire taken just before a removal queued for the removed job after its
+     * waiting attempts were cancelled; a job removed a minute ago or more has no fire left.
+     */
+    private void cancelLateAttempts() {
+        for (String job : this.deployments.removedWithin(LATE_FIRES)) {
+            this.executions.cancelWaiting(job, this.clock.instant(), REASON);
+        }
     }
 
     /** Checks every half grace (between one and thirty seconds) whether removals are due. */

@@ -24,7 +24,7 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
  * have no attempt left; attempts that waited past their due time longer than the waiting
  * retention, which no node is going to run, are cancelled (and later deleted with the history);
  * the audit log's entries after its retention; callers' idempotency keys once their window
- * closed; requests to stop attempts, once their attempt has ended and the history's retention has
+ * closed; the clock offsets of nodes gone; requests to stop attempts, once their attempt has ended and the history's retention has
  * passed; the record of a deployment that is not the newest, once its last node started longer ago
  * than the deployment retention. The record of job definitions is kept: with the deployments, it
  * is what tells an old deployment from a new one. Deletes go in small batches so that no statement
@@ -118,9 +118,13 @@ public class Housekeeping {
         int audit = deleteInBatches("dsched_audit", "acted_at < ?", before(this.retention.audit()));
         int keys = deleteExpiredKeys();
         int requests = deleteCancelRequests(cutoff);
+        // a node's clock is forgotten with the node; one a failed start left behind, here
+        int clocks = this.jdbc.update(
+                "DELETE FROM dsched_node_clock WHERE measured_at < ? AND node_id NOT IN (SELECT node_id FROM dsched_node)",
+                cutoff);
         int deployments =
                 this.deployments.forgetStartedBefore(this.clock.instant().minus(this.retention.deployments()));
-        int total = stale + attempts + letters + traces + audit + keys + requests + deployments;
+        int total = stale + attempts + letters + traces + audit + keys + requests + deployments + clocks;
         if (total > 0) {
             logger.info(
                     "Cancelled {} attempts that waited too long; deleted {} attempts, {} closed dead letters,"

@@ -94,10 +94,7 @@ public class DeploymentStore {
                     nodeId,
                     hash);
         }
-        return deployments().stream()
-                .filter((d) -> d.hash().equals(hash))
-                .findFirst()
-                .orElseThrow();
+        return deployments(" AND deployment_hash = ?", hash).get(0);
     }
 
     /**
@@ -105,23 +102,26 @@ public class DeploymentStore {
      * @return the deployment first seen last, or empty if none was recorded
      */
     public Optional<Deployment> newest() {
-        return deployments().stream().findFirst();
-    }
-
-    private List<Deployment> deployments() {
         // two deployments first seen in the same instant: the order of their hashes decides, the
         // same on every node
+        return deployments(" ORDER BY first_seen_at DESC, deployment_hash DESC LIMIT 1").stream()
+                .findFirst();
+    }
+
+    private List<Deployment> deployments(String condition, Object... arguments) {
+        Object[] all = new Object[arguments.length + 1];
+        all[0] = this.cluster;
+        System.arraycopy(arguments, 0, all, 1, arguments.length);
         return this.jdbc.query(
                 "SELECT deployment_hash, job_names, node_id, first_seen_at, " + this.platform.currentTimestampSql()
-                        + " AS db_now FROM dsched_deployment WHERE cluster_name = ?"
-                        + " ORDER BY first_seen_at DESC, deployment_hash DESC",
+                        + " AS db_now FROM dsched_deployment WHERE cluster_name = ?" + condition,
                 (row, number) -> new Deployment(
                         row.getString("deployment_hash"),
                         names(row.getString("job_names")),
                         row.getString("node_id"),
                         this.platform.readInstant(row, "first_seen_at"),
                         this.platform.readInstant(row, "db_now")),
-                this.cluster);
+                all);
     }
 
     /**
@@ -185,6 +185,26 @@ public class DeploymentStore {
                         job)
                 .stream()
                 .findFirst();
+    }
+
+    /**
+     * Returns the jobs removed within a while, in database time.
+     * @param within how long ago
+     * @return the names of the jobs
+     */
+    public List<String> removedWithin(Duration within) {
+        List<String> removed = new java.util.ArrayList<>();
+        this.jdbc.query(
+                "SELECT job_name, removed_at, " + this.platform.currentTimestampSql()
+                        + " AS db_now FROM dsched_job_removal WHERE cluster_name = ?",
+                (row) -> {
+                    Instant now = this.platform.readInstant(row, "db_now");
+                    if (!this.platform.readInstant(row, "removed_at").isBefore(now.minus(within))) {
+                        removed.add(row.getString("job_name"));
+                    }
+                },
+                this.cluster);
+        return removed;
     }
 
     /**

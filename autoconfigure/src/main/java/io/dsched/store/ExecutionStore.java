@@ -851,16 +851,26 @@ public class ExecutionStore implements AutoCloseable {
     }
 
     /**
-     * Puts a claimed attempt back to wait.
+     * Puts a claimed attempt back to wait, unless someone asked to stop it meanwhile: then it is
+     * cancelled, under the attempt's row lock, as a request written at the same moment either is
+     * seen here or finds the attempt waiting, which it cancels itself.
      * @param claim the running attempt
      * @param dueAt when it falls due again
      * @param reason why it waits
-     * @return {@code true} if it was put back
+     * @return {@code true} if it was put back or cancelled
      */
     public boolean defer(ExecutionRecord claim, Instant dueAt, String reason) {
         ExecutionStatus waiting = (claim.attempt() == 1) ? ExecutionStatus.SCHEDULED : ExecutionStatus.RETRY_SCHEDULED;
-        return this.repository.defer(claim.id(), claim.nodeId(), waiting.name(), dueAt, truncate(reason, MAX_REASON))
-                == 1;
+        return Boolean.TRUE.equals(this.transactions.execute((tx) -> {
+            Optional<String> stoppedBy = this.cancels.lockAndFind(claim.id());
+            if (stoppedBy.isPresent()) {
+                cancel(claim, claim.startedAt(), claim.startedAt(), null, stoppedBy.get());
+                return true;
+            }
+            return this.repository.defer(
+                            claim.id(), claim.nodeId(), waiting.name(), dueAt, truncate(reason, MAX_REASON))
+                    == 1;
+        }));
     }
 
     /** Writes the outcomes still waiting for their commit, then stops the writer. */

@@ -384,6 +384,9 @@ abstract class AbstractSchemaScriptTests {
         sql.update(
                 "INSERT INTO dsched_job_removal (cluster_name, job_name, removed_at) VALUES ('c', 'ran', ?)",
                 platform.bindable(old));
+        sql.update(
+                "INSERT INTO dsched_node_clock (node_id, offset_ms, measured_at) VALUES ('gone-node', 30000, ?)",
+                platform.bindable(old));
         sql.update(deployment, "newest", platform.bindable(old.plusSeconds(1)), platform.bindable(old));
         Housekeeping.Retention retention = new Housekeeping.Retention(
                 Duration.ofDays(14), Duration.ofDays(7), Duration.ofDays(90), Duration.ofDays(365));
@@ -413,6 +416,8 @@ abstract class AbstractSchemaScriptTests {
         assertThat(sql.queryForObject("SELECT COUNT(*) FROM dsched_node_deployment", Long.class))
                 .isZero();
         assertThat(sql.queryForObject("SELECT COUNT(*) FROM dsched_job_removal", Long.class))
+                .isZero();
+        assertThat(sql.queryForObject("SELECT COUNT(*) FROM dsched_node_clock", Long.class))
                 .isZero();
     }
 
