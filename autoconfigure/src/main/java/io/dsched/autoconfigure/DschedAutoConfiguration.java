@@ -237,8 +237,11 @@ public final class DschedAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    DeploymentLock dschedDeploymentLock(@Qualifier("dschedLockProvider") LockProvider lockProvider) {
-        return new DeploymentLock(lockProvider, CLOCK);
+    DeploymentLock dschedDeploymentLock(DschedJdbc jdbc, NodeId nodeId) {
+        // always a row of dsched's own lock table, whatever provider guards the jobs
+        return new DeploymentLock(
+                new TableLockProvider(LockTable.configuration(jdbc.dataSource(), jdbc.platform(), nodeId.value())),
+                CLOCK);
     }
 
     @Bean
