@@ -70,6 +70,14 @@ public final class TransientFailures {
                     || cause instanceof java.sql.SQLNonTransientConnectionException) {
                 return true;
             }
+            // a connection lost mid-transaction surfaces as a failed rollback ("JDBC rollback
+            // failed") over a driver's plain SQLException: class 08 is a connection exception, and
+            // PostgreSQL's 57P01 to 57P03 an administrator's shutdown or a server not yet started
+            if (cause instanceof java.sql.SQLException sql
+                    && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P0"))) {
+                return true;
+            }
             if (cause.getCause() == cause) {
                 break;
             }
