@@ -36,6 +36,7 @@ import io.dsched.jobs.RuntimeJobs;
 import io.dsched.jobs.SubmissionObserver;
 import io.dsched.queue.ExecutionQueue;
 import io.dsched.retry.RetryDefaults;
+import io.dsched.store.ClusterTables;
 import io.dsched.store.DatabasePlatform;
 import io.dsched.store.DeploymentStore;
 import io.dsched.store.DschedRepositories;
@@ -153,7 +154,8 @@ public final class DschedAutoConfiguration {
         String platform = properties.getJdbc().getPlatform();
         return new DschedJdbc(
                 chosen,
-                StringUtils.hasText(platform) ? DatabasePlatform.of(platform) : DatabasePlatform.detect(chosen));
+                StringUtils.hasText(platform) ? DatabasePlatform.of(platform) : DatabasePlatform.detect(chosen),
+                ClusterTables.of(properties.getCluster().getName()));
     }
 
     @Bean
@@ -166,7 +168,8 @@ public final class DschedAutoConfiguration {
     @Bean(defaultCandidate = false)
     @ConditionalOnMissingBean(name = "dschedLockProvider")
     LockProvider dschedLockProvider(DschedJdbc jdbc, NodeId nodeId) {
-        return new TableLockProvider(LockTable.configuration(jdbc.dataSource(), jdbc.platform(), nodeId.value()));
+        return new TableLockProvider(
+                LockTable.configuration(jdbc.dataSource(), jdbc.platform(), jdbc.tables(), nodeId.value()));
     }
 
     /** dsched's own provider, on its lock table: the guard then writes that table itself. */
@@ -191,7 +194,7 @@ public final class DschedAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     DschedRepositories dschedRepositories(DschedJdbc jdbc) {
-        return new DschedRepositories(jdbc.dataSource(), jdbc.platform());
+        return new DschedRepositories(jdbc.dataSource(), jdbc.platform(), jdbc.tables());
     }
 
     @Bean
@@ -219,20 +222,20 @@ public final class DschedAutoConfiguration {
                 jdbc.transactions(),
                 jdbc.dataSource(),
                 jdbc.platform(),
+                jdbc.tables(),
                 properties.getQueue().isSkipLocked());
     }
 
     @Bean
     @ConditionalOnMissingBean
     JobDefinitionStore dschedJobDefinitionStore(DschedJdbc jdbc) {
-        return new JobDefinitionStore(jdbc.dataSource(), jdbc.platform(), CLOCK);
+        return new JobDefinitionStore(jdbc.dataSource(), jdbc.platform(), jdbc.tables(), CLOCK);
     }
 
     @Bean
     @ConditionalOnMissingBean
-    DeploymentStore dschedDeploymentStore(DschedJdbc jdbc, DschedProperties properties) {
-        return new DeploymentStore(
-                jdbc.dataSource(), jdbc.platform(), properties.getCluster().getName());
+    DeploymentStore dschedDeploymentStore(DschedJdbc jdbc) {
+        return new DeploymentStore(jdbc.dataSource(), jdbc.platform(), jdbc.tables());
     }
 
     @Bean
@@ -240,7 +243,8 @@ public final class DschedAutoConfiguration {
     DeploymentLock dschedDeploymentLock(DschedJdbc jdbc, NodeId nodeId) {
         // always a row of dsched's own lock table, whatever provider guards the jobs
         return new DeploymentLock(
-                new TableLockProvider(LockTable.configuration(jdbc.dataSource(), jdbc.platform(), nodeId.value())),
+                new TableLockProvider(
+                        LockTable.configuration(jdbc.dataSource(), jdbc.platform(), jdbc.tables(), nodeId.value())),
                 CLOCK);
     }
 
@@ -278,11 +282,12 @@ public final class DschedAutoConfiguration {
         return new JobGuard(
                 lockProvider,
                 (lockProvider instanceof TableLockProvider)
-                        ? new LockTable(jdbc.dataSource(), jdbc.platform(), nodeId.value())
+                        ? new LockTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables(), nodeId.value())
                         : null,
                 properties.getLock().getAtMostFor(),
                 properties.getLock().getAtLeastFor(),
-                CLOCK);
+                CLOCK,
+                jdbc.tables().clusterName());
     }
 
     // the registries are targets too: this one, which combines them, is the one to inject
@@ -300,6 +305,7 @@ public final class DschedAutoConfiguration {
         return new RuntimeJobs(
                 repositories.aggregates(),
                 jdbc.dataSource(),
+                jdbc.tables(),
                 repositories.executions(),
                 jdbc.transactions(),
                 handlers,
@@ -331,7 +337,7 @@ public final class DschedAutoConfiguration {
                 queue::wakeUp,
                 runtimeJobs,
                 observer.getIfAvailable(() -> SubmissionObserver.NONE),
-                new UniqueKeys(jdbc.dataSource(), jdbc.platform(), jdbc.transactions()));
+                new UniqueKeys(jdbc.dataSource(), jdbc.platform(), jdbc.tables(), jdbc.transactions()));
     }
 
     @Bean
@@ -437,7 +443,7 @@ public final class DschedAutoConfiguration {
             ClockSkew skew) {
         DschedProperties.Recovery recovery = properties.getRecovery();
         return new ClusterMembership(
-                new NodeTable(jdbc.dataSource(), jdbc.platform()),
+                new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
                 store,
                 targets,
                 queue,
@@ -479,8 +485,8 @@ public final class DschedAutoConfiguration {
                 history.getWaitingRetention(),
                 properties.getManagement().getAuditRetention(),
                 properties.getJobs().getDeploymentRetention());
-        Housekeeping housekeeping =
-                new Housekeeping(jdbc.dataSource(), jdbc.platform(), retention, history.getBatchSize(), clock);
+        Housekeeping housekeeping = new Housekeeping(
+                jdbc.dataSource(), jdbc.platform(), jdbc.tables(), retention, history.getBatchSize(), clock);
         registry.register(housekeeping.job(history.getCleanupCron()));
         return housekeeping;
     }
@@ -533,7 +539,7 @@ public final class DschedAutoConfiguration {
                 new MembershipStanding(
                         membership,
                         skew,
-                        new NodeTable(jdbc.dataSource(), jdbc.platform()),
+                        new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
                         properties.getRecovery().getNodeTimeout(),
                         nodeId.value()));
     }

@@ -81,10 +81,10 @@ public final class DschedEndpointAutoConfiguration {
                 executions,
                 repositories.aggregates(),
                 deadLetters,
-                new NodeTable(jdbc.dataSource(), jdbc.platform()),
+                new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
                 properties.getRecovery().getNodeTimeout(),
                 skew,
-                new JobStatistics(jdbc.dataSource(), jdbc.platform()),
+                new JobStatistics(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
                 (id) -> {
                     ExecutionLogs found = logs.getIfAvailable();
                     return (found != null) ? found.find(id) : Optional.empty();

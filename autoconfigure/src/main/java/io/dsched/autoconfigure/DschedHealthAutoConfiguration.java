@@ -39,7 +39,7 @@ public final class DschedHealthAutoConfiguration {
         return new DschedHealthIndicator(
                 nodeId.value(),
                 engine::isRunning,
-                new NodeTable(jdbc.dataSource(), jdbc.platform()),
+                new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
                 properties.getRecovery().getNodeTimeout(),
                 () -> runner.inFlight().size(),
                 deadLetters::openCount,

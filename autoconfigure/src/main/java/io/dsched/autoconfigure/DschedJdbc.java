@@ -1,5 +1,6 @@
 package io.dsched.autoconfigure;
 
+import io.dsched.store.ClusterTables;
 import io.dsched.store.DatabasePlatform;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -10,8 +11,18 @@ import org.springframework.transaction.support.TransactionTemplate;
  *
  * @param dataSource the DataSource, the {@link DschedDataSource} one or else the application's
  * @param platform its platform
+ * @param tables the names of the cluster's tables in it
  */
-public record DschedJdbc(DataSource dataSource, DatabasePlatform platform) {
+public record DschedJdbc(DataSource dataSource, DatabasePlatform platform, ClusterTables tables) {
+
+    /**
+     * The database of the default cluster's tables.
+     * @param dataSource the DataSource
+     * @param platform its platform
+     */
+    public DschedJdbc(DataSource dataSource, DatabasePlatform platform) {
+        this(dataSource, platform, ClusterTables.DEFAULT);
+    }
 
     /**
      * Returns a template for transactions on this database.

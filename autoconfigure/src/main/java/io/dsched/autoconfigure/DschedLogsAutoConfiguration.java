@@ -23,7 +23,7 @@ public final class DschedLogsAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ExecutionLogs dschedExecutionLogs(DschedJdbc jdbc) {
-        return new ExecutionLogs(jdbc.dataSource(), jdbc.platform());
+        return new ExecutionLogs(jdbc.dataSource(), jdbc.platform(), jdbc.tables());
     }
 
     @Bean

@@ -46,7 +46,7 @@ public final class DschedMetricsAutoConfiguration {
             ObjectProvider<DeadLetters> deadLetters,
             ExecutionRepository executions,
             DschedProperties properties) {
-        NodeTable nodes = new NodeTable(jdbc.dataSource(), jdbc.platform());
+        NodeTable nodes = new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables());
         Duration nodeTimeout = properties.getRecovery().getNodeTimeout();
         ClusterGauges cluster = new ClusterGauges(
                 () -> nodes.sightings().stream()

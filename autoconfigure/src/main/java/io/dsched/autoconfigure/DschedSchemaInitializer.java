@@ -1,21 +1,29 @@
 package io.dsched.autoconfigure;
 
 import io.dsched.store.DatabasePlatform;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.DatabaseInitializationSettings;
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.core.io.Resource;
 
 /**
  * Creates dsched's tables that are missing, in Spring Boot's way; every statement of its scripts is
  * a {@code CREATE TABLE} or {@code CREATE INDEX ... IF NOT EXISTS}, so they never drop or alter a
  * table, an index or a row. Nodes that start at the same moment apply the
  * script one after the other, under a database lock: {@code CREATE ... IF NOT EXISTS} is not
- * safe when run concurrently.
+ * safe when run concurrently. A cluster other than the default gets tables of its own: the script
+ * is run with the cluster's table names (see {@link io.dsched.store.ClusterTables}).
  */
 public class DschedSchemaInitializer extends DataSourceScriptDatabaseInitializer {
 
@@ -43,6 +51,25 @@ public class DschedSchemaInitializer extends DataSourceScriptDatabaseInitializer
         settings.setMode(mode);
         settings.setContinueOnError(false);
         return settings;
+    }
+
+    @Override
+    protected void runScripts(Scripts scripts) {
+        Charset encoding = (scripts.getEncoding() != null) ? scripts.getEncoding() : StandardCharsets.UTF_8;
+        List<Resource> named = new ArrayList<>();
+        for (Resource script : scripts) {
+            try {
+                String text = script.getContentAsString(encoding);
+                named.add(new ByteArrayResource(
+                        this.jdbc.tables().sql(text).getBytes(encoding), script.getDescription()));
+            } catch (IOException ex) {
+                throw new UncheckedIOException("Could not read " + script.getDescription(), ex);
+            }
+        }
+        super.runScripts(new Scripts(named)
+                .continueOnError(scripts.isContinueOnError())
+                .separator(scripts.getSeparator())
+                .encoding(encoding));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.dsched.cluster;
 
+import io.dsched.store.ClusterTables;
 import io.dsched.store.DatabasePlatform;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
 /**
  * {@code dsched_node}: which nodes there are and when each was last seen, in database time, so
@@ -18,15 +18,19 @@ public class NodeTable {
 
     private final JdbcTemplate jdbc;
 
+    private final ClusterTables tables;
+
     private final DatabasePlatform platform;
 
     /**
      * Creates the table's accessor.
      * @param dataSource dsched's DataSource
      * @param platform its database
+     * @param tables the cluster's tables
      */
-    public NodeTable(DataSource dataSource, DatabasePlatform platform) {
+    public NodeTable(DataSource dataSource, DatabasePlatform platform, ClusterTables tables) {
         this.jdbc = new JdbcTemplate(dataSource);
+        this.tables = tables;
         this.platform = platform;
     }
 
@@ -36,10 +40,12 @@ public class NodeTable {
      */
     public void heartbeat(String nodeId) {
         String now = this.platform.currentTimestampSql();
-        int updated = this.jdbc.update("UPDATE dsched_node SET last_seen = " + now + " WHERE node_id = ?", nodeId);
+        int updated = this.jdbc.update(
+                this.tables.sql("UPDATE dsched_node SET last_seen = " + now + " WHERE node_id = ?"), nodeId);
         if (updated == 0) {
             this.jdbc.update(
-                    "INSERT INTO dsched_node (node_id, started_at, last_seen) VALUES (?, " + now + ", " + now + ")",
+                    this.tables.sql("INSERT INTO dsched_node (node_id, started_at, last_seen) VALUES (?, " + now + ", "
+                            + now + ")"),
                     nodeId);
         }
     }
@@ -50,7 +56,7 @@ public class NodeTable {
      */
     public Instant databaseNow() {
         return this.jdbc.queryForObject(
-                "SELECT " + this.platform.currentTimestampSql() + " AS db_now",
+                this.tables.sql("SELECT " + this.platform.currentTimestampSql() + " AS db_now"),
                 (rs, row) -> this.platform.readInstant(rs, "db_now"));
     }
 
@@ -63,12 +69,14 @@ public class NodeTable {
         String now = this.platform.currentTimestampSql();
         long millis = offset.toMillis();
         int updated = this.jdbc.update(
-                "UPDATE dsched_node_clock SET offset_ms = ?, measured_at = " + now + " WHERE node_id = ?",
+                this.tables.sql(
+                        "UPDATE dsched_node_clock SET offset_ms = ?, measured_at = " + now + " WHERE node_id = ?"),
                 millis,
                 nodeId);
         if (updated == 0) {
             this.jdbc.update(
-                    "INSERT INTO dsched_node_clock (node_id, offset_ms, measured_at) VALUES (?, ?, " + now + ")",
+                    this.tables.sql("INSERT INTO dsched_node_clock (node_id, offset_ms, measured_at) VALUES (?, ?, "
+                            + now + ")"),
                     nodeId,
                     millis);
         }
@@ -81,8 +89,9 @@ public class NodeTable {
      */
     public List<NodeSighting> sightings() {
         return this.jdbc.query(
-                "SELECT n.node_id, n.started_at, n.last_seen, c.offset_ms, " + this.platform.currentTimestampSql()
-                        + " AS db_now FROM dsched_node n LEFT JOIN dsched_node_clock c ON c.node_id = n.node_id",
+                this.tables.sql("SELECT n.node_id, n.started_at, n.last_seen, c.offset_ms, "
+                        + this.platform.currentTimestampSql()
+                        + " AS db_now FROM dsched_node n LEFT JOIN dsched_node_clock c ON c.node_id = n.node_id"),
                 (rs, row) -> {
                     long offset = rs.getLong("offset_ms");
                     return new NodeSighting(
@@ -100,11 +109,11 @@ public class NodeTable {
      */
     public void forget(NodeSighting sighting) {
         int forgotten = this.jdbc.update(
-                "DELETE FROM dsched_node WHERE node_id = ? AND last_seen <= ?",
+                this.tables.sql("DELETE FROM dsched_node WHERE node_id = ? AND last_seen <= ?"),
                 sighting.nodeId(),
                 this.platform.bindable(sighting.lastSeen()));
         if (forgotten > 0) {
-            this.jdbc.update("DELETE FROM dsched_node_clock WHERE node_id = ?", sighting.nodeId());
+            this.jdbc.update(this.tables.sql("DELETE FROM dsched_node_clock WHERE node_id = ?"), sighting.nodeId());
         }
     }
 
@@ -116,7 +125,8 @@ public class NodeTable {
      */
     public int releaseLocksNotHeldBy(Collection<String> liveNodes) {
         String now = this.platform.lockClockSql();
-        return new NamedParameterJdbcTemplate(this.jdbc)
+        return this.tables
+                .named(this.jdbc)
                 .update(
                         "UPDATE dsched_lock SET lock_until = " + now + " WHERE lock_until > " + now
                                 + " AND locked_by NOT IN (:live)",
@@ -128,8 +138,8 @@ public class NodeTable {
      * @param nodeId the node
      */
     public void remove(String nodeId) {
-        this.jdbc.update("DELETE FROM dsched_node WHERE node_id = ?", nodeId);
-        this.jdbc.update("DELETE FROM dsched_node_clock WHERE node_id = ?", nodeId);
+        this.jdbc.update(this.tables.sql("DELETE FROM dsched_node WHERE node_id = ?"), nodeId);
+        this.jdbc.update(this.tables.sql("DELETE FROM dsched_node_clock WHERE node_id = ?"), nodeId);
     }
 
     /**

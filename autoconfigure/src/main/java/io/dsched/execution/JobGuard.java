@@ -1,5 +1,6 @@
 package io.dsched.execution;
 
+import io.dsched.store.ClusterTables;
 import io.dsched.store.LockTable;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -16,7 +17,10 @@ import org.slf4j.LoggerFactory;
  * Keeps runs of one job from overlapping anywhere in the cluster, with a ShedLock lock named
  * after the job. On dsched's own lock table it takes and releases locks with ShedLock's statements
  * over plain JDBC ({@link LockTable}), and can take one inside the transaction that claims a fire;
- * with a lock provider of the application's, it goes through that provider.
+ * with a lock provider of the application's, it goes through that provider, and a cluster other
+ * than the default names its locks there {@code <cluster>.<job>}, so that two clusters sharing
+ * that provider (one Redis, say) do not hold each other's jobs back. dsched's table is the
+ * cluster's own.
  */
 public final class JobGuard {
 
@@ -32,6 +36,8 @@ public final class JobGuard {
 
     private final Clock clock;
 
+    private final String providerPrefix;
+
     /**
      * Creates a guard.
      * @param lockProvider the ShedLock provider, using the database's clock
@@ -39,18 +45,22 @@ public final class JobGuard {
      * @param defaultAtMostFor how long a lock is held at most, unless the job says otherwise
      * @param defaultAtLeastFor how long a lock is held at least, unless the job says otherwise
      * @param clock the clock
+     * @param clusterName the cluster's name, {@code dsched.cluster.name}
      */
     public JobGuard(
             LockProvider lockProvider,
             LockTable table,
             Duration defaultAtMostFor,
             Duration defaultAtLeastFor,
-            Clock clock) {
+            Clock clock,
+            String clusterName) {
         this.lockProvider = lockProvider;
         this.table = table;
         this.defaultAtMostFor = defaultAtMostFor;
         this.defaultAtLeastFor = defaultAtLeastFor;
         this.clock = clock;
+        this.providerPrefix =
+                (table != null || ClusterTables.DEFAULT_CLUSTER.equals(clusterName)) ? "" : clusterName + ".";
     }
 
     /**
@@ -140,6 +150,6 @@ public final class JobGuard {
         if (atLeastFor.compareTo(atMostFor) > 0) {
             atLeastFor = atMostFor;
         }
-        return new LockConfiguration(this.clock.instant(), job.name(), atMostFor, atLeastFor);
+        return new LockConfiguration(this.clock.instant(), this.providerPrefix + job.name(), atMostFor, atLeastFor);
     }
 }

@@ -4,6 +4,7 @@ import io.dsched.definition.JobDefinition;
 import io.dsched.definition.MisfirePolicy;
 import io.dsched.definition.Schedule;
 import io.dsched.retry.RetryPolicy;
+import io.dsched.store.ClusterTables;
 import io.dsched.store.DatabasePlatform;
 import io.dsched.store.DeploymentStore;
 import java.time.Clock;
@@ -52,6 +53,8 @@ public class Housekeeping {
 
     private final JdbcTemplate jdbc;
 
+    private final ClusterTables tables;
+
     private final NamedParameterJdbcTemplate named;
 
     private final DatabasePlatform platform;
@@ -67,21 +70,27 @@ public class Housekeeping {
     /**
      * Creates the housekeeping.
      * @param dataSource dsched's DataSource
+     * @param tables the cluster's tables
      * @param platform its database
      * @param retention how long each kind of row is kept
      * @param batchSize rows deleted per statement
      * @param clock the clock
      */
     public Housekeeping(
-            DataSource dataSource, DatabasePlatform platform, Retention retention, int batchSize, Clock clock) {
+            DataSource dataSource,
+            DatabasePlatform platform,
+            ClusterTables tables,
+            Retention retention,
+            int batchSize,
+            Clock clock) {
         this.jdbc = new JdbcTemplate(dataSource);
-        this.named = new NamedParameterJdbcTemplate(this.jdbc);
+        this.tables = tables;
+        this.named = tables.named(this.jdbc);
         this.platform = platform;
         this.retention = retention;
         this.batchSize = batchSize;
         this.clock = clock;
-        // forgets old deployments of every cluster on the database
-        this.deployments = new DeploymentStore(dataSource, platform, "");
+        this.deployments = new DeploymentStore(dataSource, platform, tables);
     }
 
     /**
@@ -120,7 +129,8 @@ public class Housekeeping {
         int requests = deleteCancelRequests(cutoff);
         // a node's clock is forgotten with the node; one a failed start left behind, here
         int clocks = this.jdbc.update(
-                "DELETE FROM dsched_node_clock WHERE measured_at < ? AND node_id NOT IN (SELECT node_id FROM dsched_node)",
+                this.tables.sql(
+                        "DELETE FROM dsched_node_clock WHERE measured_at < ? AND node_id NOT IN (SELECT node_id FROM dsched_node)"),
                 cutoff);
         int deployments =
                 this.deployments.forgetStartedBefore(this.clock.instant().minus(this.retention.deployments()));
@@ -149,7 +159,7 @@ public class Housekeeping {
         String delete = "DELETE FROM dsched_unique_key WHERE idempotency_key IN (:keys) AND expires_at < :now";
         int total = 0;
         for (int batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
-            List<String> keys = this.jdbc.queryForList(select, String.class, now);
+            List<String> keys = this.jdbc.queryForList(this.tables.sql(select), String.class, now);
             if (keys.isEmpty()) {
                 break;
             }
@@ -169,7 +179,7 @@ public class Housekeeping {
         String delete = "DELETE FROM dsched_cancel_request WHERE execution_id IN (:ids)";
         int total = 0;
         for (int batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
-            List<Long> ids = this.jdbc.queryForList(select, Long.class, cutoff);
+            List<Long> ids = this.jdbc.queryForList(this.tables.sql(select), Long.class, cutoff);
             if (ids.isEmpty()) {
                 break;
             }
@@ -193,7 +203,7 @@ public class Housekeeping {
                 + " WHERE id IN (:ids) AND status IN (" + WAITING + ")";
         int total = 0;
         for (int batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
-            List<Long> ids = this.jdbc.queryForList(select, Long.class, cutoff);
+            List<Long> ids = this.jdbc.queryForList(this.tables.sql(select), Long.class, cutoff);
             if (ids.isEmpty()) {
                 break;
             }
@@ -215,7 +225,7 @@ public class Housekeeping {
         String delete = "DELETE FROM dsched_execution_trace WHERE idempotency_key IN (:keys) AND created_at < :cutoff";
         int total = 0;
         for (int batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
-            List<String> keys = this.jdbc.queryForList(select, String.class, cutoff);
+            List<String> keys = this.jdbc.queryForList(this.tables.sql(select), String.class, cutoff);
             if (keys.isEmpty()) {
                 break;
             }
@@ -234,7 +244,7 @@ public class Housekeeping {
         String delete = "DELETE FROM " + table + " WHERE id IN (:ids)";
         int total = 0;
         for (int batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
-            List<Long> ids = this.jdbc.queryForList(select, Long.class, cutoff);
+            List<Long> ids = this.jdbc.queryForList(this.tables.sql(select), Long.class, cutoff);
             if (ids.isEmpty()) {
                 break;
             }

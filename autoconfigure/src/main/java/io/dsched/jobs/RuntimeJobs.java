@@ -10,6 +10,7 @@ import io.dsched.handler.HandlerDefinition;
 import io.dsched.handler.HandlerRegistry;
 import io.dsched.retry.NonRetryableJobException;
 import io.dsched.retry.RetryPolicy;
+import io.dsched.store.ClusterTables;
 import io.dsched.store.ExecutionRepository;
 import java.time.Clock;
 import java.time.Duration;
@@ -65,6 +66,8 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
 
     private final JdbcTemplate jdbc;
 
+    private final ClusterTables tables;
+
     private final ExecutionRepository executions;
 
     private final TransactionTemplate transactions;
@@ -93,6 +96,7 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
      * Creates the runtime jobs.
      * @param aggregates Spring Data JDBC operations on dsched's DataSource
      * @param dataSource dsched's DataSource
+     * @param tables the cluster's tables
      * @param executions the attempts, whose waiting ones a deletion cancels
      * @param transactions transactions on dsched's DataSource
      * @param handlers the handlers this node declares
@@ -101,12 +105,14 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
     public RuntimeJobs(
             JdbcAggregateOperations aggregates,
             DataSource dataSource,
+            ClusterTables tables,
             ExecutionRepository executions,
             TransactionTemplate transactions,
             HandlerRegistry handlers,
             Clock clock) {
         this.aggregates = aggregates;
         this.jdbc = new JdbcTemplate(dataSource);
+        this.tables = tables;
         this.executions = executions;
         this.transactions = transactions;
         this.handlers = handlers;
@@ -228,7 +234,8 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
     private RuntimeJobRecord locked(String name) {
         // the row's lock first, then the row: Spring Data's reads take no lock
         if (this.jdbc
-                .queryForList("SELECT name FROM dsched_job WHERE name = ? FOR UPDATE", String.class, name)
+                .queryForList(
+                        this.tables.sql("SELECT name FROM dsched_job WHERE name = ? FOR UPDATE"), String.class, name)
                 .isEmpty()) {
             throw new UnknownJobException("No job named '" + name + "' was defined at run time");
         }

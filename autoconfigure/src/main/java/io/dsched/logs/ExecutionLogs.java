@@ -1,5 +1,6 @@
 package io.dsched.logs;
 
+import io.dsched.store.ClusterTables;
 import io.dsched.store.DatabasePlatform;
 import java.util.List;
 import java.util.Optional;
@@ -11,15 +12,19 @@ public class ExecutionLogs {
 
     private final JdbcTemplate jdbc;
 
+    private final ClusterTables tables;
+
     private final DatabasePlatform platform;
 
     /**
      * Creates the table's accessor.
      * @param dataSource dsched's DataSource
+     * @param tables the cluster's tables
      * @param platform its database
      */
-    public ExecutionLogs(DataSource dataSource, DatabasePlatform platform) {
+    public ExecutionLogs(DataSource dataSource, DatabasePlatform platform, ClusterTables tables) {
         this.jdbc = new JdbcTemplate(dataSource);
+        this.tables = tables;
         this.platform = platform;
     }
 
@@ -31,8 +36,8 @@ public class ExecutionLogs {
      */
     public Optional<ExecutionLog> find(long executionId) {
         List<ExecutionLog> found = this.jdbc.query(
-                "SELECT execution_id, job_name, log_lines, stack_trace, truncated, created_at"
-                        + " FROM dsched_execution_log WHERE execution_id = ?",
+                this.tables.sql("SELECT execution_id, job_name, log_lines, stack_trace, truncated, created_at"
+                        + " FROM dsched_execution_log WHERE execution_id = ?"),
                 (rs, row) -> {
                     String text = rs.getString("log_lines");
                     return new ExecutionLog(
@@ -54,9 +59,9 @@ public class ExecutionLogs {
     public void save(ExecutionLog log) {
         String text = log.lines().isEmpty() ? null : String.join("\n", log.lines()) + "\n";
         this.jdbc.update(
-                "INSERT INTO dsched_execution_log"
+                this.tables.sql("INSERT INTO dsched_execution_log"
                         + " (execution_id, job_name, log_lines, stack_trace, truncated, created_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?)",
+                        + " VALUES (?, ?, ?, ?, ?, ?)"),
                 log.executionId(),
                 log.jobName(),
                 text,

@@ -1,6 +1,7 @@
 package io.dsched.management;
 
 import io.dsched.execution.ExecutionStatus;
+import io.dsched.store.ClusterTables;
 import io.dsched.store.DatabasePlatform;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,15 +32,19 @@ public class JobStatistics {
 
     private final JdbcTemplate jdbc;
 
+    private final ClusterTables tables;
+
     private final DatabasePlatform platform;
 
     /**
      * Creates the statistics.
      * @param dataSource dsched's DataSource
+     * @param tables the cluster's tables
      * @param platform its database
      */
-    public JobStatistics(DataSource dataSource, DatabasePlatform platform) {
+    public JobStatistics(DataSource dataSource, DatabasePlatform platform, ClusterTables tables) {
         this.jdbc = new JdbcTemplate(dataSource);
+        this.tables = tables;
         this.platform = platform;
     }
 
@@ -52,9 +57,9 @@ public class JobStatistics {
     public Map<String, Map<ExecutionStatus, Long>> counts(Instant since) {
         Map<String, Map<ExecutionStatus, Long>> counts = new HashMap<>();
         this.jdbc.query(
-                "SELECT job_name, status, COUNT(*) AS n FROM dsched_execution WHERE started_at >= ?"
+                this.tables.sql("SELECT job_name, status, COUNT(*) AS n FROM dsched_execution WHERE started_at >= ?"
                         + NOT_WAITING
-                        + " GROUP BY job_name, status",
+                        + " GROUP BY job_name, status"),
                 (rs) -> {
                     counts.computeIfAbsent(rs.getString("job_name"), (job) -> new EnumMap<>(ExecutionStatus.class))
                             .put(ExecutionStatus.valueOf(rs.getString("status")), rs.getLong("n"));
@@ -71,8 +76,8 @@ public class JobStatistics {
      */
     public List<Started> startedSince(Instant since, int limit) {
         return this.jdbc.query(
-                "SELECT status, origin, attempt, scheduled_at, started_at FROM dsched_execution"
-                        + " WHERE started_at >= ?" + NOT_WAITING + " ORDER BY started_at DESC LIMIT " + limit,
+                this.tables.sql("SELECT status, origin, attempt, scheduled_at, started_at FROM dsched_execution"
+                        + " WHERE started_at >= ?" + NOT_WAITING + " ORDER BY started_at DESC LIMIT " + limit),
                 (rs, row) -> new Started(
                         ExecutionStatus.valueOf(rs.getString("status")),
                         rs.getString("origin"),
@@ -92,9 +97,10 @@ public class JobStatistics {
     public Duration p95(String job, Instant since) {
         List<Long> millis = new ArrayList<>();
         this.jdbc.query(
-                "SELECT started_at, finished_at FROM dsched_execution WHERE job_name = ? AND started_at >= ?"
-                        + " AND finished_at IS NOT NULL AND status IN (" + FINISHED + ")"
-                        + " ORDER BY started_at DESC LIMIT " + PERCENTILE_SAMPLE,
+                this.tables.sql(
+                        "SELECT started_at, finished_at FROM dsched_execution WHERE job_name = ? AND started_at >= ?"
+                                + " AND finished_at IS NOT NULL AND status IN (" + FINISHED + ")"
+                                + " ORDER BY started_at DESC LIMIT " + PERCENTILE_SAMPLE),
                 (rs) -> {
                     Instant started = this.platform.readInstant(rs, "started_at");
                     Instant finished = this.platform.readInstant(rs, "finished_at");

@@ -40,15 +40,19 @@ public class CancelRequests {
 
     private final JdbcTemplate jdbc;
 
+    private final ClusterTables tables;
+
     private final NamedParameterJdbcTemplate named;
 
     private final DatabasePlatform platform;
 
     private final TransactionTemplate transactions;
 
-    CancelRequests(JdbcTemplate jdbc, DatabasePlatform platform, TransactionTemplate transactions) {
+    CancelRequests(
+            JdbcTemplate jdbc, DatabasePlatform platform, ClusterTables tables, TransactionTemplate transactions) {
         this.jdbc = jdbc;
-        this.named = new NamedParameterJdbcTemplate(jdbc);
+        this.tables = tables;
+        this.named = tables.named(jdbc);
         this.platform = platform;
         this.transactions = transactions;
     }
@@ -64,7 +68,7 @@ public class CancelRequests {
     public Cancellation cancel(long executionId, String requestedBy, Instant now) {
         String by = ExecutionStore.truncate(requestedBy, MAX_BY);
         return this.transactions.execute((tx) -> {
-            List<String> found = this.jdbc.queryForList(LOCK, String.class, executionId);
+            List<String> found = this.jdbc.queryForList(this.tables.sql(LOCK), String.class, executionId);
             if (found.isEmpty()) {
                 return new Cancellation(null, null, Cancellation.Result.NOT_FOUND);
             }
@@ -74,7 +78,10 @@ public class CancelRequests {
                         case SCHEDULED, RETRY_SCHEDULED -> {
                             status.checkMoveTo(ExecutionStatus.CANCELLED);
                             int updated = this.jdbc.update(
-                                    CANCEL_WAITING, this.platform.bindable(now), reason(by), executionId);
+                                    this.tables.sql(CANCEL_WAITING),
+                                    this.platform.bindable(now),
+                                    reason(by),
+                                    executionId);
                             if (updated != 1) {
                                 throw new IllegalStateException(
                                         "Execution " + executionId + " changed under its lock: " + status);
@@ -83,9 +90,9 @@ public class CancelRequests {
                         }
                         case RUNNING -> {
                             if (this.jdbc
-                                    .queryForList(FIND, String.class, executionId)
+                                    .queryForList(this.tables.sql(FIND), String.class, executionId)
                                     .isEmpty()) {
-                                this.jdbc.update(INSERT, executionId, this.platform.bindable(now), by);
+                                this.jdbc.update(this.tables.sql(INSERT), executionId, this.platform.bindable(now), by);
                             }
                             yield Cancellation.Result.STOP_REQUESTED;
                         }
@@ -121,8 +128,9 @@ public class CancelRequests {
      * @return who asked, or empty
      */
     Optional<String> lockAndFind(long executionId) {
-        this.jdbc.queryForList(LOCK, String.class, executionId);
-        return this.jdbc.queryForList(FIND, String.class, executionId).stream().findFirst();
+        this.jdbc.queryForList(this.tables.sql(LOCK), String.class, executionId);
+        return this.jdbc.queryForList(this.tables.sql(FIND), String.class, executionId).stream()
+                .findFirst();
     }
 
     /**

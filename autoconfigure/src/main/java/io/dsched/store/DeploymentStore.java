@@ -29,6 +29,8 @@ public class DeploymentStore {
 
     private final JdbcTemplate jdbc;
 
+    private final ClusterTables tables;
+
     private final DatabasePlatform platform;
 
     private final String cluster;
@@ -36,13 +38,14 @@ public class DeploymentStore {
     /**
      * Creates a store.
      * @param dataSource dsched's DataSource
+     * @param tables the cluster's tables
      * @param platform its database
-     * @param cluster the cluster's name, which keeps its rows apart from other clusters'
      */
-    public DeploymentStore(DataSource dataSource, DatabasePlatform platform, String cluster) {
+    public DeploymentStore(DataSource dataSource, DatabasePlatform platform, ClusterTables tables) {
         this.jdbc = new JdbcTemplate(dataSource);
+        this.tables = tables;
         this.platform = platform;
-        this.cluster = cluster;
+        this.cluster = tables.clusterName();
     }
 
     /**
@@ -58,14 +61,15 @@ public class DeploymentStore {
         String hash = hash(identity);
         String now = this.platform.currentTimestampSql();
         int known = this.jdbc.update(
-                "UPDATE dsched_deployment SET last_started_at = " + now
-                        + " WHERE cluster_name = ? AND deployment_hash = ?",
+                this.tables.sql("UPDATE dsched_deployment SET last_started_at = " + now
+                        + " WHERE cluster_name = ? AND deployment_hash = ?"),
                 this.cluster,
                 hash);
         if (known == 0) {
             this.jdbc.update(
-                    "INSERT INTO dsched_deployment (cluster_name, deployment_hash, job_names, node_id, first_seen_at,"
-                            + " last_started_at) VALUES (?, ?, ?, ?, " + now + ", " + now + ")",
+                    this.tables.sql(
+                            "INSERT INTO dsched_deployment (cluster_name, deployment_hash, job_names, node_id, first_seen_at,"
+                                    + " last_started_at) VALUES (?, ?, ?, ?, " + now + ", " + now + ")"),
                     this.cluster,
                     hash,
                     String.join("\n", new TreeSet<>(jobNames)),
@@ -74,22 +78,23 @@ public class DeploymentStore {
                 && !newest().map((d) -> d.hash().equals(hash)).orElse(false)) {
             // a rollback: the older deployment becomes the newest
             this.jdbc.update(
-                    "UPDATE dsched_deployment SET first_seen_at = " + now
-                            + ", node_id = ? WHERE cluster_name = ? AND deployment_hash = ?",
+                    this.tables.sql("UPDATE dsched_deployment SET first_seen_at = " + now
+                            + ", node_id = ? WHERE cluster_name = ? AND deployment_hash = ?"),
                     nodeId,
                     this.cluster,
                     hash);
         }
         int updated = this.jdbc.update(
-                "UPDATE dsched_node_deployment SET deployment_hash = ?, registered_at = " + now
-                        + " WHERE cluster_name = ? AND node_id = ?",
+                this.tables.sql("UPDATE dsched_node_deployment SET deployment_hash = ?, registered_at = " + now
+                        + " WHERE cluster_name = ? AND node_id = ?"),
                 hash,
                 this.cluster,
                 nodeId);
         if (updated == 0) {
             this.jdbc.update(
-                    "INSERT INTO dsched_node_deployment (cluster_name, node_id, deployment_hash, registered_at)"
-                            + " VALUES (?, ?, ?, " + now + ")",
+                    this.tables.sql(
+                            "INSERT INTO dsched_node_deployment (cluster_name, node_id, deployment_hash, registered_at)"
+                                    + " VALUES (?, ?, ?, " + now + ")"),
                     this.cluster,
                     nodeId,
                     hash);
@@ -113,8 +118,9 @@ public class DeploymentStore {
         all[0] = this.cluster;
         System.arraycopy(arguments, 0, all, 1, arguments.length);
         return this.jdbc.query(
-                "SELECT deployment_hash, job_names, node_id, first_seen_at, " + this.platform.currentTimestampSql()
-                        + " AS db_now FROM dsched_deployment WHERE cluster_name = ?" + condition,
+                this.tables.sql("SELECT deployment_hash, job_names, node_id, first_seen_at, "
+                        + this.platform.currentTimestampSql()
+                        + " AS db_now FROM dsched_deployment WHERE cluster_name = ?" + condition),
                 (row, number) -> new Deployment(
                         row.getString("deployment_hash"),
                         names(row.getString("job_names")),
@@ -133,11 +139,12 @@ public class DeploymentStore {
     public Set<String> declaredByNodesSeenWithin(Duration within) {
         Set<String> declared = new HashSet<>();
         this.jdbc.query(
-                "SELECT d.job_names, nd.registered_at, n.last_seen, " + this.platform.currentTimestampSql()
-                        + " AS db_now FROM dsched_node_deployment nd"
-                        + " JOIN dsched_deployment d ON d.cluster_name = nd.cluster_name"
-                        + " AND d.deployment_hash = nd.deployment_hash"
-                        + " LEFT JOIN dsched_node n ON n.node_id = nd.node_id WHERE nd.cluster_name = ?",
+                this.tables.sql(
+                        "SELECT d.job_names, nd.registered_at, n.last_seen, " + this.platform.currentTimestampSql()
+                                + " AS db_now FROM dsched_node_deployment nd"
+                                + " JOIN dsched_deployment d ON d.cluster_name = nd.cluster_name"
+                                + " AND d.deployment_hash = nd.deployment_hash"
+                                + " LEFT JOIN dsched_node n ON n.node_id = nd.node_id WHERE nd.cluster_name = ?"),
                 (row) -> {
                     Instant now = this.platform.readInstant(row, "db_now");
                     Instant lastSeen = this.platform.readInstant(row, "last_seen");
@@ -161,8 +168,9 @@ public class DeploymentStore {
     public boolean recordRemoval(String job) {
         try {
             return this.jdbc.update(
-                            "INSERT INTO dsched_job_removal (cluster_name, job_name, removed_at) VALUES (?, ?, "
-                                    + this.platform.currentTimestampSql() + ")",
+                            this.tables.sql(
+                                    "INSERT INTO dsched_job_removal (cluster_name, job_name, removed_at) VALUES (?, ?, "
+                                            + this.platform.currentTimestampSql() + ")"),
                             this.cluster,
                             job)
                     > 0;
@@ -179,7 +187,8 @@ public class DeploymentStore {
     public Optional<Instant> removedAt(String job) {
         return this.jdbc
                 .query(
-                        "SELECT removed_at FROM dsched_job_removal WHERE cluster_name = ? AND job_name = ?",
+                        this.tables.sql(
+                                "SELECT removed_at FROM dsched_job_removal WHERE cluster_name = ? AND job_name = ?"),
                         (row, number) -> this.platform.readInstant(row, "removed_at"),
                         this.cluster,
                         job)
@@ -195,8 +204,8 @@ public class DeploymentStore {
     public List<String> removedWithin(Duration within) {
         List<String> removed = new java.util.ArrayList<>();
         this.jdbc.query(
-                "SELECT job_name, removed_at, " + this.platform.currentTimestampSql()
-                        + " AS db_now FROM dsched_job_removal WHERE cluster_name = ?",
+                this.tables.sql("SELECT job_name, removed_at, " + this.platform.currentTimestampSql()
+                        + " AS db_now FROM dsched_job_removal WHERE cluster_name = ?"),
                 (row) -> {
                     Instant now = this.platform.readInstant(row, "db_now");
                     if (!this.platform.readInstant(row, "removed_at").isBefore(now.minus(within))) {
@@ -212,40 +221,36 @@ public class DeploymentStore {
      * @param job the job
      */
     public void forgetRemoval(String job) {
-        this.jdbc.update("DELETE FROM dsched_job_removal WHERE cluster_name = ? AND job_name = ?", this.cluster, job);
+        this.jdbc.update(
+                this.tables.sql("DELETE FROM dsched_job_removal WHERE cluster_name = ? AND job_name = ?"),
+                this.cluster,
+                job);
     }
 
     /**
-     * Forgets, in every cluster, the deployments no node started for a while (but never a
-     * cluster's newest, nor one a node still records), which deployment nodes that left long ago
-     * started with, and removals as old.
+     * Forgets the cluster's deployments no node started for a while (but never its newest, nor one
+     * a node still records), which deployment nodes that left long ago started with, and removals
+     * as old.
      * @param before forget what was last started before this
      * @return how many rows were deleted
      */
     public int forgetStartedBefore(Instant before) {
         Object cutoff = this.platform.bindable(before);
         int nodes = this.jdbc.update(
-                "DELETE FROM dsched_node_deployment WHERE registered_at < ?"
-                        + " AND node_id NOT IN (SELECT node_id FROM dsched_node)",
+                this.tables.sql("DELETE FROM dsched_node_deployment WHERE registered_at < ?"
+                        + " AND node_id NOT IN (SELECT node_id FROM dsched_node)"),
                 cutoff);
-        List<String> clusters =
-                this.jdbc.queryForList("SELECT DISTINCT cluster_name FROM dsched_deployment", String.class);
-        int deployments = 0;
-        for (String name : clusters) {
-            Optional<Deployment> newest = new DeploymentStore(this.jdbc.getDataSource(), this.platform, name).newest();
-            if (newest.isPresent()) {
-                deployments += this.jdbc.update(
-                        "DELETE FROM dsched_deployment WHERE cluster_name = ? AND last_started_at < ?"
+        int deployments = newest().map((newest) -> this.jdbc.update(
+                        this.tables.sql("DELETE FROM dsched_deployment WHERE cluster_name = ? AND last_started_at < ?"
                                 + " AND deployment_hash <> ? AND deployment_hash NOT IN"
-                                + " (SELECT deployment_hash FROM dsched_node_deployment WHERE cluster_name = ?)",
-                        name,
+                                + " (SELECT deployment_hash FROM dsched_node_deployment WHERE cluster_name = ?)"),
+                        this.cluster,
                         cutoff,
-                        newest.get().hash(),
-                        name);
-            }
-        }
+                        newest.hash(),
+                        this.cluster))
+                .orElse(0);
         // a node of a deployment forgotten counts as new, and brings a removed job back anyway
-        int removals = this.jdbc.update("DELETE FROM dsched_job_removal WHERE removed_at < ?", cutoff);
+        int removals = this.jdbc.update(this.tables.sql("DELETE FROM dsched_job_removal WHERE removed_at < ?"), cutoff);
         return nodes + deployments + removals;
     }
 

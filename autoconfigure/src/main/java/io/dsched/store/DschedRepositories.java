@@ -34,7 +34,18 @@ public final class DschedRepositories {
      * @param platform its database
      */
     public DschedRepositories(DataSource dataSource, DatabasePlatform platform) {
-        NamedParameterJdbcTemplate operations = new NamedParameterJdbcTemplate(dataSource);
+        this(dataSource, platform, ClusterTables.DEFAULT);
+    }
+
+    /**
+     * Creates the repository infrastructure over one cluster's tables: every statement the
+     * repositories run, derived or declared, names that cluster's tables.
+     * @param dataSource dsched's DataSource
+     * @param platform its database
+     * @param tables the cluster's tables
+     */
+    public DschedRepositories(DataSource dataSource, DatabasePlatform platform, ClusterTables tables) {
+        NamedParameterJdbcTemplate operations = tables.named(dataSource);
         JdbcDialect dialect = DialectResolver.getDialect(operations.getJdbcOperations());
         JdbcCustomConversions conversions =
                 JdbcConfiguration.createCustomConversions(dialect, InstantConverters.forPlatform(platform));

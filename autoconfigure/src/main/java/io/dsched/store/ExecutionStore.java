@@ -146,6 +146,8 @@ public class ExecutionStore implements AutoCloseable {
 
     private final JdbcTemplate jdbc;
 
+    private final ClusterTables tables;
+
     /** The same statements with named parameters; it keeps each one parsed once. */
     private final NamedParameterJdbcTemplate named;
 
@@ -162,6 +164,7 @@ public class ExecutionStore implements AutoCloseable {
      * @param transactions transactions on dsched's DataSource
      * @param dataSource dsched's DataSource
      * @param platform its database
+     * @param tables the cluster's tables
      * @param skipLocked whether to claim due attempts in batches with {@code FOR UPDATE SKIP
      *     LOCKED}; ignored on H2, which claims each by a conditional update
      */
@@ -171,17 +174,19 @@ public class ExecutionStore implements AutoCloseable {
             TransactionTemplate transactions,
             DataSource dataSource,
             DatabasePlatform platform,
+            ClusterTables tables,
             boolean skipLocked) {
         this.repository = repository;
         this.deadLetters = deadLetters;
         this.transactions = transactions;
         this.skipLocked = skipLocked && platform != DatabasePlatform.H2;
         this.jdbc = new JdbcTemplate(dataSource);
-        this.named = new NamedParameterJdbcTemplate(this.jdbc);
+        this.tables = tables;
+        this.named = tables.named(this.jdbc);
         this.platform = platform;
-        this.successes = new GroupedSuccesses(this.jdbc, platform, transactions);
-        this.traces = new ExecutionTraces(this.jdbc, platform);
-        this.cancels = new CancelRequests(this.jdbc, platform, transactions);
+        this.successes = new GroupedSuccesses(this.jdbc, platform, tables, transactions);
+        this.traces = new ExecutionTraces(this.jdbc, platform, tables);
+        this.cancels = new CancelRequests(this.jdbc, platform, tables, transactions);
     }
 
     /**
@@ -293,8 +298,8 @@ public class ExecutionStore implements AutoCloseable {
         }
         boolean returning = this.platform == DatabasePlatform.POSTGRESQL;
         try (PreparedStatement statement = returning
-                ? connection.prepareStatement(sql)
-                : connection.prepareStatement(sql, java.sql.Statement.RETURN_GENERATED_KEYS)) {
+                ? connection.prepareStatement(this.tables.sql(sql))
+                : connection.prepareStatement(this.tables.sql(sql), java.sql.Statement.RETURN_GENERATED_KEYS)) {
             for (ExecutionRecord claim : claims) {
                 bind(statement, 0, claim);
                 Long id = null;
@@ -323,7 +328,8 @@ public class ExecutionStore implements AutoCloseable {
      * @throws SQLException if the delete fails
      */
     public void unclaimOn(java.sql.Connection connection, ExecutionRecord claim) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("DELETE FROM dsched_execution WHERE id = ?")) {
+        try (PreparedStatement statement =
+                connection.prepareStatement(this.tables.sql("DELETE FROM dsched_execution WHERE id = ?"))) {
             statement.setLong(1, claim.id());
             statement.executeUpdate();
         }
@@ -380,7 +386,7 @@ public class ExecutionStore implements AutoCloseable {
     /** One insert of one row that returns the id it gave (PostgreSQL). */
     private List<Long> insertReturning(ExecutionRecord row) {
         Long id = this.jdbc.query(
-                INSERT + " RETURNING id",
+                this.tables.sql(INSERT + " RETURNING id"),
                 (statement) -> bind(statement, 0, row),
                 (ResultSet result) -> result.next() ? result.getLong(1) : null);
         if (id == null) {
@@ -418,7 +424,7 @@ public class ExecutionStore implements AutoCloseable {
         Map<String, Long> ids = new HashMap<>();
         this.jdbc.query(
                 (connection) -> {
-                    PreparedStatement statement = connection.prepareStatement(INSERT_ARRAYS);
+                    PreparedStatement statement = connection.prepareStatement(this.tables.sql(INSERT_ARRAYS));
                     for (int column = 0; column < COLUMNS; column++) {
                         String type = (column == 2) ? "int4" : "text";
                         statement.setArray(column + 1, connection.createArrayOf(type, columns[column]));
@@ -441,7 +447,7 @@ public class ExecutionStore implements AutoCloseable {
      * keys are asked for; MySQL Connector/J does with {@code rewriteBatchedStatements=true}.
      */
     private List<Long> insertThenRead(List<ExecutionRecord> batch) {
-        this.jdbc.batchUpdate(INSERT, binding(batch));
+        this.jdbc.batchUpdate(this.tables.sql(INSERT), binding(batch));
         Map<String, Long> ids = new HashMap<>();
         List<String> keys =
                 batch.stream().map(ExecutionRecord::idempotencyKey).distinct().toList();
@@ -535,7 +541,9 @@ public class ExecutionStore implements AutoCloseable {
         }
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         this.jdbc.batchUpdate(
-                (connection) -> connection.prepareStatement(INSERT, new String[] {"id"}), binding(batch), keys);
+                (connection) -> connection.prepareStatement(this.tables.sql(INSERT), new String[] {"id"}),
+                binding(batch),
+                keys);
         List<Long> ids = keys.getKeyList().stream()
                 .map((key) -> ((Number) key.values().iterator().next()).longValue())
                 .toList();

@@ -18,12 +18,15 @@ final class ExecutionTraces {
 
     private final JdbcTemplate jdbc;
 
+    private final ClusterTables tables;
+
     private final DatabasePlatform platform;
 
     private final String upsert;
 
-    ExecutionTraces(JdbcTemplate jdbc, DatabasePlatform platform) {
+    ExecutionTraces(JdbcTemplate jdbc, DatabasePlatform platform, ClusterTables tables) {
         this.jdbc = jdbc;
+        this.tables = tables;
         this.platform = platform;
         // a row left by an earlier fire with the same key, whose attempts housekeeping has just
         // deleted, is replaced rather than failing the submission
@@ -50,7 +53,7 @@ final class ExecutionTraces {
      * @param carrier the encoded trace context
      */
     void save(List<ExecutionRecord> fires, String carrier) {
-        this.jdbc.batchUpdate(this.upsert, new BatchPreparedStatementSetter() {
+        this.jdbc.batchUpdate(this.tables.sql(this.upsert), new BatchPreparedStatementSetter() {
             @Override
             public void setValues(PreparedStatement statement, int i) throws SQLException {
                 ExecutionRecord fire = fires.get(i);
@@ -74,7 +77,7 @@ final class ExecutionTraces {
     Optional<String> find(String idempotencyKey) {
         return this.jdbc
                 .queryForList(
-                        "SELECT carrier FROM dsched_execution_trace WHERE idempotency_key = ?",
+                        this.tables.sql("SELECT carrier FROM dsched_execution_trace WHERE idempotency_key = ?"),
                         String.class,
                         idempotencyKey)
                 .stream()

@@ -22,7 +22,6 @@ import org.springframework.jdbc.core.BatchPreparedStatementSetter;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -53,6 +52,8 @@ final class GroupedSuccesses implements AutoCloseable {
 
     private final JdbcTemplate jdbc;
 
+    private final ClusterTables tables;
+
     private final DatabasePlatform platform;
 
     private final TransactionTemplate transactions;
@@ -64,8 +65,10 @@ final class GroupedSuccesses implements AutoCloseable {
 
     private volatile boolean open = true;
 
-    GroupedSuccesses(JdbcTemplate jdbc, DatabasePlatform platform, TransactionTemplate transactions) {
+    GroupedSuccesses(
+            JdbcTemplate jdbc, DatabasePlatform platform, ClusterTables tables, TransactionTemplate transactions) {
         this.jdbc = jdbc;
+        this.tables = tables;
         this.platform = platform;
         this.transactions = transactions;
         this.writer = new Thread(this::writeWhileOpen, "dsched-outcomes");
@@ -137,7 +140,7 @@ final class GroupedSuccesses implements AutoCloseable {
         // a transaction tried again may follow one that committed although its answer was lost:
         // the guards of the outcomes it wrote were released with them, and may be held anew
         Set<Long> writtenBefore = again ? writtenByTheirNodes(batch) : Set.of();
-        int[] counts = this.jdbc.batchUpdate(SUCCEED, new BatchPreparedStatementSetter() {
+        int[] counts = this.jdbc.batchUpdate(this.tables.sql(SUCCEED), new BatchPreparedStatementSetter() {
             @Override
             public void setValues(PreparedStatement statement, int i) throws SQLException {
                 Pending pending = batch.get(i);
@@ -213,7 +216,8 @@ final class GroupedSuccesses implements AutoCloseable {
     private Map<Long, String> succeeded(List<Pending> batch) {
         List<Long> ids = batch.stream().map((pending) -> pending.claim().id()).toList();
         Map<Long, String> succeeded = new HashMap<>();
-        new NamedParameterJdbcTemplate(this.jdbc)
+        this.tables
+                .named(this.jdbc)
                 .query(
                         "SELECT id, node_id FROM dsched_execution WHERE id IN (:ids) AND status = 'SUCCEEDED'",
                         new MapSqlParameterSource("ids", ids),

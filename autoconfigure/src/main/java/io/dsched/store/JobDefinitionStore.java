@@ -28,6 +28,8 @@ public class JobDefinitionStore {
 
     private final JdbcTemplate jdbc;
 
+    private final ClusterTables tables;
+
     private final TransactionTemplate transactions;
 
     private final DatabasePlatform platform;
@@ -37,11 +39,13 @@ public class JobDefinitionStore {
     /**
      * Creates a store.
      * @param dataSource dsched's DataSource
+     * @param tables the cluster's tables
      * @param platform its database
      * @param clock the clock
      */
-    public JobDefinitionStore(DataSource dataSource, DatabasePlatform platform, Clock clock) {
+    public JobDefinitionStore(DataSource dataSource, DatabasePlatform platform, ClusterTables tables, Clock clock) {
         this.platform = platform;
+        this.tables = tables;
         this.jdbc = new JdbcTemplate(dataSource);
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         this.clock = clock;
@@ -72,15 +76,16 @@ public class JobDefinitionStore {
     private Decision decide(JobDefinition job, String nodeId, boolean reapplySuperseded) {
         String hash = job.fingerprint();
         List<String> statuses = this.jdbc.queryForList(
-                "SELECT status FROM dsched_job_definition WHERE job_name = ? AND definition_hash = ?",
+                this.tables.sql("SELECT status FROM dsched_job_definition WHERE job_name = ? AND definition_hash = ?"),
                 String.class,
                 job.name(),
                 hash);
         if (statuses.isEmpty()) {
             supersedeOthers(job.name(), hash);
             this.jdbc.update(
-                    "INSERT INTO dsched_job_definition (job_name, definition_hash, schedule, status, node_id, created_at)"
-                            + " VALUES (?, ?, ?, ?, ?, ?)",
+                    this.tables.sql(
+                            "INSERT INTO dsched_job_definition (job_name, definition_hash, schedule, status, node_id, created_at)"
+                                    + " VALUES (?, ?, ?, ?, ?, ?)"),
                     job.name(),
                     hash,
                     job.describe(),
@@ -97,7 +102,8 @@ public class JobDefinitionStore {
         }
         supersedeOthers(job.name(), hash);
         this.jdbc.update(
-                "UPDATE dsched_job_definition SET status = ? WHERE job_name = ? AND definition_hash = ?",
+                this.tables.sql(
+                        "UPDATE dsched_job_definition SET status = ? WHERE job_name = ? AND definition_hash = ?"),
                 CURRENT,
                 job.name(),
                 hash);
@@ -106,7 +112,8 @@ public class JobDefinitionStore {
 
     private void supersedeOthers(String jobName, String hash) {
         this.jdbc.update(
-                "UPDATE dsched_job_definition SET status = ? WHERE job_name = ? AND definition_hash <> ? AND status = ?",
+                this.tables.sql(
+                        "UPDATE dsched_job_definition SET status = ? WHERE job_name = ? AND definition_hash <> ? AND status = ?"),
                 SUPERSEDED,
                 jobName,
                 hash,

@@ -17,7 +17,7 @@ import org.springframework.jdbc.core.namedparam.NamedParameterUtils;
 import org.springframework.jdbc.core.namedparam.ParsedSql;
 
 /**
- * dsched's ShedLock table, {@code dsched_lock}, written with the statements ShedLock itself uses
+ * dsched's ShedLock table, {@code dsched_lock} (of the cluster's tables), written with the statements ShedLock itself uses
  * for the database and its clock, over plain JDBC.
  *
  * <p>ShedLock's {@code JdbcTemplateLockProvider} runs each statement in a Spring transaction of
@@ -44,11 +44,12 @@ public final class LockTable {
      * Creates the table's statements.
      * @param dataSource dsched's DataSource
      * @param platform its database
+     * @param tables the cluster's tables
      * @param lockedBy the value of {@code locked_by} for locks this node takes
      */
-    public LockTable(DataSource dataSource, DatabasePlatform platform, String lockedBy) {
+    public LockTable(DataSource dataSource, DatabasePlatform platform, ClusterTables tables, String lockedBy) {
         this.dataSource = dataSource;
-        this.statements = SqlStatementsSource.create(configuration(dataSource, platform, lockedBy));
+        this.statements = SqlStatementsSource.create(configuration(dataSource, platform, tables, lockedBy));
         this.insert = new Statement(this.statements.getInsertStatement());
         this.update = new Statement(this.statements.getUpdateStatement());
         this.unlock = new Statement(this.statements.getUnlockStatement());
@@ -60,14 +61,15 @@ public final class LockTable {
      * Returns ShedLock's configuration of dsched's table: the table name, this node, database time.
      * @param dataSource dsched's DataSource
      * @param platform its database
+     * @param tables the cluster's tables
      * @param lockedBy the value of {@code locked_by} for locks this node takes
      * @return the configuration, for ShedLock's provider too
      */
     public static JdbcTemplateLockProvider.Configuration configuration(
-            DataSource dataSource, DatabasePlatform platform, String lockedBy) {
+            DataSource dataSource, DatabasePlatform platform, ClusterTables tables, String lockedBy) {
         return JdbcTemplateLockProvider.Configuration.builder()
                 .withJdbcTemplate(new org.springframework.jdbc.core.JdbcTemplate(dataSource))
-                .withTableName("dsched_lock")
+                .withTableName(tables.table("dsched_lock"))
                 .withLockedByValue(lockedBy)
                 .withDatabaseProduct(
                         switch (platform) {

@@ -16,6 +16,8 @@ public class UniqueKeys {
 
     private final JdbcTemplate jdbc;
 
+    private final ClusterTables tables;
+
     private final DatabasePlatform platform;
 
     private final TransactionTemplate transactions;
@@ -23,11 +25,14 @@ public class UniqueKeys {
     /**
      * Creates the keys.
      * @param dataSource dsched's DataSource
+     * @param tables the cluster's tables
      * @param platform its database
      * @param transactions transactions on that DataSource, the ones the execution store writes in
      */
-    public UniqueKeys(DataSource dataSource, DatabasePlatform platform, TransactionTemplate transactions) {
+    public UniqueKeys(
+            DataSource dataSource, DatabasePlatform platform, ClusterTables tables, TransactionTemplate transactions) {
         this.jdbc = new JdbcTemplate(dataSource);
+        this.tables = tables;
         this.platform = platform;
         this.transactions = transactions;
     }
@@ -65,7 +70,8 @@ public class UniqueKeys {
     public Optional<Held> held(String key, Instant now) {
         return this.jdbc
                 .query(
-                        "SELECT execution_id, due_at FROM dsched_unique_key WHERE idempotency_key = ? AND expires_at > ?",
+                        this.tables.sql(
+                                "SELECT execution_id, due_at FROM dsched_unique_key WHERE idempotency_key = ? AND expires_at > ?"),
                         (row, number) ->
                                 new Held(row.getLong("execution_id"), this.platform.readInstant(row, "due_at")),
                         key,
@@ -85,15 +91,16 @@ public class UniqueKeys {
         Object dueAt = this.platform.bindable(held.dueAt());
         Object expiresAt = this.platform.bindable(until);
         int updated = this.jdbc.update(
-                "UPDATE dsched_unique_key SET execution_id = ?, due_at = ?, expires_at = ? WHERE idempotency_key = ?",
+                this.tables.sql(
+                        "UPDATE dsched_unique_key SET execution_id = ?, due_at = ?, expires_at = ? WHERE idempotency_key = ?"),
                 held.executionId(),
                 dueAt,
                 expiresAt,
                 key);
         if (updated == 0) {
             this.jdbc.update(
-                    "INSERT INTO dsched_unique_key (idempotency_key, execution_id, due_at, expires_at)"
-                            + " VALUES (?, ?, ?, ?)",
+                    this.tables.sql("INSERT INTO dsched_unique_key (idempotency_key, execution_id, due_at, expires_at)"
+                            + " VALUES (?, ?, ?, ?)"),
                     key,
                     held.executionId(),
                     dueAt,

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.dsched.health.DschedHealthIndicator;
 import io.dsched.management.DschedManagement;
 import io.dsched.management.Views;
+import io.dsched.store.ClusterTables;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.ShiftedClock;
 import io.dsched.test.TestCluster;
@@ -83,7 +84,8 @@ abstract class AbstractClockSkewTests {
                         .value())
                 .isEqualTo(1.0);
         // database time, as the node knows it, is the database's and not its own clock's
-        Instant databaseNow = new NodeTable(this.cluster.observer(), this.cluster.platform()).databaseNow();
+        Instant databaseNow =
+                new NodeTable(this.cluster.observer(), this.cluster.platform(), ClusterTables.DEFAULT).databaseNow();
         assertThat(Duration.between(databaseNow, node.bean(DatabaseClock.class).instant())
                         .abs())
                 .isLessThan(Duration.ofSeconds(1));

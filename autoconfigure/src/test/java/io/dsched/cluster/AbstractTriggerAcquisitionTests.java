@@ -161,7 +161,7 @@ abstract class AbstractTriggerAcquisitionTests {
     private static void holdTriggerAccessLock(Connection connection) throws SQLException {
         connection.setAutoCommit(false);
         try (PreparedStatement lock = connection.prepareStatement("SELECT LOCK_NAME FROM DSCHED_QRTZ_LOCKS"
-                        + " WHERE SCHED_NAME = 'test' AND LOCK_NAME = 'TRIGGER_ACCESS' FOR UPDATE");
+                        + " WHERE SCHED_NAME = 'dsched' AND LOCK_NAME = 'TRIGGER_ACCESS' FOR UPDATE");
                 ResultSet row = lock.executeQuery()) {
             assertThat(row.next()).as("Quartz's TRIGGER_ACCESS row").isTrue();
         }

@@ -7,6 +7,7 @@ import io.dsched.cluster.ClockSkew;
 import io.dsched.cluster.DatabaseClock;
 import io.dsched.cluster.NodeTable;
 import io.dsched.engine.DschedEngine;
+import io.dsched.store.ClusterTables;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
@@ -143,7 +144,7 @@ abstract class AbstractHealthTests {
         DschedHealthIndicator indicator = new DschedHealthIndicator(
                 "node-1",
                 () -> true,
-                new NodeTable(unreachable, this.cluster.platform()),
+                new NodeTable(unreachable, this.cluster.platform(), ClusterTables.DEFAULT),
                 Duration.ofSeconds(10),
                 () -> 0,
                 () -> 0L,

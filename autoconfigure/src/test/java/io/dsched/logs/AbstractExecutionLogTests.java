@@ -10,6 +10,7 @@ import ch.qos.logback.core.AppenderBase;
 import io.dsched.deadletter.DeadLetters;
 import io.dsched.execution.AttemptRunner.Outcome;
 import io.dsched.execution.FireExecutor;
+import io.dsched.store.ClusterTables;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
@@ -56,7 +57,7 @@ abstract class AbstractExecutionLogTests {
     @BeforeEach
     void createDatabase() {
         this.cluster = TestCluster.on(kind());
-        this.logs = new ExecutionLogs(this.cluster.observer(), this.cluster.platform());
+        this.logs = new ExecutionLogs(this.cluster.observer(), this.cluster.platform(), ClusterTables.DEFAULT);
     }
 
     @AfterEach

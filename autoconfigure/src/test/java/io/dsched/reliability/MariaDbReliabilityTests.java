@@ -2,10 +2,16 @@ package io.dsched.reliability;
 
 import io.dsched.test.TestDatabases;
 
+/** The suite as a cluster named billing, on tables of its own. */
 class MariaDbReliabilityTests extends AbstractReliabilityTests {
 
     @Override
     protected TestDatabases.Kind kind() {
         return TestDatabases.Kind.MARIADB;
+    }
+
+    @Override
+    protected String clusterName() {
+        return "billing";
     }
 }

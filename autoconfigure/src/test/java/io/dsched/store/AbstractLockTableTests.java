@@ -98,8 +98,8 @@ abstract class AbstractLockTableTests {
 
     @Test
     void shedLocksOwnProviderAndTheTableSeeEachOthersLocks() {
-        JdbcTemplateLockProvider shedLock =
-                new JdbcTemplateLockProvider(LockTable.configuration(this.dataSource, this.platform, "shedlock"));
+        JdbcTemplateLockProvider shedLock = new JdbcTemplateLockProvider(
+                LockTable.configuration(this.dataSource, this.platform, ClusterTables.DEFAULT, "shedlock"));
         LockTable table = table("node-1");
 
         SimpleLock taken = shedLock.lock(lock("first", Duration.ofMinutes(1), Duration.ZERO))
@@ -188,7 +188,7 @@ abstract class AbstractLockTableTests {
     }
 
     private LockTable table(String node) {
-        return new LockTable(this.dataSource, this.platform, node);
+        return new LockTable(this.dataSource, this.platform, ClusterTables.DEFAULT, node);
     }
 
     private String lockedBy(String name) {

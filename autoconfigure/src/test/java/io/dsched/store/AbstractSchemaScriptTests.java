@@ -143,6 +143,7 @@ abstract class AbstractSchemaScriptTests {
                 jdbc.transactions(),
                 jdbc.dataSource(),
                 jdbc.platform(),
+                ClusterTables.DEFAULT,
                 true);
     }
 
@@ -265,12 +266,18 @@ abstract class AbstractSchemaScriptTests {
         DeadLetterRepository letters = new DschedRepositories(jdbc.dataSource(), jdbc.platform()).deadLetters();
         DeadLetter open = letters.save(letter(old, DeadLetterStatus.OPEN));
         letters.save(letter(old, DeadLetterStatus.DISCARDED));
-        ExecutionLogs logs = new ExecutionLogs(jdbc.dataSource(), jdbc.platform());
+        ExecutionLogs logs = new ExecutionLogs(jdbc.dataSource(), jdbc.platform(), ClusterTables.DEFAULT);
         for (ExecutionRecord attempt : List.of(saved.get(0), saved.get(1499), saved.get(2499), running, recent)) {
             logs.save(new ExecutionLog(attempt.id(), attempt.jobName(), List.of("a line"), null, false, now));
         }
 
-        int deleted = new Housekeeping(jdbc.dataSource(), jdbc.platform(), RETENTION, 1000, java.time.Clock.systemUTC())
+        int deleted = new Housekeeping(
+                        jdbc.dataSource(),
+                        jdbc.platform(),
+                        ClusterTables.DEFAULT,
+                        RETENTION,
+                        1000,
+                        java.time.Clock.systemUTC())
                 .purge();
 
         assertThat(deleted).isEqualTo(2501);
@@ -305,8 +312,14 @@ abstract class AbstractSchemaScriptTests {
                     "node-1"));
         }
 
-        int deleted =
-                new Housekeeping(jdbc.dataSource(), jdbc.platform(), RETENTION, 1, java.time.Clock.systemUTC()).purge();
+        int deleted = new Housekeeping(
+                        jdbc.dataSource(),
+                        jdbc.platform(),
+                        ClusterTables.DEFAULT,
+                        RETENTION,
+                        1,
+                        java.time.Clock.systemUTC())
+                .purge();
 
         assertThat(deleted).isEqualTo(2);
         assertThat(new JdbcTemplate(this.dataSource).queryForList("SELECT target FROM dsched_audit", String.class))
@@ -356,7 +369,7 @@ abstract class AbstractSchemaScriptTests {
                         now.plus(30, ChronoUnit.DAYS),
                         null,
                         null));
-        new ExecutionLogs(jdbc.dataSource(), platform)
+        new ExecutionLogs(jdbc.dataSource(), platform, ClusterTables.DEFAULT)
                 .save(new ExecutionLog(ran.id(), "ran", List.of("a line"), null, false, old));
         DeadLetterRepository letters = new DschedRepositories(jdbc.dataSource(), platform).deadLetters();
         DeadLetter open = letters.save(letter(old, DeadLetterStatus.OPEN));
@@ -370,19 +383,19 @@ abstract class AbstractSchemaScriptTests {
                 "INSERT INTO dsched_cancel_request (execution_id, requested_at, requested_by) VALUES (?, ?, 'ops')";
         sql.update(request, ran.id(), platform.bindable(old));
         sql.update(request, stillRunning.id(), platform.bindable(old));
-        UniqueKeys keys = new UniqueKeys(jdbc.dataSource(), platform, jdbc.transactions());
+        UniqueKeys keys = new UniqueKeys(jdbc.dataSource(), platform, ClusterTables.DEFAULT, jdbc.transactions());
         keys.hold("remind:closed", new UniqueKeys.Held(ran.id(), old), now.minus(1, ChronoUnit.DAYS));
         keys.hold("remind:open", new UniqueKeys.Held(ran.id(), old), now.plus(1, ChronoUnit.DAYS));
         // a deployment no node started for 400 days is forgotten; the newest is kept however old
         String deployment = "INSERT INTO dsched_deployment (cluster_name, deployment_hash, job_names, node_id,"
-                + " first_seen_at, last_started_at) VALUES ('c', ?, 'ran', 'node-1', ?, ?)";
+                + " first_seen_at, last_started_at) VALUES ('dsched', ?, 'ran', 'node-1', ?, ?)";
         sql.update(deployment, "forgotten", platform.bindable(old), platform.bindable(old));
         sql.update(
                 "INSERT INTO dsched_node_deployment (cluster_name, node_id, deployment_hash, registered_at)"
-                        + " VALUES ('c', 'gone-node', 'forgotten', ?)",
+                        + " VALUES ('dsched', 'gone-node', 'forgotten', ?)",
                 platform.bindable(old));
         sql.update(
-                "INSERT INTO dsched_job_removal (cluster_name, job_name, removed_at) VALUES ('c', 'ran', ?)",
+                "INSERT INTO dsched_job_removal (cluster_name, job_name, removed_at) VALUES ('dsched', 'ran', ?)",
                 platform.bindable(old));
         sql.update(
                 "INSERT INTO dsched_node_clock (node_id, offset_ms, measured_at) VALUES ('gone-node', 30000, ?)",
@@ -390,7 +403,14 @@ abstract class AbstractSchemaScriptTests {
         sql.update(deployment, "newest", platform.bindable(old.plusSeconds(1)), platform.bindable(old));
         Housekeeping.Retention retention = new Housekeeping.Retention(
                 Duration.ofDays(14), Duration.ofDays(7), Duration.ofDays(90), Duration.ofDays(365));
-        new Housekeeping(jdbc.dataSource(), platform, retention, 1000, java.time.Clock.systemUTC()).purge();
+        new Housekeeping(
+                        jdbc.dataSource(),
+                        platform,
+                        ClusterTables.DEFAULT,
+                        retention,
+                        1000,
+                        java.time.Clock.systemUTC())
+                .purge();
 
         // what remains: what is younger than its retention, or kept until someone acts
         assertThat(sql.queryForList("SELECT id FROM dsched_execution", Long.class))
@@ -425,7 +445,7 @@ abstract class AbstractSchemaScriptTests {
     void anExecutionLogReadsBackAsWritten() {
         DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
         new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
-        ExecutionLogs logs = new ExecutionLogs(jdbc.dataSource(), jdbc.platform());
+        ExecutionLogs logs = new ExecutionLogs(jdbc.dataSource(), jdbc.platform(), ClusterTables.DEFAULT);
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < 2000; i++) {
@@ -593,8 +613,14 @@ abstract class AbstractSchemaScriptTests {
                     row.id());
         }
 
-        int deleted =
-                new Housekeeping(jdbc.dataSource(), jdbc.platform(), RETENTION, 1, java.time.Clock.systemUTC()).purge();
+        int deleted = new Housekeeping(
+                        jdbc.dataSource(),
+                        jdbc.platform(),
+                        ClusterTables.DEFAULT,
+                        RETENTION,
+                        1,
+                        java.time.Clock.systemUTC())
+                .purge();
 
         assertThat(deleted).isEqualTo(2);
         assertThat(sql.queryForList("SELECT idempotency_key FROM dsched_execution_trace", String.class))

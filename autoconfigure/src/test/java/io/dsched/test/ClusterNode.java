@@ -64,7 +64,6 @@ public final class ClusterNode implements AutoCloseable {
             ClassLoader classLoader) {
         Map<String, Object> all = new LinkedHashMap<>(database.springProperties());
         all.put("dsched.node-id", id);
-        all.put("dsched.cluster.name", "test");
         all.put("spring.main.banner-mode", "off");
         all.putAll(properties);
         SpringApplicationBuilder builder =

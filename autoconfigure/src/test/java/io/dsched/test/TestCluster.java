@@ -1,11 +1,17 @@
 package io.dsched.test;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.dsched.store.ClusterTables;
 import io.dsched.store.DatabasePlatform;
 import io.dsched.store.DschedRepositories;
 import io.dsched.store.ExecutionRepository;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import javax.sql.DataSource;
 
@@ -23,11 +29,14 @@ public final class TestCluster implements AutoCloseable {
 
     private DatabasePlatform platform;
 
+    private final ClusterTables tables;
+
     private ExecutionRepository executions;
 
-    private TestCluster(TestDatabase database) {
+    private TestCluster(TestDatabase database, ClusterTables tables) {
         this.database = database;
         this.observer = database.newDataSource();
+        this.tables = tables;
     }
 
     /**
@@ -36,7 +45,56 @@ public final class TestCluster implements AutoCloseable {
      * @return the cluster, with no node yet
      */
     public static TestCluster on(TestDatabases.Kind kind) {
-        return new TestCluster(TestDatabases.create(kind));
+        return on(kind, ClusterTables.DEFAULT_CLUSTER);
+    }
+
+    /**
+     * Creates the database of a cluster of the given name, whose nodes start with that
+     * {@code dsched.cluster.name} unless their properties say otherwise.
+     * @param kind the kind of database
+     * @param clusterName the cluster's name
+     * @return the cluster, with no node yet
+     */
+    public static TestCluster on(TestDatabases.Kind kind, String clusterName) {
+        ClusterTables tables = ClusterTables.of(clusterName);
+        return new TestCluster(TestDatabases.create(kind), tables);
+    }
+
+    /**
+     * Returns the names of the cluster's tables.
+     * @return the tables
+     */
+    public ClusterTables tables() {
+        return this.tables;
+    }
+
+    /**
+     * Returns the names of the tables in the database, in lower case.
+     * @return the names
+     */
+    public List<String> tableNames() {
+        List<String> names = new ArrayList<>();
+        try (Connection connection = this.observer.getConnection();
+                ResultSet tables = connection
+                        .getMetaData()
+                        .getTables(connection.getCatalog(), connection.getSchema(), "%", null)) {
+            while (tables.next()) {
+                String type = tables.getString("TABLE_TYPE");
+                if ("TABLE".equals(type) || "BASE TABLE".equals(type)) {
+                    names.add(tables.getString("TABLE_NAME").toLowerCase(Locale.ROOT));
+                }
+            }
+        } catch (SQLException ex) {
+            throw new IllegalStateException(ex);
+        }
+        return names;
+    }
+
+    private Map<String, Object> withName(Map<String, Object> properties) {
+        Map<String, Object> all = new LinkedHashMap<>();
+        all.put("dsched.cluster.name", this.tables.clusterName());
+        all.putAll(properties);
+        return all;
     }
 
     /**
@@ -47,7 +105,7 @@ public final class TestCluster implements AutoCloseable {
      * @return the running node
      */
     public ClusterNode start(String id, Class<?> application, Map<String, Object> properties) {
-        ClusterNode node = ClusterNode.start(this.database, id, application, properties);
+        ClusterNode node = ClusterNode.start(this.database, id, application, withName(properties));
         this.nodes.add(node);
         return node;
     }
@@ -62,7 +120,7 @@ public final class TestCluster implements AutoCloseable {
      */
     public ClusterNode startWeb(
             String id, Class<?> application, Map<String, Object> properties, ClassLoader classLoader) {
-        ClusterNode node = ClusterNode.startWeb(this.database, id, application, properties, classLoader);
+        ClusterNode node = ClusterNode.startWeb(this.database, id, application, withName(properties), classLoader);
         this.nodes.add(node);
         return node;
     }
@@ -108,7 +166,7 @@ public final class TestCluster implements AutoCloseable {
      */
     public ExecutionRepository executions() {
         if (this.executions == null) {
-            this.executions = new DschedRepositories(this.observer, platform()).executions();
+            this.executions = new DschedRepositories(this.observer, platform(), this.tables).executions();
         }
         return this.executions;
     }

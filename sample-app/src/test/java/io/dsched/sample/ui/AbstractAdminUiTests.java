@@ -10,6 +10,7 @@ import io.dsched.sample.SampleServer;
 import io.dsched.sample.demo.DemoJobs;
 import io.dsched.sample.order.OrderJobs;
 import io.dsched.sample.order.OrderTimeout;
+import io.dsched.store.ClusterTables;
 import io.dsched.store.DatabasePlatform;
 import io.dsched.test.TestDatabases;
 import java.time.Duration;
@@ -82,7 +83,7 @@ abstract class AbstractAdminUiTests {
     @Test
     void aNodeWhoseClockIsBeyondTheMaximumSkewIsMarkedSkewedWithItsOffset() throws Exception {
         javax.sql.DataSource dataSource = this.server.bean(javax.sql.DataSource.class);
-        NodeTable nodes = new NodeTable(dataSource, DatabasePlatform.detect(dataSource));
+        NodeTable nodes = new NodeTable(dataSource, DatabasePlatform.detect(dataSource), ClusterTables.DEFAULT);
         // a node that has just beaten and measured its clock 30 s ahead, as a skewed node records it
         nodes.heartbeat("ui-node-skewed");
         nodes.recordClockOffset("ui-node-skewed", Duration.ofSeconds(30));
