@@ -359,10 +359,10 @@ public class DschedProperties {
     public static class Cluster {
 
         /**
-         * Name of the Quartz scheduler the nodes share; it keeps apart only Quartz's tables
-         * (triggers, schedules, pauses), so nodes of other names over the same database still
-         * share dsched's own tables: membership, attempts and their keys, locks, runtime jobs,
-         * dead letters and audit.
+         * Name of the cluster: nodes of one name share their jobs, and clusters of other names on
+         * the same database share nothing. A name other than 'dsched' leads the names of the
+         * cluster's own tables ('billing' uses billing_dsched_execution and so on); it must be a
+         * lower-case letter followed by up to 19 lower-case letters, digits or underscores.
          */
         private String name = "dsched";
 
