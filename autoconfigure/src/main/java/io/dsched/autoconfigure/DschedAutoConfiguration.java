@@ -225,7 +225,7 @@ public final class DschedAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     JobDefinitionStore dschedJobDefinitionStore(DschedJdbc jdbc) {
-        return new JobDefinitionStore(jdbc.dataSource(), jdbc.platform(), CLOCK);
+        return new JobDefinitionStore(jdbc.dataSource(), jdbc.platform());
     }
 
     @Bean
