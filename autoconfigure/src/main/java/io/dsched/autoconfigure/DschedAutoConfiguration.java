@@ -51,6 +51,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
+import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import org.quartz.SchedulerException;
@@ -178,6 +179,18 @@ public final class DschedAutoConfiguration {
         TableLockProvider(JdbcTemplateLockProvider.Configuration configuration) {
             super(configuration);
         }
+
+        @Override
+        protected boolean doLock(LockConfiguration lock) {
+            if (super.doLock(lock)) {
+                return true;
+            }
+            // ShedLock remembers the rows it created and from then on only updates them; housekeeping
+            // deletes a row free for longer than the history's retention, so a lock not taken is
+            // tried once more as if its row were new (an insert that finds the row held takes nothing)
+            clearCache();
+            return super.doLock(lock);
+        }
     }
 
     @Bean
@@ -229,7 +242,7 @@ public final class DschedAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     JobDefinitionStore dschedJobDefinitionStore(DschedJdbc jdbc) {
-        return new JobDefinitionStore(jdbc.dataSource(), jdbc.platform(), jdbc.tables(), CLOCK);
+        return new JobDefinitionStore(jdbc.dataSource(), jdbc.platform(), jdbc.tables());
     }
 
     @Bean
@@ -478,13 +491,20 @@ public final class DschedAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     Housekeeping dschedHousekeeping(
-            DschedJdbc jdbc, DschedProperties properties, JobRegistry registry, DatabaseClock clock) {
+            DschedJdbc jdbc,
+            DschedProperties properties,
+            JobRegistry registry,
+            DatabaseClock clock,
+            @Qualifier("dschedLockProvider") LockProvider lockProvider) {
         DschedProperties.History history = properties.getHistory();
         Housekeeping.Retention retention = new Housekeeping.Retention(
                 history.getRetention(),
                 history.getWaitingRetention(),
                 properties.getManagement().getAuditRetention(),
-                properties.getJobs().getDeploymentRetention());
+                properties.getJobs().getDeploymentRetention(),
+                history.getOpenDeadLetterRetention(),
+                // an application's own provider may keep its locks in the table, and not create a row again
+                (lockProvider instanceof TableLockProvider) ? history.getRetention() : null);
         Housekeeping housekeeping = new Housekeeping(
                 jdbc.dataSource(), jdbc.platform(), jdbc.tables(), retention, history.getBatchSize(), clock);
         registry.register(housekeeping.job(history.getCleanupCron()));

@@ -524,7 +524,8 @@ public class DschedProperties {
 
         /**
          * How long the record of a deployment that is not the newest is kept after its last node
-         * started, and the record of a removed job after its removal; a node of a deployment
+         * started, the record of a removed job after its removal, and a job definition that no
+         * deployment still recorded can run after it came into force; a node of a deployment
          * forgotten longer ago counts as a new deployment.
          */
         private Duration deploymentRetention = Duration.ofDays(365);
@@ -848,8 +849,26 @@ public class DschedProperties {
     /** The execution history and its housekeeping. */
     public static class History {
 
-        /** How long finished attempts and closed dead letters are kept. */
+        /**
+         * How long finished attempts and closed dead letters are kept, and with them captured logs,
+         * trace contexts and requests to stop attempts, the rows of nodes gone, and the lock table's
+         * rows free for as long.
+         */
         private Duration retention = Duration.ofDays(14);
+
+        /**
+         * How long a dead letter that nobody replayed or discarded is kept after its last failure
+         * before housekeeping deletes it; when not set, until someone does.
+         */
+        private Duration openDeadLetterRetention;
+
+        public Duration getOpenDeadLetterRetention() {
+            return this.openDeadLetterRetention;
+        }
+
+        public void setOpenDeadLetterRetention(Duration openDeadLetterRetention) {
+            this.openDeadLetterRetention = openDeadLetterRetention;
+        }
 
         /**
          * How long an attempt may wait past its due time for a node that runs it (of a job no node

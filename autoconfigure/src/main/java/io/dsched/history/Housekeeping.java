@@ -9,6 +9,8 @@ import io.dsched.store.DatabasePlatform;
 import io.dsched.store.DeploymentStore;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
@@ -21,16 +23,20 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 /**
  * Keeps every table dsched writes from growing without bound, each by its own retention: finished
  * attempts (with their captured logs; cancelled and skipped ones included) and closed dead letters,
- * after the history's retention; then the stored trace contexts of fires that
- * have no attempt left; attempts that waited past their due time longer than the waiting
+ * after the history's retention; then the captured logs and stored trace contexts that have no
+ * attempt left; attempts that waited past their due time longer than the waiting
  * retention, which no node is going to run, are cancelled (and later deleted with the history);
- * the audit log's entries after its retention; callers' idempotency keys once their window
- * closed; the clock offsets of nodes gone; requests to stop attempts, once their attempt has ended and the history's retention has
- * passed; the record of a deployment that is not the newest, once its last node started longer ago
- * than the deployment retention. The record of job definitions is kept: with the deployments, it
- * is what tells an old deployment from a new one. Deletes go in small batches so that no statement
- * holds many locks. It
- * runs as a scheduled job of its own, so on one node of the cluster at a time.
+ * open dead letters after their own retention, when one is set; the audit log's entries after its
+ * retention; callers' idempotency keys once their window closed; requests to stop attempts, once
+ * their attempt has ended and the history's retention has passed; the rows of nodes not seen for
+ * the history's retention (once no attempt runs on them: a dead node's running attempts are taken
+ * over first), and their clock offsets; the record of a deployment that is not the newest, once its
+ * last node started longer ago than the deployment retention, with the record of job definitions
+ * that no deployment still recorded can run (see {@link DefinitionRetention}); and the rows of the
+ * lock table that have been free for the lock retention, when the jobs' locks are dsched's own
+ * (the lock code creates a missing row again when it next locks). Runtime jobs stay until they are
+ * deleted. Deletes go in small batches so that no statement holds many locks. It runs as a
+ * scheduled job of its own, so on one node of the cluster at a time.
  */
 public class Housekeeping {
 
@@ -67,6 +73,8 @@ public class Housekeeping {
 
     private final DeploymentStore deployments;
 
+    private final DefinitionRetention definitions;
+
     /**
      * Creates the housekeeping.
      * @param dataSource dsched's DataSource
@@ -91,6 +99,7 @@ public class Housekeeping {
         this.batchSize = batchSize;
         this.clock = clock;
         this.deployments = new DeploymentStore(dataSource, platform, tables);
+        this.definitions = new DefinitionRetention(this.jdbc, platform, tables);
     }
 
     /**
@@ -122,33 +131,109 @@ public class Housekeeping {
         // an attempt that never ran, cancelled or skipped, has started_at when it was created
         int attempts = deleteInBatches(
                 "dsched_execution", "status IN (" + FINISHED + ") AND started_at < ?", cutoff, EXECUTION_LOGS);
+        int logs = deleteOrphanLogs(cutoff);
         int letters = deleteInBatches("dsched_dead_letter", "status <> 'OPEN' AND last_failed_at < ?", cutoff);
+        if (this.retention.openDeadLetters() != null) {
+            letters += deleteInBatches(
+                    "dsched_dead_letter",
+                    "status = 'OPEN' AND last_failed_at < ?",
+                    before(this.retention.openDeadLetters()));
+        }
         int traces = deleteTraces(cutoff);
         int audit = deleteInBatches("dsched_audit", "acted_at < ?", before(this.retention.audit()));
         int keys = deleteExpiredKeys();
         int requests = deleteCancelRequests(cutoff);
+        // a node that left without removing its row, once no attempt runs on it: membership takes
+        // over a dead node's running attempts, and forgets it itself, while any node judges others
+        int nodes = this.jdbc.update(
+                this.tables.sql(
+                        "DELETE FROM dsched_node WHERE last_seen < ? AND NOT EXISTS (SELECT 1 FROM dsched_execution e"
+                                + " WHERE e.node_id = dsched_node.node_id AND e.status = 'RUNNING')"),
+                cutoff);
         // a node's clock is forgotten with the node; one a failed start left behind, here
         int clocks = this.jdbc.update(
                 this.tables.sql(
                         "DELETE FROM dsched_node_clock WHERE measured_at < ? AND node_id NOT IN (SELECT node_id FROM dsched_node)"),
                 cutoff);
-        int deployments =
-                this.deployments.forgetStartedBefore(this.clock.instant().minus(this.retention.deployments()));
-        int total = stale + attempts + letters + traces + audit + keys + requests + deployments + clocks;
+        Instant deploymentCutoff = this.clock.instant().minus(this.retention.deployments());
+        int deployments = this.deployments.forgetStartedBefore(deploymentCutoff);
+        // after the deployments: what they no longer keep
+        int definitions = this.definitions.forgetBefore(deploymentCutoff);
+        int locks = (this.retention.locks() != null) ? deleteFreeLocks(this.retention.locks()) : 0;
+        int total = stale
+                + attempts
+                + logs
+                + letters
+                + traces
+                + audit
+                + keys
+                + requests
+                + nodes
+                + clocks
+                + deployments
+                + definitions
+                + locks;
         if (total > 0) {
             logger.info(
-                    "Cancelled {} attempts that waited too long; deleted {} attempts, {} closed dead letters,"
-                            + " {} trace contexts and {} audit entries past their retention, and {} idempotency keys"
-                            + " past their window, {} requests to stop attempts that have ended; forgot {}"
-                            + " deployments",
+                    "Cancelled {} attempts that waited too long; deleted {} attempts, {} captured logs of attempts"
+                            + " gone, {} dead letters, {} trace contexts and {} audit entries past their retention,"
+                            + " {} idempotency keys past their window, {} requests to stop attempts that have ended,"
+                            + " {} nodes gone and {} of their clocks, and {} locks long free; forgot {} deployments"
+                            + " and {} job definitions",
                     stale,
                     attempts,
+                    logs,
                     letters,
                     traces,
                     audit,
                     keys,
                     requests,
-                    deployments);
+                    nodes,
+                    clocks,
+                    locks,
+                    deployments,
+                    definitions);
+        }
+        return total;
+    }
+
+    private int deleteOrphanLogs(Object cutoff) {
+        // the logs of attempts deleted otherwise than here (the history is a public table)
+        return deleteKeysInBatches(
+                "SELECT l.execution_id FROM dsched_execution_log l WHERE l.created_at < ? AND NOT EXISTS"
+                        + " (SELECT 1 FROM dsched_execution e WHERE e.id = l.execution_id)"
+                        + " ORDER BY l.execution_id LIMIT " + this.batchSize,
+                Long.class,
+                cutoff,
+                "DELETE FROM dsched_execution_log WHERE execution_id IN (:keys) AND created_at < :cutoff");
+    }
+
+    private int deleteFreeLocks(Duration retention) {
+        // in the lock table's own form and clock (ShedLock's: UTC, or local time on H2), so read it
+        // from the database rather than converting the node's time
+        LocalDateTime now = this.jdbc.queryForObject(
+                this.tables.sql("SELECT " + this.platform.lockClockSql() + " AS lock_now"),
+                (row, number) -> row.getObject("lock_now", LocalDateTime.class));
+        Object cutoff = now.minus(retention);
+        // the time again: a lock taken meanwhile is held, and kept
+        return deleteKeysInBatches(
+                "SELECT name FROM dsched_lock WHERE lock_until < ? ORDER BY name LIMIT " + this.batchSize,
+                String.class,
+                cutoff,
+                "DELETE FROM dsched_lock WHERE name IN (:keys) AND lock_until < :cutoff");
+    }
+
+    private <T> int deleteKeysInBatches(String select, Class<T> type, Object cutoff, String delete) {
+        int total = 0;
+        for (int batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
+            List<T> keys = this.jdbc.queryForList(this.tables.sql(select), type, cutoff);
+            if (keys.isEmpty()) {
+                break;
+            }
+            total += this.named.update(delete, Map.of("keys", keys, "cutoff", cutoff));
+            if (keys.size() < this.batchSize) {
+                break;
+            }
         }
         return total;
     }
@@ -264,10 +349,34 @@ public class Housekeeping {
     /**
      * How long each kind of row is kept.
      *
-     * @param history finished attempts, closed dead letters, trace contexts and requests to stop attempts
+     * @param history finished attempts, closed dead letters, captured logs and trace contexts,
+     *     requests to stop attempts, and the rows of nodes gone
      * @param waiting an attempt waiting past its due time for a node to run it, before it is cancelled
      * @param audit the audit log's entries
-     * @param deployments the record of a deployment that is not the newest, after its last node started
+     * @param deployments the record of a deployment that is not the newest, after its last node
+     *     started, and of job definitions no deployment kept can run
+     * @param openDeadLetters open dead letters after their last failure, or {@code null} to keep them
+     *     until they are replayed or discarded
+     * @param locks rows of the lock table free for this long, or {@code null} to keep them (the
+     *     jobs' locks are an application's own provider's, which may not create a missing row again)
      */
-    public record Retention(Duration history, Duration waiting, Duration audit, Duration deployments) {}
+    public record Retention(
+            Duration history,
+            Duration waiting,
+            Duration audit,
+            Duration deployments,
+            Duration openDeadLetters,
+            Duration locks) {
+
+        /**
+         * Keeps open dead letters until someone acts, and lock rows for the history's retention.
+         * @param history finished attempts and the rest of the history
+         * @param waiting an attempt waiting past its due time, before it is cancelled
+         * @param audit the audit log's entries
+         * @param deployments the record of deployments and job definitions
+         */
+        public Retention(Duration history, Duration waiting, Duration audit, Duration deployments) {
+            this(history, waiting, audit, deployments, null, history);
+        }
+    }
 }

@@ -1,7 +1,6 @@
 package io.dsched.store;
 
 import io.dsched.definition.JobDefinition;
-import java.time.Clock;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.dao.DuplicateKeyException;
@@ -19,6 +18,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * definition (a new deployment), and keeps the stored one when its own definition was already
  * replaced by another (an old node restarting during the rollout). A deliberate rollback sets
  * {@code dsched.jobs.reapply-superseded=true}.
+ *
+ * <p>Each row's {@code created_at} and {@code node_id} say when, in database time, and by which
+ * node the definition last came into force: when it was first recorded, or last re-applied. With
+ * the deployments, they tell housekeeping which replaced definitions no deployment still kept can
+ * run.
  */
 public class JobDefinitionStore {
 
@@ -34,21 +38,17 @@ public class JobDefinitionStore {
 
     private final DatabasePlatform platform;
 
-    private final Clock clock;
-
     /**
      * Creates a store.
      * @param dataSource dsched's DataSource
      * @param tables the cluster's tables
      * @param platform its database
-     * @param clock the clock
      */
-    public JobDefinitionStore(DataSource dataSource, DatabasePlatform platform, ClusterTables tables, Clock clock) {
+    public JobDefinitionStore(DataSource dataSource, DatabasePlatform platform, ClusterTables tables) {
         this.platform = platform;
         this.tables = tables;
         this.jdbc = new JdbcTemplate(dataSource);
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-        this.clock = clock;
     }
 
     /**
@@ -85,13 +85,12 @@ public class JobDefinitionStore {
             this.jdbc.update(
                     this.tables.sql(
                             "INSERT INTO dsched_job_definition (job_name, definition_hash, schedule, status, node_id, created_at)"
-                                    + " VALUES (?, ?, ?, ?, ?, ?)"),
+                                    + " VALUES (?, ?, ?, ?, ?, " + this.platform.currentTimestampSql() + ")"),
                     job.name(),
                     hash,
                     job.describe(),
                     CURRENT,
-                    nodeId,
-                    this.platform.bindable(this.clock.instant()));
+                    nodeId);
             return Decision.APPLY;
         }
         if (CURRENT.equals(statuses.get(0))) {
@@ -101,10 +100,12 @@ public class JobDefinitionStore {
             return Decision.SUPERSEDED;
         }
         supersedeOthers(job.name(), hash);
+        // in force again from now, by this node: what tells housekeeping whose deployment runs it
         this.jdbc.update(
-                this.tables.sql(
-                        "UPDATE dsched_job_definition SET status = ? WHERE job_name = ? AND definition_hash = ?"),
+                this.tables.sql("UPDATE dsched_job_definition SET status = ?, node_id = ?, created_at = "
+                        + this.platform.currentTimestampSql() + " WHERE job_name = ? AND definition_hash = ?"),
                 CURRENT,
+                nodeId,
                 job.name(),
                 hash);
         return Decision.APPLY;

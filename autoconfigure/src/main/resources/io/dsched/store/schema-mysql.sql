@@ -307,14 +307,16 @@ CREATE TABLE IF NOT EXISTS dsched_audit (
 
 -- What each attempt logged on its thread (capped) and the stack trace it failed with: a row
 -- only for an attempt that logged something or failed, deleted together with its attempt.
--- utf8mb4 whatever the server's default: a log line may hold any character.
+-- utf8mb4 whatever the server's default: a log line may hold any character. By created_at,
+-- housekeeping looks for the logs of attempts deleted otherwise than by it.
 CREATE TABLE IF NOT EXISTS dsched_execution_log (
     execution_id BIGINT       NOT NULL PRIMARY KEY,
     job_name     VARCHAR(200) NOT NULL,
     log_lines    LONGTEXT,
     stack_trace  MEDIUMTEXT,
     truncated    BOOLEAN      NOT NULL,
-    created_at   DATETIME(3)  NOT NULL
+    created_at   DATETIME(3)  NOT NULL,
+    INDEX idx_dsched_execution_log_created (created_at)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
 -- The trace context a one-off job or a run triggered by hand was submitted in, by its fire's

@@ -326,6 +326,9 @@ CREATE TABLE IF NOT EXISTS dsched_execution_log (
     created_at   TIMESTAMP WITH TIME ZONE NOT NULL
 );
 
+-- what housekeeping looks through for the logs of attempts deleted otherwise than by it
+CREATE INDEX IF NOT EXISTS idx_dsched_execution_log_created ON dsched_execution_log (created_at);
+
 -- The trace context a one-off job or a run triggered by hand was submitted in, by its fire's
 -- idempotency key, so that every attempt of the fire continues that trace. Written only while
 -- tracing is on; housekeeping deletes a row once the fire's attempts are gone.
