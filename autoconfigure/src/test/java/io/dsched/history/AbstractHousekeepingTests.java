@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.dsched.audit.AuditEntry;
 import io.dsched.audit.AuditLog;
 import io.dsched.cluster.NodeTable;
-import io.dsched.deadletter.DeadLetter;
 import io.dsched.deadletter.DeadLetterRepository;
 import io.dsched.deadletter.DeadLetterStatus;
 import io.dsched.definition.Schedule;
@@ -23,6 +22,7 @@ import io.dsched.store.ExecutionRecord;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
+import io.dsched.test.TestRows;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -195,13 +195,13 @@ abstract class AbstractHousekeepingTests {
 
         // dsched_dead_letter: closed ones after the history's retention, open ones after their own
         DeadLetterRepository letters = new DschedRepositories(this.cluster.observer(), this.platform).deadLetters();
-        long replayedOld =
-                letters.save(letter(beyond(HISTORY), DeadLetterStatus.REPLAYED)).id();
-        long discardedYoung = letters.save(letter(within(HISTORY), DeadLetterStatus.DISCARDED))
+        long replayedOld = letters.save(TestRows.deadLetter(beyond(HISTORY), DeadLetterStatus.REPLAYED))
                 .id();
-        long openOld = letters.save(letter(beyond(OPEN_DEAD_LETTERS), DeadLetterStatus.OPEN))
+        long discardedYoung = letters.save(TestRows.deadLetter(within(HISTORY), DeadLetterStatus.DISCARDED))
                 .id();
-        long openYoung = letters.save(letter(within(OPEN_DEAD_LETTERS), DeadLetterStatus.OPEN))
+        long openOld = letters.save(TestRows.deadLetter(beyond(OPEN_DEAD_LETTERS), DeadLetterStatus.OPEN))
+                .id();
+        long openYoung = letters.save(TestRows.deadLetter(within(OPEN_DEAD_LETTERS), DeadLetterStatus.OPEN))
                 .id();
         rules.put("dsched_dead_letter", () -> {
             assertThat(count("dsched_dead_letter WHERE status <> 'OPEN' AND last_failed_at < ?", cutoff(HISTORY)))
@@ -589,27 +589,6 @@ abstract class AbstractHousekeepingTests {
                 status,
                 nodeId,
                 this.platform.bindable(since));
-    }
-
-    private static DeadLetter letter(Instant failedAt, DeadLetterStatus status) {
-        return new DeadLetter(
-                null,
-                "poison",
-                failedAt,
-                "poison@" + failedAt.toEpochMilli() + status,
-                1,
-                1L,
-                "java.lang.IllegalStateException",
-                "boom",
-                null,
-                null,
-                failedAt,
-                failedAt,
-                "node-1",
-                status,
-                null,
-                null,
-                null);
     }
 
     private static AuditEntry auditEntry(String target, Instant at) {

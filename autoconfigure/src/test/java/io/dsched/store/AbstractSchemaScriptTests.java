@@ -18,6 +18,7 @@ import io.dsched.logs.ExecutionLog;
 import io.dsched.logs.ExecutionLogs;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;
+import io.dsched.test.TestRows;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -264,8 +265,8 @@ abstract class AbstractSchemaScriptTests {
                         null));
         ExecutionRecord recent = store.repository().save(finished(ExecutionRecord.claim("new", now, "node-1", now)));
         DeadLetterRepository letters = new DschedRepositories(jdbc.dataSource(), jdbc.platform()).deadLetters();
-        DeadLetter open = letters.save(letter(old, DeadLetterStatus.OPEN));
-        letters.save(letter(old, DeadLetterStatus.DISCARDED));
+        DeadLetter open = letters.save(TestRows.deadLetter(old, DeadLetterStatus.OPEN));
+        letters.save(TestRows.deadLetter(old, DeadLetterStatus.DISCARDED));
         ExecutionLogs logs = new ExecutionLogs(jdbc.dataSource(), jdbc.platform(), ClusterTables.DEFAULT);
         for (ExecutionRecord attempt : List.of(saved.get(0), saved.get(1499), saved.get(2499), running, recent)) {
             logs.save(new ExecutionLog(attempt.id(), attempt.jobName(), List.of("a line"), null, false, now));
@@ -372,8 +373,8 @@ abstract class AbstractSchemaScriptTests {
         new ExecutionLogs(jdbc.dataSource(), platform, ClusterTables.DEFAULT)
                 .save(new ExecutionLog(ran.id(), "ran", List.of("a line"), null, false, old));
         DeadLetterRepository letters = new DschedRepositories(jdbc.dataSource(), platform).deadLetters();
-        DeadLetter open = letters.save(letter(old, DeadLetterStatus.OPEN));
-        letters.save(letter(old, DeadLetterStatus.REPLAYED));
+        DeadLetter open = letters.save(TestRows.deadLetter(old, DeadLetterStatus.OPEN));
+        letters.save(TestRows.deadLetter(old, DeadLetterStatus.REPLAYED));
         new AuditLog(new DschedRepositories(jdbc.dataSource(), platform).aggregates())
                 .record(new AuditEntry(
                         null, old, "ops", "job.pause", "ran", null, null, null, null, 200, null, "node-1"));
@@ -647,27 +648,6 @@ abstract class AbstractSchemaScriptTests {
                 null,
                 null,
                 claim.origin(),
-                null,
-                null);
-    }
-
-    private static DeadLetter letter(Instant failedAt, DeadLetterStatus status) {
-        return new DeadLetter(
-                null,
-                "poison",
-                failedAt,
-                "poison@" + failedAt.toEpochMilli() + status,
-                1,
-                1L,
-                "java.lang.IllegalStateException",
-                "boom",
-                null,
-                null,
-                failedAt,
-                failedAt,
-                "node-1",
-                status,
-                null,
                 null,
                 null);
     }
