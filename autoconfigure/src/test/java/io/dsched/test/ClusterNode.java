@@ -1,5 +1,6 @@
 package io.dsched.test;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.WebApplicationType;
@@ -107,6 +108,15 @@ public final class ClusterNode implements AutoCloseable {
      */
     public boolean hasBean(Class<?> type) {
         return this.context.getBeanNamesForType(type).length > 0;
+    }
+
+    /**
+     * Cuts the node off from the database at once, as if its process had died: its connection
+     * pools close, so that no heartbeat, outcome or clean-up of it reaches the database any more,
+     * while its threads stay where they are. {@link #close()} then stops what is left of it.
+     */
+    public void cutOff() {
+        this.context.getBeansOfType(HikariDataSource.class).values().forEach(HikariDataSource::close);
     }
 
     @Override
