@@ -405,7 +405,7 @@ abstract class AbstractClusterIsolationTests {
 
     @Test
     void eachClusterKeepsItsRowsInTablesOfItsOwnAndSharesOnlyQuartzsTablesKeyedByItsName() throws Exception {
-        ClusterTables tables = ClusterTables.read(this.cluster.observer());
+        TableLayout tables = TableLayout.read(this.cluster.observer());
 
         assertThat(tables.of(DSCHED))
                 .containsKeys(
@@ -450,7 +450,7 @@ abstract class AbstractClusterIsolationTests {
         Instant fire = Instant.parse("2032-01-01T00:00:00Z");
         try (ClusterNode node = ClusterNode.start(
                 this.cluster.database(), longest + "-1", IsolationJobs.class, properties(longest, false))) {
-            ClusterTables tables = ClusterTables.read(this.cluster.observer());
+            TableLayout tables = TableLayout.read(this.cluster.observer());
             assertThat(tables.of(longest)).isEqualTo(tables.of(DSCHED));
 
             assertThat(node.bean(FireExecutor.class).fire("quiet", fire)).isEqualTo(Outcome.SUCCEEDED);

@@ -16,15 +16,15 @@ import javax.sql.DataSource;
  * {@code DSCHED_QRTZ_*}) that a database holds, by cluster, as its metadata describes them:
  * columns and index names, all in lower case whatever case the database keeps them in.
  */
-final class ClusterTables {
+final class TableLayout {
 
     private final Map<String, Table> tables;
 
-    private ClusterTables(Map<String, Table> tables) {
+    private TableLayout(Map<String, Table> tables) {
         this.tables = tables;
     }
 
-    static ClusterTables read(DataSource dataSource) throws SQLException {
+    static TableLayout read(DataSource dataSource) throws SQLException {
         Map<String, Table> tables = new TreeMap<>();
         try (Connection connection = dataSource.getConnection()) {
             DatabaseMetaData metadata = connection.getMetaData();
@@ -45,7 +45,7 @@ final class ClusterTables {
                 }
             }
         }
-        return new ClusterTables(tables);
+        return new TableLayout(tables);
     }
 
     private static Table table(DatabaseMetaData metadata, String catalog, String schema, String stored)
