@@ -51,7 +51,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
-import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import org.quartz.SchedulerException;
@@ -178,18 +177,6 @@ public final class DschedAutoConfiguration {
 
         TableLockProvider(JdbcTemplateLockProvider.Configuration configuration) {
             super(configuration);
-        }
-
-        @Override
-        protected boolean doLock(LockConfiguration lock) {
-            if (super.doLock(lock)) {
-                return true;
-            }
-            // ShedLock remembers the rows it created and from then on only updates them; housekeeping
-            // deletes a row free for longer than the history's retention, so a lock not taken is
-            // tried once more as if its row were new (an insert that finds the row held takes nothing)
-            clearCache();
-            return super.doLock(lock);
         }
     }
 

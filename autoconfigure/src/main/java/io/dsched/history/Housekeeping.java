@@ -33,8 +33,11 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
  * over first), and their clock offsets; the record of a deployment that is not the newest, once its
  * last node started longer ago than the deployment retention, with the record of job definitions
  * that no deployment still recorded can run (see {@link DefinitionRetention}); and the rows of the
- * lock table that have been free for the lock retention, when the jobs' locks are dsched's own
- * (the lock code creates a missing row again when it next locks). Runtime jobs stay until they are
+ * lock table of jobs removed from the cluster (see {@code JobRemovals}) that have been free for the
+ * lock retention, when the jobs' locks are dsched's own (a job that comes back creates its row
+ * again when it next locks). Other lock rows stay: the rows of jobs still declared, and any an
+ * application's own ShedLock provider keeps in the table, which would not create a deleted row
+ * again while its process runs. Runtime jobs stay until they are
  * deleted. Deletes go in small batches so that no statement holds many locks. It runs as a
  * scheduled job of its own, so on one node of the cluster at a time.
  */
@@ -155,11 +158,12 @@ public class Housekeeping {
                 this.tables.sql(
                         "DELETE FROM dsched_node_clock WHERE measured_at < ? AND node_id NOT IN (SELECT node_id FROM dsched_node)"),
                 cutoff);
+        // before the removals are forgotten: they tell which lock rows are of jobs gone
+        int locks = (this.retention.locks() != null) ? deleteFreeLocks(this.retention.locks()) : 0;
         Instant deploymentCutoff = this.clock.instant().minus(this.retention.deployments());
         int deployments = this.deployments.forgetStartedBefore(deploymentCutoff);
         // after the deployments: what they no longer keep
         int definitions = this.definitions.forgetBefore(deploymentCutoff);
-        int locks = (this.retention.locks() != null) ? deleteFreeLocks(this.retention.locks()) : 0;
         int total = stale
                 + attempts
                 + logs
@@ -217,7 +221,8 @@ public class Housekeeping {
         Object cutoff = now.minus(retention);
         // the time again: a lock taken meanwhile is held, and kept
         return deleteKeysInBatches(
-                "SELECT name FROM dsched_lock WHERE lock_until < ? ORDER BY name LIMIT " + this.batchSize,
+                "SELECT name FROM dsched_lock WHERE lock_until < ? AND name IN (SELECT job_name FROM dsched_job_removal)"
+                        + " ORDER BY name LIMIT " + this.batchSize,
                 String.class,
                 cutoff,
                 "DELETE FROM dsched_lock WHERE name IN (:keys) AND lock_until < :cutoff");
