@@ -851,8 +851,8 @@ public class DschedProperties {
 
         /**
          * How long finished attempts and closed dead letters are kept, and with them captured logs,
-         * trace contexts and requests to stop attempts, the rows of nodes gone, and the lock table's
-         * rows free for as long.
+         * trace contexts and requests to stop attempts, the rows of nodes gone, and the lock rows of
+         * removed jobs free for as long.
          */
         private Duration retention = Duration.ofDays(14);
 
