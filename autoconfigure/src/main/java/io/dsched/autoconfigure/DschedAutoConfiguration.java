@@ -519,11 +519,18 @@ public final class DschedAutoConfiguration {
             DatabaseClock clock)
             throws SchedulerException {
         DschedProperties.Cluster cluster = properties.getCluster();
+        if (!jdbc.tables().clusterName().equals(cluster.getName())) {
+            throw new IllegalStateException("dsched.cluster.name is '" + cluster.getName()
+                    + "' but the DschedJdbc bean "
+                    + "names the tables of cluster '" + jdbc.tables().clusterName() + "': give it ClusterTables.of(\""
+                    + cluster.getName() + "\")");
+        }
         return new DschedEngine(
                 QuartzSettings.forNode(
                         jdbc.dataSource(),
                         jdbc.platform(),
-                        cluster.getName(),
+                        // the name the tables were named by, also with a DschedJdbc of the application's
+                        jdbc.tables().clusterName(),
                         nodeId.value(),
                         properties.getThreads(),
                         cluster.getCheckinInterval(),

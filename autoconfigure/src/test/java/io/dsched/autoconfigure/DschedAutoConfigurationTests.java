@@ -87,6 +87,35 @@ class DschedAutoConfigurationTests {
                 .isEqualTo("billing-7"));
     }
 
+    @Test
+    void failsClearlyWhenTheApplicationsDschedJdbcNamesAnotherClustersTables() {
+        this.withH2
+                .withPropertyValues("dsched.cluster.name=billing")
+                .withBean(
+                        DschedJdbc.class,
+                        () -> new DschedJdbc(
+                                DataSourceBuilder.create()
+                                        .url("jdbc:h2:mem:own;DB_CLOSE_DELAY=-1")
+                                        .build(),
+                                DatabasePlatform.H2))
+                .run((context) -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure())
+                            .rootCause()
+                            .hasMessageContaining("dsched.cluster.name is 'billing'")
+                            .hasMessageContaining("cluster 'dsched'");
+                });
+    }
+
+    @Test
+    void aClusterOfAnotherNameRunsQuartzByItsName() {
+        this.withH2.withPropertyValues("dsched.cluster.name=billing").run((context) -> {
+            assertThat(context.getBean(DschedJdbc.class).tables().clusterName()).isEqualTo("billing");
+            assertThat(context.getBean(DschedEngine.class).scheduler().getSchedulerName())
+                    .isEqualTo("billing");
+        });
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class TwoDataSources {
 
