@@ -30,6 +30,9 @@ public record TestDatabase(
         properties.put("spring.datasource.username", this.username);
         properties.put("spring.datasource.password", (this.password != null) ? this.password : "");
         properties.put("spring.datasource.hikari.maximum-pool-size", "12");
+        // a node opens connections as it needs them, not twelve at its start: a suite of six nodes,
+        // beside another suite in the other test JVM, stays within the database's 100 connections
+        properties.put("spring.datasource.hikari.minimum-idle", "2");
         properties.put("dsched.jdbc.initialize-schema", "always");
         return properties;
     }
