@@ -16,6 +16,9 @@ import io.dsched.test.TestDatabases;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -84,9 +87,16 @@ abstract class AbstractAdminUiTests {
     void aNodeWhoseClockIsBeyondTheMaximumSkewIsMarkedSkewedWithItsOffset() throws Exception {
         javax.sql.DataSource dataSource = this.server.bean(javax.sql.DataSource.class);
         NodeTable nodes = new NodeTable(dataSource, DatabasePlatform.detect(dataSource), ClusterTables.DEFAULT);
-        // a node that has just beaten and measured its clock 30 s ahead, as a skewed node records it
-        nodes.heartbeat("ui-node-skewed");
-        nodes.recordClockOffset("ui-node-skewed", Duration.ofSeconds(30));
+        // a live node that measured its clock 30 s ahead, as a skewed node records it: it beats and
+        // measures every second, as a real one does, so that it stays alive however long the browser
+        // takes to start on a busy machine (one beat alone is forgotten after the node timeout)
+        Runnable beat = () -> {
+            nodes.heartbeat("ui-node-skewed");
+            nodes.recordClockOffset("ui-node-skewed", Duration.ofSeconds(30));
+        };
+        beat.run();
+        ScheduledExecutorService beating = Executors.newSingleThreadScheduledExecutor();
+        beating.scheduleWithFixedDelay(beat, 1, 1, TimeUnit.SECONDS);
         try {
             signIn("viewer");
             this.browser.page("/", "Overview");
@@ -102,6 +112,8 @@ abstract class AbstractAdminUiTests {
             this.browser.screenshot(prefix() + "overview-skewed-node");
             this.browser.assertNoConsoleErrors();
         } finally {
+            beating.shutdownNow();
+            beating.awaitTermination(10, TimeUnit.SECONDS);
             nodes.remove("ui-node-skewed");
         }
     }
