@@ -549,7 +549,6 @@ public final class DschedAutoConfiguration {
                         runtimeJobs::synchronize),
                 shutdown,
                 properties.isRunJobs(),
-                jdbc.dataSource(),
                 new MembershipStanding(
                         membership,
                         skew,

@@ -31,6 +31,6 @@ public final class DschedLogsAutoConfiguration {
     @ConditionalOnProperty(prefix = "dsched.logs", name = "capture", havingValue = "true", matchIfMissing = true)
     ExecutionLogCapture dschedExecutionLogCapture(ExecutionLogs logs, DschedProperties properties) {
         DschedProperties.Logs settings = properties.getLogs();
-        return new ExecutionLogCapture(logs, settings.getLevel(), settings.getMaxSize(), Clock.systemUTC());
+        return new ExecutionLogCapture(logs, settings.getLevel().name(), settings.getMaxSize(), Clock.systemUTC());
     }
 }

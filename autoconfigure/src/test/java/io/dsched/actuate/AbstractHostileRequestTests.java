@@ -248,7 +248,7 @@ abstract class AbstractHostileRequestTests {
                     .bean(io.dsched.engine.DschedEngine.class)
                     .scheduler()
                     .getTrigger(org.quartz.TriggerKey.triggerKey(VICTIM, io.dsched.jobs.RuntimeJobs.GROUP));
-            return ((io.dsched.engine.SpringCronTrigger) trigger).getExpression();
+            return ((io.dsched.quartz.SpringCronTrigger) trigger).getExpression();
         } catch (org.quartz.SchedulerException ex) {
             throw new IllegalStateException(ex);
         }

@@ -129,7 +129,7 @@ class DschedLogsAutoConfigurationTests {
 
         @Bean
         ExecutionLogCapture userCapture(ExecutionLogs logs) {
-            return new ExecutionLogCapture(logs, LogLevel.ERROR, DataSize.ofKilobytes(1), Clock.systemUTC());
+            return new ExecutionLogCapture(logs, LogLevel.ERROR.name(), DataSize.ofKilobytes(1), Clock.systemUTC());
         }
     }
 }

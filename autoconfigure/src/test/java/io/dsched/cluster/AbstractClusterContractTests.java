@@ -5,10 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.dsched.engine.DschedEngine;
 import io.dsched.engine.JobSynchronizer;
-import io.dsched.engine.SpringCronTrigger;
 import io.dsched.execution.AttemptRunner.Outcome;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.execution.FireExecutor;
+import io.dsched.quartz.SpringCronTrigger;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionRepository;
 import io.dsched.test.ClusterNode;

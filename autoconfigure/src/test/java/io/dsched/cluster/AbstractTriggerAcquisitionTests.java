@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.dsched.definition.Schedule;
 import io.dsched.engine.DschedEngine;
-import io.dsched.engine.DschedJobStore;
-import io.dsched.engine.SkipLockedJobStore;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.RecurringJob;
+import io.dsched.quartz.ClusterJobStore;
+import io.dsched.quartz.SkipLockedJobStore;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
@@ -125,7 +125,7 @@ abstract class AbstractTriggerAcquisitionTests {
         Map<String, Object> stock = Map.of("test.tick.cron", "* * * * * *", "dsched.cluster.skip-locked", false);
         ClusterNode node = this.cluster.start("node-1", TestJobs.class, stock);
         assertThat(node.bean(DschedEngine.class).scheduler().getMetaData().getJobStoreClass())
-                .isEqualTo(DschedJobStore.class);
+                .isEqualTo(ClusterJobStore.class);
         awaitFiresAfter(Instant.now(), 1);
         JdbcTemplate jdbc = new JdbcTemplate(this.cluster.observer());
 

@@ -2,6 +2,9 @@ package io.dsched.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dsched.quartz.ClusterJobStore;
+import io.dsched.quartz.SkipLockedDelegates;
+import io.dsched.quartz.SkipLockedJobStore;
 import io.dsched.store.DatabasePlatform;
 import java.time.Duration;
 import java.util.Properties;
@@ -28,7 +31,7 @@ class QuartzSettingsTests {
     @Test
     void h2KeepsTheStockStoreAsItHasNoSkipLocked() {
         assertThat(store(DatabasePlatform.H2, true))
-                .containsEntry("org.quartz.jobStore.class", DschedJobStore.class.getName())
+                .containsEntry("org.quartz.jobStore.class", ClusterJobStore.class.getName())
                 .containsEntry("org.quartz.jobStore.driverDelegateClass", StdJDBCDelegate.class.getName());
     }
 
@@ -37,7 +40,7 @@ class QuartzSettingsTests {
     void turnedOffEveryDatabaseGetsTheStockStoreUnderTheClusterWideLock(DatabasePlatform platform) {
         Properties properties = store(platform, false);
         assertThat(properties)
-                .containsEntry("org.quartz.jobStore.class", DschedJobStore.class.getName())
+                .containsEntry("org.quartz.jobStore.class", ClusterJobStore.class.getName())
                 .containsEntry("org.quartz.jobStore.acquireTriggersWithinLock", "true");
         assertThat(properties.getProperty("org.quartz.jobStore.driverDelegateClass"))
                 .isEqualTo(

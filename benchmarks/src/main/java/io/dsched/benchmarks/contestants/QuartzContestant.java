@@ -7,8 +7,8 @@ import io.dsched.benchmarks.NodeSpec;
 import io.dsched.benchmarks.Probe;
 import io.dsched.benchmarks.RecurringPlan;
 import io.dsched.benchmarks.Workload;
-import io.dsched.engine.SkipLockedDelegates;
-import io.dsched.engine.SkipLockedJobStore;
+import io.dsched.quartz.SkipLockedDelegates;
+import io.dsched.quartz.SkipLockedJobStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -103,7 +103,7 @@ import org.quartz.utils.DBConnectionManager;
  * {@code lockOnInsert} are about safety and inserts, not firing.
  *
  * <p>{@link Variant#SKIP_LOCKED} ({@code quartz-skip-locked}): the tuned variant on dsched's
- * clustering extension ({@code jobStore.class = io.dsched.engine.SkipLockedJobStore} with the
+ * clustering extension ({@code jobStore.class = io.dsched.quartz.SkipLockedJobStore} with the
  * matching {@code SkipLockedDelegates} delegate), which acquires, fires and completes triggers
  * without the {@code TRIGGER_ACCESS} lock. It is the bare Quartz that W4 compares dsched with on
  * the same store, and it shows what the store alone changes for a Quartz user.

@@ -1,0 +1,161 @@
+package io.dsched.quartz;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.quartz.JobPersistenceException;
+import org.quartz.SchedulerConfigException;
+import org.quartz.impl.jdbcjobstore.JobStoreTX;
+import org.quartz.impl.jdbcjobstore.SchedulerStateRecord;
+import org.quartz.spi.ClassLoadHelper;
+import org.quartz.spi.OperableTrigger;
+import org.quartz.spi.SchedulerSignaler;
+
+/**
+ * Quartz's clustered JDBC store ({@code JobStoreTX}) with two additions any clustered Quartz
+ * application can use:
+ *
+ * <ul>
+ *   <li>On shutdown it puts the triggers this node acquired but did not fire back to waiting.
+ *       Quartz leaves them acquired, and no other node fires them until it has declared the
+ *       stopped node failed (its check-in interval plus a grace of 7.5 seconds): a rolling restart
+ *       would delay those fires by that much.
+ *   <li>Given a {@link NodeStanding} ({@link StoreHooks}), it is governed by a membership kept
+ *       outside Quartz where Quartz would trust the node's clock. A node whose clock is too far
+ *       from the database's acquires no triggers and handles no misfires: Quartz compares fire
+ *       times with the node's clock, so it would fire early or late and judge fires misfired that
+ *       are not. And a node is failed, and its fires recovered, when the membership says it is
+ *       dead, not when its check-in time, written with its own clock, looks old by this node's
+ *       clock: stock Quartz declares a live node dead past about 12 s of skew and recovers its
+ *       running fires. Quartz's own finding of this node's earlier process (on the first
+ *       check-in) still counts.
+ * </ul>
+ *
+ * <p>Without a standing it behaves as Quartz's store.
+ */
+public class ClusterJobStore extends JobStoreTX {
+
+    private StoreHooks hooks = StoreHooks.NONE;
+
+    @Override
+    public void initialize(ClassLoadHelper loadHelper, SchedulerSignaler signaler) throws SchedulerConfigException {
+        this.hooks = StoreHooks.current();
+        super.initialize(loadHelper, signaler);
+    }
+
+    private NodeStanding standing() {
+        return this.hooks.standing();
+    }
+
+    /**
+     * Returns what claims fires in the transaction that fires them.
+     * @return the claims, or {@code null}
+     */
+    protected FireClaims claims() {
+        return this.hooks.claims();
+    }
+    /**
+     * Whether this node may acquire fires now.
+     * @return {@code false} while its clock is too far from the database's
+     */
+    protected boolean takesFires() {
+        NodeStanding standing = standing();
+        return standing == null || standing.takesFires();
+    }
+
+    @Override
+    public List<OperableTrigger> acquireNextTriggers(long noLaterThan, int maxCount, long timeWindow)
+            throws JobPersistenceException {
+        if (!takesFires()) {
+            return List.of();
+        }
+        return super.acquireNextTriggers(noLaterThan, maxCount, timeWindow);
+    }
+
+    @Override
+    protected RecoverMisfiredJobsResult doRecoverMisfires() throws JobPersistenceException {
+        if (!takesFires()) {
+            return RecoverMisfiredJobsResult.NO_OP;
+        }
+        return super.doRecoverMisfires();
+    }
+
+    @Override
+    protected List<SchedulerStateRecord> findFailedInstances(Connection conn) throws JobPersistenceException {
+        List<SchedulerStateRecord> byQuartz = super.findFailedInstances(conn);
+        NodeStanding standing = standing();
+        if (standing == null) {
+            return byQuartz;
+        }
+        Optional<Set<String>> live = standing.liveNodes();
+        List<SchedulerStateRecord> failed = new ArrayList<>();
+        for (SchedulerStateRecord record : byQuartz) {
+            String node = record.getSchedulerInstanceId();
+            // this node's own earlier process, found on the first check-in
+            if (node.equals(getInstanceId()) || (live.isPresent() && !live.get().contains(node))) {
+                failed.add(record);
+            }
+        }
+        if (live.isPresent()) {
+            try {
+                for (SchedulerStateRecord record : getDelegate().selectSchedulerStateRecords(conn, null)) {
+                    String node = record.getSchedulerInstanceId();
+                    if (!node.equals(getInstanceId())
+                            && !live.get().contains(node)
+                            && failed.stream().noneMatch((known) -> known.getSchedulerInstanceId()
+                                    .equals(node))) {
+                        failed.add(record);
+                    }
+                }
+            } catch (SQLException ex) {
+                throw new JobPersistenceException("Couldn't read the nodes' check-ins: " + ex.getMessage(), ex);
+            }
+        }
+        return failed;
+    }
+
+    /** Puts back the triggers this node acquired but did not fire, then shuts the store down. */
+    @Override
+    public void shutdown() {
+        try {
+            int released = executeInNonManagedTXLock(null, this::releaseAcquired, null);
+            if (released > 0) {
+                getLog().debug("Released " + released + " trigger(s) this node had acquired but not fired");
+            }
+        } catch (JobPersistenceException | RuntimeException ex) {
+            getLog().warn("Couldn't release the triggers this node acquired: " + ex.getMessage());
+        }
+        super.shutdown();
+    }
+
+    private int releaseAcquired(Connection conn) throws JobPersistenceException {
+        String triggers = getTablePrefix() + "TRIGGERS";
+        String fired = getTablePrefix() + "FIRED_TRIGGERS";
+        try (PreparedStatement release = conn.prepareStatement("UPDATE " + triggers
+                        + " SET TRIGGER_STATE = ? WHERE SCHED_NAME = ? AND TRIGGER_STATE = ? AND EXISTS (SELECT 1 FROM "
+                        + fired + " F WHERE F.SCHED_NAME = " + triggers + ".SCHED_NAME"
+                        + " AND F.TRIGGER_NAME = " + triggers + ".TRIGGER_NAME"
+                        + " AND F.TRIGGER_GROUP = " + triggers + ".TRIGGER_GROUP"
+                        + " AND F.INSTANCE_NAME = ? AND F.STATE = ?)");
+                PreparedStatement forget = conn.prepareStatement(
+                        "DELETE FROM " + fired + " WHERE SCHED_NAME = ? AND INSTANCE_NAME = ? AND STATE = ?")) {
+            release.setString(1, STATE_WAITING);
+            release.setString(2, getInstanceName());
+            release.setString(3, STATE_ACQUIRED);
+            release.setString(4, getInstanceId());
+            release.setString(5, STATE_ACQUIRED);
+            int released = release.executeUpdate();
+            forget.setString(1, getInstanceName());
+            forget.setString(2, getInstanceId());
+            forget.setString(3, STATE_ACQUIRED);
+            forget.executeUpdate();
+            return released;
+        } catch (SQLException ex) {
+            throw new JobPersistenceException("Couldn't release acquired triggers: " + ex.getMessage(), ex);
+        }
+    }
+}
