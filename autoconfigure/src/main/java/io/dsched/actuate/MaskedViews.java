@@ -2,12 +2,12 @@ package io.dsched.actuate;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.dsched.audit.AuditEntry;
-import io.dsched.deadletter.DeadLetter;
 import io.dsched.logs.ExecutionLog;
 import io.dsched.management.Views.ExecutionDetail;
 import io.dsched.management.Views.Job;
 import io.dsched.management.Views.JobDetail;
 import io.dsched.management.Views.PageView;
+import io.dsched.store.DeadLetter;
 import io.dsched.store.ExecutionRecord;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

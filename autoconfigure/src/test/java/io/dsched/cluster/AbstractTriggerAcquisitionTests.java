@@ -5,12 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.dsched.definition.Schedule;
 import io.dsched.engine.DschedEngine;
-import io.dsched.execution.ExecutionStatus;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.RecurringJob;
 import io.dsched.quartz.ClusterJobStore;
 import io.dsched.quartz.SkipLockedJobStore;
 import io.dsched.store.ExecutionRecord;
+import io.dsched.store.ExecutionStatus;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;

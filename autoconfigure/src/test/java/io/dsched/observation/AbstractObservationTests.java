@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
-import io.dsched.execution.ExecutionStatus;
 import io.dsched.execution.FireExecutor;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
 import io.dsched.jobs.ScheduledJob;
 import io.dsched.store.ExecutionRecord;
+import io.dsched.store.ExecutionStatus;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;

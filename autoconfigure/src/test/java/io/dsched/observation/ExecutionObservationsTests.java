@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dsched.execution.AttemptObserver.Observed;
 import io.dsched.execution.AttemptRunner.Outcome;
-import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.JobTimeoutException;
+import io.dsched.store.ExecutionOrigin;
 import io.dsched.store.ExecutionRecord;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariDataSource;
 import io.dsched.autoconfigure.DschedJdbc;
 import io.dsched.autoconfigure.DschedSchemaInitializer;
-import io.dsched.execution.ExecutionOrigin;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;
 import java.sql.Connection;

@@ -1,13 +1,13 @@
 package io.dsched.cluster;
 
 import io.dsched.cluster.NodeTable.NodeSighting;
-import io.dsched.deadletter.DeadLetter;
-import io.dsched.deadletter.DeadLetterStatus;
 import io.dsched.engine.DschedPhases;
-import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.JobTarget;
 import io.dsched.execution.JobTargets;
 import io.dsched.queue.ExecutionQueue;
+import io.dsched.store.DeadLetter;
+import io.dsched.store.DeadLetterStatus;
+import io.dsched.store.ExecutionOrigin;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionStore;
 import java.time.Clock;

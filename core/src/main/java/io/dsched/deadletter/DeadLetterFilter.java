@@ -1,5 +1,6 @@
 package io.dsched.deadletter;
 
+import io.dsched.store.DeadLetterStatus;
 import java.time.Instant;
 
 /**

@@ -1,6 +1,9 @@
 package io.dsched.deadletter;
 
-import io.dsched.execution.ExecutionOrigin;
+import io.dsched.store.DeadLetter;
+import io.dsched.store.DeadLetterRepository;
+import io.dsched.store.DeadLetterStatus;
+import io.dsched.store.ExecutionOrigin;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionRepository;
 import io.dsched.store.Pages;

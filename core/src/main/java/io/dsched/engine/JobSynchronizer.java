@@ -149,7 +149,8 @@ public final class JobSynchronizer {
     }
 
     private void synchronize(JobDefinition job) throws SchedulerException {
-        Decision decision = this.definitions.adopt(job, this.nodeId, this.reapplySuperseded);
+        Decision decision = this.definitions.adopt(
+                job.name(), job.fingerprint(), job.describe(), this.nodeId, this.reapplySuperseded);
         TriggerKey triggerKey = triggerKey(job.name());
         Trigger stored = this.scheduler.getTrigger(triggerKey);
         boolean inForce = stored != null && job.fingerprint().equals(fingerprint(stored));

@@ -1,8 +1,10 @@
 package io.dsched.execution;
 
-import io.dsched.deadletter.DeadLetter;
-import io.dsched.deadletter.DeadLetterStatus;
+import io.dsched.store.DeadLetter;
+import io.dsched.store.DeadLetterStatus;
+import io.dsched.store.ExecutionOrigin;
 import io.dsched.store.ExecutionRecord;
+import io.dsched.store.ExecutionStatus;
 import io.dsched.store.ExecutionStore;
 import io.dsched.store.ExecutionStore.LostClaimException;
 import io.dsched.store.LockTable;

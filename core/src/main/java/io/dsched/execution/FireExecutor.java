@@ -1,6 +1,7 @@
 package io.dsched.execution;
 
 import io.dsched.execution.AttemptRunner.Outcome;
+import io.dsched.store.ExecutionOrigin;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionStore;
 import io.dsched.store.TransientFailures;

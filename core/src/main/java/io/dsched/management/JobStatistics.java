@@ -1,8 +1,8 @@
 package io.dsched.management;
 
-import io.dsched.execution.ExecutionStatus;
 import io.dsched.store.ClusterTables;
 import io.dsched.store.DatabasePlatform;
+import io.dsched.store.ExecutionStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

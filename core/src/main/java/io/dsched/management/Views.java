@@ -1,8 +1,8 @@
 package io.dsched.management;
 
-import io.dsched.deadletter.DeadLetter;
-import io.dsched.execution.ExecutionStatus;
+import io.dsched.store.DeadLetter;
 import io.dsched.store.ExecutionRecord;
+import io.dsched.store.ExecutionStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

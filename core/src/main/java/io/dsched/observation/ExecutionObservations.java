@@ -2,7 +2,7 @@ package io.dsched.observation;
 
 import io.dsched.execution.AttemptObserver;
 import io.dsched.execution.AttemptRunner.Outcome;
-import io.dsched.execution.ExecutionOrigin;
+import io.dsched.store.ExecutionOrigin;
 import io.dsched.store.ExecutionRecord;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;

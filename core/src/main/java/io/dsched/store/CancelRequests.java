@@ -1,7 +1,5 @@
 package io.dsched.store;
 
-import io.dsched.execution.Cancellation;
-import io.dsched.execution.ExecutionStatus;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;

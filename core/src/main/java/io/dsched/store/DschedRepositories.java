@@ -1,6 +1,5 @@
 package io.dsched.store;
 
-import io.dsched.deadletter.DeadLetterRepository;
 import javax.sql.DataSource;
 import org.springframework.data.jdbc.core.JdbcAggregateOperations;
 import org.springframework.data.jdbc.core.JdbcAggregateTemplate;

@@ -1,7 +1,5 @@
 package io.dsched.store;
 
-import io.dsched.execution.ExecutionOrigin;
-import io.dsched.execution.ExecutionStatus;
 import java.time.Instant;
 import org.springframework.data.annotation.Id;
 import org.springframework.data.relational.core.mapping.Table;

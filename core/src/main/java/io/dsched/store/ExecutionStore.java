@@ -1,9 +1,5 @@
 package io.dsched.store;
 
-import io.dsched.deadletter.DeadLetter;
-import io.dsched.deadletter.DeadLetterRepository;
-import io.dsched.execution.ExecutionOrigin;
-import io.dsched.execution.ExecutionStatus;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,6 +1,5 @@
 package io.dsched.store;
 
-import io.dsched.definition.JobDefinition;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.dao.DuplicateKeyException;
@@ -54,15 +53,18 @@ public class JobDefinitionStore {
     /**
      * Decides whether this node's definition of a job is to be applied to the shared store, and
      * records the decision.
-     * @param job this node's definition
+     * @param job the job's name
+     * @param fingerprint this node's definition of it, as a hash that any change of the definition changes
+     * @param schedule this node's schedule of it, as shown to operators
      * @param nodeId this node
      * @param reapplySuperseded whether a replaced definition may be applied again
      * @return the decision
      */
-    public Decision adopt(JobDefinition job, String nodeId, boolean reapplySuperseded) {
+    public Decision adopt(String job, String fingerprint, String schedule, String nodeId, boolean reapplySuperseded) {
         for (int attempt = 1; ; attempt++) {
             try {
-                return this.transactions.execute((status) -> decide(job, nodeId, reapplySuperseded));
+                return this.transactions.execute(
+                        (status) -> decide(job, fingerprint, schedule, nodeId, reapplySuperseded));
             } catch (DuplicateKeyException | PessimisticLockingFailureException ex) {
                 // another node starting at the same moment inserted the same definition, or
                 // deadlocked with this one on MySQL's gap locks: try again, it is known by now
@@ -73,22 +75,21 @@ public class JobDefinitionStore {
         }
     }
 
-    private Decision decide(JobDefinition job, String nodeId, boolean reapplySuperseded) {
-        String hash = job.fingerprint();
+    private Decision decide(String job, String hash, String schedule, String nodeId, boolean reapplySuperseded) {
         List<String> statuses = this.jdbc.queryForList(
                 this.tables.sql("SELECT status FROM dsched_job_definition WHERE job_name = ? AND definition_hash = ?"),
                 String.class,
-                job.name(),
+                job,
                 hash);
         if (statuses.isEmpty()) {
-            supersedeOthers(job.name(), hash);
+            supersedeOthers(job, hash);
             this.jdbc.update(
                     this.tables.sql(
                             "INSERT INTO dsched_job_definition (job_name, definition_hash, schedule, status, node_id, created_at)"
                                     + " VALUES (?, ?, ?, ?, ?, " + this.platform.currentTimestampSql() + ")"),
-                    job.name(),
+                    job,
                     hash,
-                    job.describe(),
+                    schedule,
                     CURRENT,
                     nodeId);
             return Decision.APPLY;
@@ -99,14 +100,14 @@ public class JobDefinitionStore {
         if (!reapplySuperseded) {
             return Decision.SUPERSEDED;
         }
-        supersedeOthers(job.name(), hash);
+        supersedeOthers(job, hash);
         // in force again from now, by this node: what tells housekeeping whose deployment runs it
         this.jdbc.update(
                 this.tables.sql("UPDATE dsched_job_definition SET status = ?, node_id = ?, created_at = "
                         + this.platform.currentTimestampSql() + " WHERE job_name = ? AND definition_hash = ?"),
                 CURRENT,
                 nodeId,
-                job.name(),
+                job,
                 hash);
         return Decision.APPLY;
     }

@@ -1,4 +1,4 @@
-package io.dsched.deadletter;
+package io.dsched.store;
 
 /**
  * What an operator did with a dead letter.

@@ -1,4 +1,4 @@
-package io.dsched.execution;
+package io.dsched.store;
 
 /**
  * What a request to cancel an attempt did.
@@ -14,7 +14,7 @@ public record Cancellation(Long executionId, ExecutionStatus before, Result resu
         /** The attempt was waiting ({@code SCHEDULED} or {@code RETRY_SCHEDULED}); it is now {@code CANCELLED} and never runs. */
         CANCELLED,
         /**
-         * The attempt is running: the node running it flags its {@link JobContext#isCancelled()}, then
+         * The attempt is running: the node running it flags its {@code JobContext.isCancelled()}, then
          * interrupts it after the grace; it ends {@code CANCELLED}, neither retried nor dead-lettered,
          * unless it completes before it is stopped.
          */

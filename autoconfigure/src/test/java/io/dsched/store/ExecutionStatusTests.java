@@ -1,4 +1,4 @@
-package io.dsched.execution;
+package io.dsched.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;

@@ -1,4 +1,4 @@
-package io.dsched.execution;
+package io.dsched.store;
 
 /**
  * Why an attempt exists.

@@ -1,4 +1,4 @@
-package io.dsched.execution;
+package io.dsched.store;
 
 import java.util.EnumSet;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package io.dsched.deadletter;
+package io.dsched.store;
 
 import java.time.Instant;
 import org.springframework.data.jdbc.repository.query.Modifying;
