@@ -2,7 +2,7 @@ package io.dsched.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dsched.execution.AttemptRunner.Outcome;
+import io.dsched.execution.Outcome;
 import io.dsched.notify.Notification;
 import io.dsched.notify.NotificationListener;
 import io.dsched.notify.Notifier;

@@ -3,7 +3,7 @@ package io.dsched.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dsched.execution.AttemptObserver;
-import io.dsched.execution.AttemptRunner.Outcome;
+import io.dsched.execution.Outcome;
 import io.dsched.jobs.SubmissionObserver;
 import io.dsched.observation.ExecutionObservations;
 import io.dsched.observation.SubmitObservations;

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.dsched.engine.DschedEngine;
 import io.dsched.engine.JobSynchronizer;
-import io.dsched.execution.AttemptRunner.Outcome;
 import io.dsched.execution.FireExecutor;
+import io.dsched.execution.Outcome;
 import io.dsched.quartz.SpringCronTrigger;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionRepository;

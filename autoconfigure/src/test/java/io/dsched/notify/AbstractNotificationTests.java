@@ -3,8 +3,8 @@ package io.dsched.notify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.dsched.execution.AttemptRunner.Outcome;
 import io.dsched.execution.FireExecutor;
+import io.dsched.execution.Outcome;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;

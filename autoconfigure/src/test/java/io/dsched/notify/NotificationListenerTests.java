@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.dsched.execution.AttemptRunner.Outcome;
+import io.dsched.execution.Outcome;
 import io.dsched.notify.Notification.Kind;
 import io.dsched.store.ExecutionRecord;
 import java.time.Clock;

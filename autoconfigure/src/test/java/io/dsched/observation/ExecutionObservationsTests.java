@@ -3,8 +3,8 @@ package io.dsched.observation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dsched.execution.AttemptObserver.Observed;
-import io.dsched.execution.AttemptRunner.Outcome;
 import io.dsched.execution.JobTimeoutException;
+import io.dsched.execution.Outcome;
 import io.dsched.store.ExecutionOrigin;
 import io.dsched.store.ExecutionRecord;
 import io.micrometer.observation.ObservationRegistry;

@@ -10,10 +10,10 @@ import io.dsched.deadletter.DeadLetters;
 import io.dsched.definition.Schedule;
 import io.dsched.engine.DschedEngine;
 import io.dsched.engine.JobSynchronizer;
-import io.dsched.execution.AttemptRunner;
 import io.dsched.execution.FireExecutor;
 import io.dsched.execution.JobGuard;
 import io.dsched.execution.JobTimeoutException;
+import io.dsched.execution.Outcome;
 import io.dsched.history.Housekeeping;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
@@ -181,9 +181,9 @@ abstract class AbstractReliabilityTests {
         assertThat(attempts("flaky")).isEmpty();
         handOver.run();
 
-        assertThat(fires.fire("steady", fire, "fire-1")).isEqualTo(AttemptRunner.Outcome.SUCCEEDED);
-        assertThat(fires.fire("flaky", fire, "fire-2")).isEqualTo(AttemptRunner.Outcome.DEFERRED);
-        assertThat(fires.fire("steady", fire, "fire-1")).isEqualTo(AttemptRunner.Outcome.ALREADY_CLAIMED);
+        assertThat(fires.fire("steady", fire, "fire-1")).isEqualTo(Outcome.SUCCEEDED);
+        assertThat(fires.fire("flaky", fire, "fire-2")).isEqualTo(Outcome.DEFERRED);
+        assertThat(fires.fire("steady", fire, "fire-1")).isEqualTo(Outcome.ALREADY_CLAIMED);
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> attempts("steady").get(0).status() == ExecutionStatus.SUCCEEDED);
         assertThat(attempts("steady")).hasSize(1);
@@ -210,7 +210,7 @@ abstract class AbstractReliabilityTests {
         Instant first = Instant.parse("2031-01-01T00:00:00Z");
         Instant second = first.plusSeconds(1);
         ReliabilityJobs.HELD = new CountDownLatch(1);
-        CompletableFuture<AttemptRunner.Outcome> firstRun =
+        CompletableFuture<Outcome> firstRun =
                 CompletableFuture.supplyAsync(() -> fires.fire("held-then-succeed", first));
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> ReliabilityJobs.invocations("held-then-succeed").size() == 1);
@@ -225,19 +225,19 @@ abstract class AbstractReliabilityTests {
                 lockRow.executeQuery().close();
             }
             ReliabilityJobs.HELD.countDown();
-            assertThat(firstRun.get(10, TimeUnit.SECONDS)).isEqualTo(AttemptRunner.Outcome.SUCCEEDED);
+            assertThat(firstRun.get(10, TimeUnit.SECONDS)).isEqualTo(Outcome.SUCCEEDED);
             // the method returned, its outcome is not written: no other run may start yet
             assertThat(attempts("held-then-succeed").get(0).status()).isEqualTo(ExecutionStatus.RUNNING);
             assertThat(elsewhere.lock(lock("held-then-succeed"))).isFalse();
 
-            CompletableFuture<AttemptRunner.Outcome> secondRun =
+            CompletableFuture<Outcome> secondRun =
                     CompletableFuture.supplyAsync(() -> fires.fire("held-then-succeed", second));
             await().atMost(Duration.ofSeconds(10))
                     .pollInterval(Duration.ofMillis(10))
                     .until(() -> attempts("held-then-succeed").size() == 2);
             blocker.commit();
             // the next run on this node waited for that write instead of being put back
-            assertThat(secondRun.get(10, TimeUnit.SECONDS)).isEqualTo(AttemptRunner.Outcome.SUCCEEDED);
+            assertThat(secondRun.get(10, TimeUnit.SECONDS)).isEqualTo(Outcome.SUCCEEDED);
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> attempts("held-then-succeed").stream()
                 .allMatch((run) -> run.status() == ExecutionStatus.SUCCEEDED));

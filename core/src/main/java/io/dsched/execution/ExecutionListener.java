@@ -1,6 +1,5 @@
 package io.dsched.execution;
 
-import io.dsched.execution.AttemptRunner.Outcome;
 import io.dsched.store.ExecutionRecord;
 import java.time.Duration;
 import java.time.Instant;

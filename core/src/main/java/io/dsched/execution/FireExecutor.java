@@ -1,6 +1,5 @@
 package io.dsched.execution;
 
-import io.dsched.execution.AttemptRunner.Outcome;
 import io.dsched.store.ExecutionOrigin;
 import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionStore;

@@ -2,8 +2,8 @@ package io.dsched.logs;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
-import io.dsched.execution.AttemptRunner.Outcome;
 import io.dsched.execution.ExecutionListener;
+import io.dsched.execution.Outcome;
 import io.dsched.store.ExecutionRecord;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,9 +1,9 @@
 package io.dsched.metrics;
 
 import io.dsched.definition.Schedule;
-import io.dsched.execution.AttemptRunner.Outcome;
 import io.dsched.execution.ExecutionListener;
 import io.dsched.execution.JobTimeoutException;
+import io.dsched.execution.Outcome;
 import io.dsched.store.ExecutionOrigin;
 import io.dsched.store.ExecutionRecord;
 import io.micrometer.core.instrument.Counter;

@@ -1,7 +1,7 @@
 package io.dsched.notify;
 
-import io.dsched.execution.AttemptRunner.Outcome;
 import io.dsched.execution.ExecutionListener;
+import io.dsched.execution.Outcome;
 import io.dsched.notify.FailureStreaks.Streak;
 import io.dsched.notify.Notification.Kind;
 import io.dsched.store.ExecutionRecord;

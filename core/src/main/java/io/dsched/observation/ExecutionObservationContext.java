@@ -1,6 +1,6 @@
 package io.dsched.observation;
 
-import io.dsched.execution.AttemptRunner.Outcome;
+import io.dsched.execution.Outcome;
 import io.dsched.store.ExecutionRecord;
 import io.micrometer.observation.transport.Kind;
 import io.micrometer.observation.transport.ReceiverContext;

@@ -1,7 +1,7 @@
 package io.dsched.observation;
 
 import io.dsched.execution.AttemptObserver;
-import io.dsched.execution.AttemptRunner.Outcome;
+import io.dsched.execution.Outcome;
 import io.dsched.store.ExecutionOrigin;
 import io.dsched.store.ExecutionRecord;
 import io.micrometer.observation.Observation;
