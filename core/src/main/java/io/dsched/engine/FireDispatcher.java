@@ -3,6 +3,7 @@ package io.dsched.engine;
 import io.dsched.definition.JobDefinition;
 import io.dsched.definition.JobRegistry;
 import io.dsched.definition.Schedule;
+import io.dsched.execution.Attempt;
 import io.dsched.execution.FireExecutor;
 import io.dsched.quartz.FireClaims;
 import java.sql.Connection;
@@ -11,6 +12,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import org.quartz.JobExecutionContext;
 import org.quartz.SchedulerException;
 import org.quartz.Trigger;
@@ -27,6 +29,9 @@ import org.slf4j.LoggerFactory;
 public final class FireDispatcher implements JobFactory, FireClaims {
 
     private static final Logger logger = LoggerFactory.getLogger(FireDispatcher.class);
+
+    /** The key of the attempt claimed in the fire's transaction, in the fire's job data. */
+    static final String CLAIMED_AHEAD = "io.dsched.claimedAhead";
 
     private final FireExecutor executor;
 
@@ -51,22 +56,43 @@ public final class FireDispatcher implements JobFactory, FireClaims {
         return new DschedQuartzJob(this);
     }
 
+    /**
+     * Claims fires in the transaction that fires them and, once it has committed, hands each claim
+     * to its fire: the claimed attempt travels in the fire's job details to the worker that runs it.
+     */
     @Override
     public Runnable claim(Connection connection, List<TriggerFiredBundle> fired) throws SQLException {
         List<FireExecutor.Fire> fires = new ArrayList<>(fired.size());
         for (TriggerFiredBundle bundle : fired) {
-            fires.add(new FireExecutor.Fire(
-                    bundle.getJobDetail().getKey().getName(),
-                    bundle.getScheduledFireTime().toInstant(),
-                    bundle.getTrigger().getFireInstanceId()));
+            fires.add(fire(bundle));
         }
-        return this.executor.claimAhead(connection, fires);
+        Map<FireExecutor.Fire, Attempt> claimed = this.executor.claimAhead(connection, fires);
+        return () -> {
+            for (TriggerFiredBundle bundle : fired) {
+                Attempt attempt = claimed.get(fire(bundle));
+                if (attempt != null) {
+                    // the bundle's job details are read anew for each fire and never stored again:
+                    // dsched's job does not persist its data after it runs
+                    bundle.getJobDetail().getJobDataMap().put(CLAIMED_AHEAD, attempt);
+                }
+            }
+        };
+    }
+
+    private static FireExecutor.Fire fire(TriggerFiredBundle bundle) {
+        return new FireExecutor.Fire(
+                bundle.getJobDetail().getKey().getName(),
+                bundle.getScheduledFireTime().toInstant());
     }
 
     void dispatch(JobExecutionContext context) {
         String jobName = context.getJobDetail().getKey().getName();
         try {
-            this.executor.fire(jobName, context.getScheduledFireTime().toInstant(), context.getFireInstanceId());
+            if (context.getJobDetail().getJobDataMap().get(CLAIMED_AHEAD) instanceof Attempt claimed) {
+                this.executor.run(claimed);
+            } else {
+                this.executor.fire(jobName, context.getScheduledFireTime().toInstant());
+            }
         } finally {
             this.registry
                     .definition(jobName)

@@ -14,14 +14,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one fire of a scheduled job on this node: claims its first attempt, then hands it to the
- * {@link AttemptRunner}. A fire delivered twice is claimed once.
+ * The pipeline's claim stage for fires: claims the first attempt of a fire of a scheduled job,
+ * in the transaction that fires it or on the worker, then hands it to the {@link AttemptRunner}.
+ * A fire delivered twice is claimed once.
  */
 public final class FireExecutor {
 
@@ -47,9 +47,6 @@ public final class FireExecutor {
     private final Clock clock;
 
     private final ExecutionListener listener;
-
-    /** Fires claimed in the transaction that fired them, by Quartz's fire instance id. */
-    private final Map<String, Claimed> claimedAhead = new ConcurrentHashMap<>();
 
     /**
      * Creates an executor.
@@ -86,11 +83,11 @@ public final class FireExecutor {
      * of a guarded job when the guard cannot lock inside a transaction.
      * @param connection the connection of the fire's transaction
      * @param fires the fires Quartz is about to hand to this node's workers
-     * @return hands the claims to the workers; to be run once the transaction has committed, and
-     *     not at all if it has not
+     * @return the attempts claimed, by fire, for the workers to {@link #run}; valid once the
+     *     transaction has committed, and not at all if it has not
      * @throws SQLException if a statement fails, which fails the transaction
      */
-    public Runnable claimAhead(Connection connection, List<Fire> fires) throws SQLException {
+    public Map<Fire, Attempt> claimAhead(Connection connection, List<Fire> fires) throws SQLException {
         Instant now = this.clock.instant();
         List<ExecutionRecord> claims = new ArrayList<>(fires.size());
         Map<String, JobTarget> jobs = new HashMap<>();
@@ -104,9 +101,9 @@ public final class FireExecutor {
             }
         }
         if (claims.isEmpty()) {
-            return () -> {};
+            return Map.of();
         }
-        Map<String, Claimed> claimed = new HashMap<>();
+        Map<String, Attempt> claimed = new HashMap<>();
         // guards in name order, as the outcomes' writes release them: no two transactions wait in a circle
         List<ExecutionRecord> inserted =
                 new ArrayList<>(this.store.claimOn(connection, claims).values());
@@ -123,16 +120,25 @@ public final class FireExecutor {
                 }
                 lock = taken.get();
             }
-            claimed.put(claim.idempotencyKey(), new Claimed(claim, job, lock));
+            claimed.put(claim.idempotencyKey(), new Attempt(claim, job, lock));
         }
-        return () -> {
-            for (Fire fire : fires) {
-                Claimed claim = claimed.get(ExecutionRecord.idempotencyKey(fire.jobName(), fire.scheduledAt()));
-                if (claim != null) {
-                    this.claimedAhead.put(fire.fireInstanceId(), claim);
-                }
+        Map<Fire, Attempt> byFire = new HashMap<>();
+        for (Fire fire : fires) {
+            Attempt attempt = claimed.get(ExecutionRecord.idempotencyKey(fire.jobName(), fire.scheduledAt()));
+            if (attempt != null) {
+                byFire.put(fire, attempt);
             }
-        };
+        }
+        return byFire;
+    }
+
+    /**
+     * Runs a fire claimed in the transaction that fired it.
+     * @param claimedAhead the attempt {@link #claimAhead} claimed for it
+     * @return what became of the fire
+     */
+    public Outcome run(Attempt claimedAhead) {
+        return this.runner.run(claimedAhead);
     }
 
     /**
@@ -142,22 +148,6 @@ public final class FireExecutor {
      * @return what became of the fire
      */
     public Outcome fire(String jobName, Instant scheduledAt) {
-        return fire(jobName, scheduledAt, null);
-    }
-
-    /**
-     * Runs a fire that Quartz handed this node, unless another node already claimed it.
-     * @param jobName the job
-     * @param scheduledAt the time the fire was scheduled for
-     * @param fireInstanceId Quartz's id of the fire, under which {@link #claimAhead} may have
-     *     claimed it, or {@code null}
-     * @return what became of the fire
-     */
-    public Outcome fire(String jobName, Instant scheduledAt, String fireInstanceId) {
-        Claimed ahead = (fireInstanceId != null) ? this.claimedAhead.remove(fireInstanceId) : null;
-        if (ahead != null) {
-            return this.runner.run(ahead.attempt(), ahead.job(), ahead.guard());
-        }
         Instant now = this.clock.instant();
         if (this.targets.find(jobName).isEmpty()) {
             // a newer deployment's job fired on this older node: queue the fire for a node that knows it
@@ -194,13 +184,6 @@ public final class FireExecutor {
      *
      * @param jobName the job
      * @param scheduledAt the time it was scheduled for
-     * @param fireInstanceId Quartz's id of the fire
      */
-    public record Fire(String jobName, Instant scheduledAt, String fireInstanceId) {}
-
-    /**
-     * A fire claimed in the transaction that fired it: it runs the job as found then, with the
-     * job's lock if it is guarded.
-     */
-    private record Claimed(ExecutionRecord attempt, JobTarget job, SimpleLock guard) {}
+    public record Fire(String jobName, Instant scheduledAt) {}
 }
