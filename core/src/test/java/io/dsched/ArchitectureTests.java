@@ -3,9 +3,11 @@ package io.dsched;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The structure of the engine: its packages import each other one way, and nothing of Spring Boot. */
@@ -29,6 +31,41 @@ class ArchitectureTests {
                 .dependOnClassesThat()
                 .resideInAPackage("org.springframework.boot..")
                 .check(ENGINE);
+    }
+
+    /**
+     * The stages of an attempt's pipeline, in their order: none depends on one before it, nor on
+     * the runner that walks an attempt through them or the intakes that claim attempts. What a
+     * stage hands forward (the call's result, the verdict, the permits, the attempt) are types
+     * nested in the stages or of their own, not stages.
+     */
+    @Test
+    void thePipelinesStagesDependOnlyForward() {
+        List<String> stages =
+                List.of("Admission", "GuardAdmission", "Invocation", "Verdicts", "Recording", "AttemptReport");
+        for (int stage = 1; stage < stages.size(); stage++) {
+            List<String> earlier = stages.subList(0, stage).stream()
+                    .map((name) -> "io.dsched.execution." + name)
+                    .toList();
+            noClasses()
+                    .that()
+                    .haveNameMatching(stageClasses(stages.get(stage)))
+                    .should()
+                    .dependOnClassesThat(
+                            DescribedPredicate.describe("an earlier stage", (type) -> earlier.contains(type.getName())))
+                    .check(ENGINE);
+        }
+        noClasses()
+                .that()
+                .haveNameMatching(stageClasses(String.join("|", stages)))
+                .should()
+                .dependOnClassesThat()
+                .haveNameMatching("io\\.dsched\\.(execution\\.(AttemptRunner|FireExecutor)|queue\\..*|engine\\..*)")
+                .check(ENGINE);
+    }
+
+    private static String stageClasses(String names) {
+        return "io\\.dsched\\.execution\\.(" + names + ")(\\$.*)?";
     }
 
     @Test

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  */
 final class AttemptReport {
 
-    static final Logger logger = LoggerFactory.getLogger(AttemptRunner.class);
+    static final Logger logger = LoggerFactory.getLogger("io.dsched.execution.AttemptRunner");
 
     private final String nodeId;
 
