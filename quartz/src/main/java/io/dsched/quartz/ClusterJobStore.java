@@ -20,7 +20,7 @@ import org.quartz.spi.SchedulerSignaler;
 
 /**
  * Quartz's clustered JDBC store ({@code JobStoreTX}) with two additions any clustered Quartz
- * application can use, and two corrections to how Quartz holds back the triggers of a job that
+ * application can use, and a correction to how Quartz holds back the triggers of a job that
  * disallows concurrent execution ({@code @DisallowConcurrentExecution}) and has several triggers.
  *
  * <ul>
@@ -39,20 +39,13 @@ import org.quartz.spi.SchedulerSignaler;
  *       check-in) still counts.
  * </ul>
  *
- * <p>While a fire of such a job runs, Quartz keeps its other triggers {@code BLOCKED}. Two of its
- * rules let a second fire start on another node all the same (Quartz's issue 674, triggers of one
- * job due together on several nodes):
- *
- * <ul>
- *   <li>A node that acquired one of the triggers, and finds it blocked when it comes to fire it
- *       (another node fired a sibling first), puts it back: Quartz then sets it from
- *       {@code BLOCKED} to {@code WAITING} while the sibling still runs. This store puts a trigger
- *       back to waiting only while no other node holds it acquired, and unblocks the job's
- *       triggers only once no fire of the job that disallows concurrency is recorded.
- *   <li>Whether a trigger stored or resumed meanwhile is blocked, Quartz judges by the first of
- *       the job's fired-trigger records alone, which may be a sibling's acquisition rather than
- *       the running fire. This store judges by all of them.
- * </ul>
+ * <p>While a fire of such a job runs, Quartz keeps its other triggers {@code BLOCKED}. A node that
+ * acquired one of them, and finds it blocked when it comes to fire it (another node fired a
+ * sibling first), puts it back, and Quartz then sets it from {@code BLOCKED} to {@code WAITING}
+ * while the sibling still runs: it fires at once, beside the sibling (Quartz's issue 674, triggers
+ * of one job due together on several nodes). This store puts a trigger back to waiting only while
+ * no other node holds it acquired, and unblocks the job's triggers only once no fire of the job
+ * that disallows concurrency is recorded.
  *
  * <p>Without a standing it otherwise behaves as Quartz's store.
  */
@@ -135,22 +128,6 @@ public class ClusterJobStore extends JobStoreTX {
             }
         }
         return failed;
-    }
-
-    /**
-     * Blocks a trigger of a job that disallows concurrent execution while any fire of the job that
-     * does is recorded, not only when the first record read is one.
-     */
-    @Override
-    protected String checkBlockedState(Connection conn, JobKey jobKey, String currentState)
-            throws JobPersistenceException {
-        if (!STATE_WAITING.equals(currentState) && !STATE_PAUSED.equals(currentState)) {
-            return currentState;
-        }
-        if (!firesThatDisallowConcurrency(conn, jobKey)) {
-            return currentState;
-        }
-        return STATE_PAUSED.equals(currentState) ? STATE_PAUSED_BLOCKED : STATE_BLOCKED;
     }
 
     /**

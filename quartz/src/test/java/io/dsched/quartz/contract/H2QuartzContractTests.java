@@ -63,9 +63,4 @@ class H2QuartzContractTests extends AbstractQuartzContractTests {
                 .until(() -> Fires.of(job.getKey()).size() == 2);
         assertThat(Fires.mostAtOnce(job.getKey())).as("runs at once").isEqualTo(2);
     }
-
-    @Test
-    void stockQuartzLeavesTheTriggersAStoppingNodeAcquiredAcquired() throws Exception {
-        assertStoppingNodeLeaves(Store.STOCK, "ACQUIRED", 1);
-    }
 }
