@@ -7,8 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.quartz.JobKey;
 import org.quartz.JobPersistenceException;
 import org.quartz.SchedulerConfigException;
+import org.quartz.TriggerKey;
+import org.quartz.impl.jdbcjobstore.FiredTriggerRecord;
 import org.quartz.impl.jdbcjobstore.JobStoreTX;
 import org.quartz.impl.jdbcjobstore.SchedulerStateRecord;
 import org.quartz.spi.ClassLoadHelper;
@@ -17,7 +20,8 @@ import org.quartz.spi.SchedulerSignaler;
 
 /**
  * Quartz's clustered JDBC store ({@code JobStoreTX}) with two additions any clustered Quartz
- * application can use:
+ * application can use, and a correction to how Quartz holds back the triggers of a job that
+ * disallows concurrent execution ({@code @DisallowConcurrentExecution}) and has several triggers.
  *
  * <ul>
  *   <li>On shutdown it puts the triggers this node acquired but did not fire back to waiting.
@@ -35,7 +39,15 @@ import org.quartz.spi.SchedulerSignaler;
  *       check-in) still counts.
  * </ul>
  *
- * <p>Without a standing it behaves as Quartz's store.
+ * <p>While a fire of such a job runs, Quartz keeps its other triggers {@code BLOCKED}. A node that
+ * acquired one of them, and finds it blocked when it comes to fire it (another node fired a
+ * sibling first), puts it back, and Quartz then sets it from {@code BLOCKED} to {@code WAITING}
+ * while the sibling still runs: it fires at once, beside the sibling (Quartz's issue 674, triggers
+ * of one job due together on several nodes). This store puts a trigger back to waiting only while
+ * no other node holds it acquired, and unblocks the job's triggers only once no fire of the job
+ * that disallows concurrency is recorded.
+ *
+ * <p>Without a standing it otherwise behaves as Quartz's store.
  */
 public class ClusterJobStore extends JobStoreTX {
 
@@ -116,6 +128,41 @@ public class ClusterJobStore extends JobStoreTX {
             }
         }
         return failed;
+    }
+
+    /**
+     * Puts back a trigger this node acquired but does not fire: to waiting only while no other
+     * node holds it acquired (it may have been reset and acquired again meanwhile), and its job's
+     * triggers unblocked only once no fire of the job that disallows concurrency is recorded.
+     */
+    @Override
+    protected void releaseAcquiredTrigger(Connection conn, OperableTrigger trigger) throws JobPersistenceException {
+        TriggerKey key = trigger.getKey();
+        JobKey job = trigger.getJobKey();
+        try {
+            getDelegate().deleteFiredTrigger(conn, trigger.getFireInstanceId());
+            boolean acquiredElsewhere =
+                    getDelegate().selectFiredTriggerRecords(conn, key.getName(), key.getGroup()).stream()
+                            .anyMatch((record) -> STATE_ACQUIRED.equals(record.getFireInstanceState()));
+            if (!acquiredElsewhere) {
+                getDelegate().updateTriggerStateFromOtherState(conn, key, STATE_WAITING, STATE_ACQUIRED);
+            }
+            if (!firesThatDisallowConcurrency(conn, job)) {
+                getDelegate().updateTriggerStatesForJobFromOtherState(conn, job, STATE_WAITING, STATE_BLOCKED);
+                getDelegate().updateTriggerStatesForJobFromOtherState(conn, job, STATE_PAUSED, STATE_PAUSED_BLOCKED);
+            }
+        } catch (SQLException ex) {
+            throw new JobPersistenceException("Couldn't release acquired trigger " + key + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private boolean firesThatDisallowConcurrency(Connection conn, JobKey job) throws JobPersistenceException {
+        try {
+            return getDelegate().selectFiredTriggerRecordsByJob(conn, job.getName(), job.getGroup()).stream()
+                    .anyMatch(FiredTriggerRecord::isJobDisallowsConcurrentExecution);
+        } catch (SQLException ex) {
+            throw new JobPersistenceException("Couldn't read the fires of job " + job + ": " + ex.getMessage(), ex);
+        }
     }
 
     /** Puts back the triggers this node acquired but did not fire, then shuts the store down. */

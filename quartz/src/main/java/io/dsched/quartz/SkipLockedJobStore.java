@@ -1,17 +1,16 @@
 package io.dsched.quartz;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 import org.quartz.JobDetail;
+import org.quartz.JobKey;
 import org.quartz.JobPersistenceException;
 import org.quartz.TriggerKey;
 import org.quartz.impl.jdbcjobstore.FiredTriggerRecord;
@@ -24,39 +23,73 @@ import org.quartz.spi.TriggerFiredResult;
  *
  * <p>Stock Quartz acquires, fires and completes every trigger while holding one row of its locks
  * table ({@code TRIGGER_ACCESS}), so the whole cluster hands out fires one transaction at a time.
- * This store does those three steps without that lock:
+ * This store does those steps without that lock and orders them by the rows they change instead:
+ * a job's row in {@code JOB_DETAILS} for the job, a trigger's row in {@code TRIGGERS} for the
+ * trigger; a transaction that takes several takes jobs before triggers, each in key order.
  *
  * <ul>
  *   <li><b>acquire</b> selects due waiting triggers with {@code FOR UPDATE SKIP LOCKED}, so that
  *       nodes acquiring at once take disjoint triggers instead of queueing for one lock, and
- *       moves each from WAITING to ACQUIRED with a conditional update;
- *   <li><b>fire</b> first locks the rows of the triggers it fires, in key order, so that nothing
- *       can change a trigger between Quartz's check that it is still acquired and its write of
- *       the next fire time: a pause arriving meanwhile waits for that write and then wins;
- *   <li><b>complete</b> touches only the rows of its own job.
+ *       moves each from WAITING to ACQUIRED with a conditional update. It waits for no lock.
+ *   <li><b>fire</b> locks the rows of the jobs that disallow concurrent execution, then of the
+ *       triggers it fires; then, as Quartz does, it checks that each trigger is still acquired,
+ *       records the fire, blocks the job's other triggers and writes the next fire time.
+ *   <li><b>complete</b> locks the job's row if the job disallows concurrent execution or persists
+ *       its data, then unblocks the job's triggers and writes its data, as Quartz does.
+ *   <li><b>release</b> of a trigger acquired but not fired locks the job's row (if it disallows
+ *       concurrency) and the trigger's, and puts it back as {@link ClusterJobStore} says.
  * </ul>
+ *
+ * <p>Why each fire is still fired once, and a job that disallows concurrent execution still runs
+ * once at a time across the cluster, whatever the number of its triggers:
+ *
+ * <ul>
+ *   <li>A trigger is fired only while it is ACQUIRED and its row is held, and the fire moves it out
+ *       of ACQUIRED in the same transaction; only one transaction at a time can move it from WAITING
+ *       to ACQUIRED. So between Quartz's check and its write of the next fire time nothing changes
+ *       the trigger: a pause arriving meanwhile waits for that write and then wins.
+ *   <li>For a job that disallows concurrent execution, every transaction that decides or changes
+ *       whether the job's triggers are blocked holds the job's row: a fire, a completion, a
+ *       release, storing, replacing, pausing, resuming or removing a trigger, the misfire handler,
+ *       a calendar's change and the recovery of a failed node. Two fires of the job on two nodes
+ *       therefore run one after the other, and the second finds its trigger blocked; a trigger
+ *       stored while a fire is recorded sees the fire. The acquisition holds no job row: it takes
+ *       a trigger only while it is WAITING, and a fire's blocking of the job's triggers waits for
+ *       the rows an acquisition holds, then blocks the triggers it acquired as well.
+ *   <li>A job that persists its data ({@code @PersistJobDataAfterExecution}) and disallows
+ *       concurrent execution writes its data in the transaction that unblocks its triggers, under
+ *       its row, so the next fire reads what the last one wrote. Without
+ *       {@code @DisallowConcurrentExecution} Quartz promises no order of the writes (the last one
+ *       wins), and neither does this store.
+ *   <li>What reads a trigger, computes its next fire time and writes it back outside a fire keeps
+ *       Quartz's lock, and since fires do not take it, locks the rows first: Quartz's misfire
+ *       handler (the delegates of {@link SkipLockedDelegates} select misfired triggers locked) and
+ *       the change of a calendar that updates its triggers. A fire in between would otherwise be
+ *       overwritten by a next fire time computed from before it, and fire again.
+ * </ul>
+ *
+ * <p>Everything else (scheduling, pausing, resuming, unscheduling, calendars, misfire handling,
+ * the recovery of failed nodes) keeps Quartz's lock as well; what the clock decides is governed as
+ * {@link ClusterJobStore} says. A fire is never dropped: a trigger leaves WAITING only inside the
+ * transaction that records its acquisition, which a failed node's recovery puts back.
+ *
+ * <p>Quartz's operations over several jobs at once (pausing or resuming groups or several jobs)
+ * change the triggers' rows in the database's order rather than this store's, and may meet a fire
+ * in a deadlock, which the database breaks by failing one of them: a failed fire puts its
+ * triggers back and fires them on the next pass, a failed call throws and can be repeated. A fire
+ * whose transaction meets any database error fails as a whole, so that no trigger is fired in a
+ * transaction that lost its locks.
  *
  * <p>Given {@link FireClaims} ({@link StoreHooks}), the transaction that fires triggers also does
  * the application's work for them behind a savepoint; dsched claims the fires with their jobs'
  * guards there, so that a worker starts on the job at once and a fire commits with its claim or
  * not at all. If the claims fail, they are rolled back to the savepoint and the fires go on.
  *
- * <p>Everything else (scheduling, pausing, misfire handling, recovery of failed nodes) keeps
- * Quartz's lock; what the clock decides is governed as {@link ClusterJobStore} says. A fire is
- * never dropped: a trigger leaves WAITING only inside the transaction that records its
- * acquisition, which a failed node's recovery puts back. Its safety for a job with one trigger
- * rests on that trigger's row lock: the states Quartz derives for a job's other triggers (for
- * {@code @DisallowConcurrentExecution}) are written to rows another node may hold.
- *
  * <p>Needs {@code SKIP LOCKED} (PostgreSQL, MariaDB 10.6+; MySQL 8 has it too, untested) and one
  * of the delegates of {@link SkipLockedDelegates}, which add it to Quartz's selection of due
- * triggers. H2 keeps the stock store.
+ * triggers. H2 keeps the stock store ({@link ClusterJobStore}).
  */
-public class SkipLockedJobStore extends ClusterJobStore {
-
-    private static final Comparator<OperableTrigger> KEY_ORDER = Comparator.comparing(
-                    (OperableTrigger trigger) -> trigger.getKey().getGroup())
-            .thenComparing((trigger) -> trigger.getKey().getName());
+public class SkipLockedJobStore extends JobLockingStore {
 
     private volatile Boolean repeatableReadByDefault;
 
@@ -111,18 +144,24 @@ public class SkipLockedJobStore extends ClusterJobStore {
         List<TriggerFiredResult> fired = executeInNonManagedTXLock(
                 null,
                 (conn) -> {
-                    List<OperableTrigger> ordered = new ArrayList<>(triggers);
-                    ordered.sort(KEY_ORDER);
-                    for (OperableTrigger trigger : ordered) {
-                        lockRow(conn, trigger.getKey());
-                    }
-                    List<TriggerFiredResult> results = new ArrayList<>(triggers.size());
+                    Set<JobKey> serialised = new TreeSet<>();
+                    List<TriggerKey> keys = new ArrayList<>();
                     for (OperableTrigger trigger : triggers) {
-                        try {
-                            results.add(new TriggerFiredResult(triggerFired(conn, trigger)));
-                        } catch (JobPersistenceException | RuntimeException ex) {
-                            results.add(new TriggerFiredResult(ex));
+                        keys.add(trigger.getKey());
+                        if (disallowsConcurrency(conn, trigger.getJobKey())) {
+                            serialised.add(trigger.getJobKey());
                         }
+                    }
+                    lockJobs(conn, serialised);
+                    lockTriggers(conn, keys);
+                    List<TriggerFiredResult> results = new ArrayList<>(triggers.size());
+                    firing(serialised);
+                    try {
+                        for (OperableTrigger trigger : triggers) {
+                            results.add(fire(conn, trigger));
+                        }
+                    } finally {
+                        firing(null);
                     }
                     if (claims != null) {
                         handOver.set(claimAhead(conn, claims, results));
@@ -143,6 +182,34 @@ public class SkipLockedJobStore extends ClusterJobStore {
             claimed.run();
         }
         return fired;
+    }
+
+    /**
+     * Fires one trigger as Quartz does; a database error fails the whole transaction, since on some
+     * databases it has rolled back what came before, locks included.
+     */
+    private TriggerFiredResult fire(Connection conn, OperableTrigger trigger) throws JobPersistenceException {
+        try {
+            return new TriggerFiredResult(triggerFired(conn, trigger));
+        } catch (FireAgain ex) {
+            throw ex;
+        } catch (JobPersistenceException ex) {
+            if (causedByTheDatabase(ex)) {
+                throw new FireAgain("Couldn't fire trigger " + trigger.getKey() + ": " + ex.getMessage(), ex);
+            }
+            return new TriggerFiredResult(ex);
+        } catch (RuntimeException ex) {
+            return new TriggerFiredResult(ex);
+        }
+    }
+
+    private static boolean causedByTheDatabase(Throwable ex) {
+        for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Runnable claimAhead(Connection conn, FireClaims claims, List<TriggerFiredResult> results)
@@ -172,21 +239,28 @@ public class SkipLockedJobStore extends ClusterJobStore {
             JobDetail jobDetail,
             org.quartz.Trigger.CompletedExecutionInstruction instruction) {
         retryExecuteInNonManagedTXLock(null, (conn) -> {
+            if (jobDetail.isConcurrentExecutionDisallowed() || jobDetail.isPersistJobDataAfterExecution()) {
+                lockJobs(conn, List.of(jobDetail.getKey()));
+            }
             triggeredJobComplete(conn, trigger, jobDetail, instruction);
             return null;
         });
     }
 
     /**
-     * Puts back a trigger this node acquired but does not fire (its fire came too late, or its
-     * schedule changed meanwhile), without the cluster-wide lock: Quartz's own release waits for
-     * {@code TRIGGER_ACCESS}, and while another session holds it the scheduler's thread would wait
-     * with it and fire nothing more. The release is a conditional update of the trigger's own row
-     * (acquired to waiting) and the delete of this node's record of it.
+     * Puts back a trigger this node acquired but does not fire (its fire came too late, it was
+     * blocked meanwhile, or its schedule changed), without the cluster-wide lock: Quartz's own
+     * release waits for {@code TRIGGER_ACCESS}, and while another session holds it the scheduler's
+     * thread would wait with it and fire nothing more. It holds the job's row, if the job disallows
+     * concurrent execution, and the trigger's.
      */
     @Override
     public void releaseAcquiredTrigger(OperableTrigger trigger) {
         retryExecuteInNonManagedTXLock(null, (conn) -> {
+            if (disallowsConcurrency(conn, trigger.getJobKey())) {
+                lockJobs(conn, List.of(trigger.getJobKey()));
+            }
+            lockTriggers(conn, List.of(trigger.getKey()));
             releaseAcquiredTrigger(conn, trigger);
             return null;
         });
@@ -199,22 +273,6 @@ public class SkipLockedJobStore extends ClusterJobStore {
             }
         } catch (SQLException rollback) {
             throw new JobPersistenceException("Couldn't roll back to a savepoint: " + rollback.getMessage(), rollback);
-        }
-    }
-
-    private void lockRow(Connection conn, TriggerKey key) throws JobPersistenceException {
-        String sql = "SELECT TRIGGER_STATE FROM " + getTablePrefix() + "TRIGGERS"
-                + " WHERE SCHED_NAME = ? AND TRIGGER_NAME = ? AND TRIGGER_GROUP = ? FOR UPDATE";
-        try (PreparedStatement statement = conn.prepareStatement(sql)) {
-            statement.setString(1, getInstanceName());
-            statement.setString(2, key.getName());
-            statement.setString(3, key.getGroup());
-            try (ResultSet rows = statement.executeQuery()) {
-                // a trigger deleted meanwhile has no row: Quartz's own check then skips its fire
-                rows.next();
-            }
-        } catch (SQLException ex) {
-            throw new JobPersistenceException("Couldn't lock trigger " + key + ": " + ex.getMessage(), ex);
         }
     }
 
