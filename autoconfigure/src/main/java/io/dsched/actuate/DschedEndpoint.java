@@ -10,7 +10,11 @@ import io.dsched.deadletter.DeadLetters;
 import io.dsched.jobs.JsonProblem;
 import io.dsched.jobs.UnknownJobException;
 import io.dsched.management.Change;
-import io.dsched.management.DschedManagement;
+import io.dsched.management.ClusterViews;
+import io.dsched.management.DeadLetterCommands;
+import io.dsched.management.ExecutionViews;
+import io.dsched.management.JobCommands;
+import io.dsched.management.JobViews;
 import io.dsched.management.ManagementException;
 import io.dsched.management.ScheduleInput;
 import io.dsched.management.Views.PageView;
@@ -86,7 +90,15 @@ public class DschedEndpoint {
 
     private static final Logger logger = LoggerFactory.getLogger(DschedEndpoint.class);
 
-    private final DschedManagement management;
+    private final ClusterViews cluster;
+
+    private final JobViews jobs;
+
+    private final ExecutionViews executions;
+
+    private final JobCommands commands;
+
+    private final DeadLetterCommands deadLetterCommands;
 
     private final DeadLetters deadLetters;
 
@@ -108,7 +120,11 @@ public class DschedEndpoint {
 
     /**
      * Creates the endpoint.
-     * @param management what it reads and changes
+     * @param cluster the cluster's views
+     * @param jobs the jobs' views
+     * @param executions the attempts' views
+     * @param commands what it changes of jobs and attempts
+     * @param deadLetterCommands what it changes of dead letters
      * @param deadLetters the dead letters
      * @param audit where it records writes
      * @param refusedWrites which refused writes it records
@@ -117,14 +133,22 @@ public class DschedEndpoint {
      * @param nodeId this node
      */
     public DschedEndpoint(
-            DschedManagement management,
+            ClusterViews cluster,
+            JobViews jobs,
+            ExecutionViews executions,
+            JobCommands commands,
+            DeadLetterCommands deadLetterCommands,
             DeadLetters deadLetters,
             AuditLog audit,
             RefusedWrites refusedWrites,
             EndpointRoles roles,
             ValueMasking values,
             String nodeId) {
-        this.management = management;
+        this.cluster = cluster;
+        this.jobs = jobs;
+        this.executions = executions;
+        this.commands = commands;
+        this.deadLetterCommands = deadLetterCommands;
         this.deadLetters = deadLetters;
         this.audit = audit;
         this.refusedWrites = refusedWrites;
@@ -154,7 +178,7 @@ public class DschedEndpoint {
      */
     @ReadOperation
     public WebEndpointResponse<Object> overview(SecurityContext security, @Nullable String window) {
-        return read(security, () -> this.management.overview(window(window, Duration.ofHours(1))));
+        return read(security, () -> this.cluster.overview(window(window, Duration.ofHours(1))));
     }
 
     /**
@@ -195,11 +219,11 @@ public class DschedEndpoint {
             return me(security);
         }
         return read(security, () -> switch (collection) {
-            case "timeline" -> this.management.timeline(timelineWindow(window));
-            case "schedule-preview" -> this.management.preview(new ScheduleInput(cron, zone, null));
-            case "jobs" -> this.management.jobs(window(window, Duration.ofDays(1)));
+            case "timeline" -> this.cluster.timeline(timelineWindow(window));
+            case "schedule-preview" -> this.jobs.preview(new ScheduleInput(cron, zone, null));
+            case "jobs" -> this.jobs.jobs(window(window, Duration.ofDays(1)));
             case "executions" ->
-                this.management.executions(
+                this.executions.executions(
                         name("job", job), parse("status", status, ExecutionStatus.class), pageable(page, size));
             case "dead-letters" ->
                 PageView.of(this.deadLetters.list(
@@ -250,12 +274,12 @@ public class DschedEndpoint {
             @Nullable Integer size) {
         return read(security, () -> switch (collection) {
             case "jobs" ->
-                this.management.job(
+                this.jobs.job(
                         name("job", id),
                         window(window, Duration.ofDays(1)),
                         parse("status", status, ExecutionStatus.class),
                         pageable(page, size));
-            case "executions" -> this.management.execution(id("id", id));
+            case "executions" -> this.executions.execution(id("id", id));
             case "dead-letters" ->
                 this.deadLetters
                         .find(id("id", id))
@@ -298,7 +322,7 @@ public class DschedEndpoint {
                 if (!"cancel".equals(action)) {
                     throw unknownPath(action);
                 }
-                return this.management.cancel(id("id", id), actor(security));
+                return this.commands.cancel(id("id", id), actor(security));
             });
         }
         if (!"jobs".equals(collection)) {
@@ -308,15 +332,9 @@ public class DschedEndpoint {
         }
         return switch (action) {
             case "pause" ->
-                write(security, "job.pause", id, reason, Level.OPERATOR, () -> this.management.pause(name("job", id)));
+                write(security, "job.pause", id, reason, Level.OPERATOR, () -> this.commands.pause(name("job", id)));
             case "resume" ->
-                write(
-                        security,
-                        "job.resume",
-                        id,
-                        reason,
-                        Level.OPERATOR,
-                        () -> this.management.resume(name("job", id)));
+                write(security, "job.resume", id, reason, Level.OPERATOR, () -> this.commands.resume(name("job", id)));
             case "trigger" ->
                 write(
                         security,
@@ -324,7 +342,7 @@ public class DschedEndpoint {
                         id,
                         reason,
                         (params != null) ? Level.ADMIN : Level.OPERATOR,
-                        () -> this.management.trigger(name("job", id), params(params)));
+                        () -> this.commands.trigger(name("job", id), params(params)));
             case "schedule" ->
                 write(
                         security,
@@ -332,7 +350,7 @@ public class DschedEndpoint {
                         id,
                         reason,
                         Level.ADMIN,
-                        () -> this.management.reschedule(name("job", id), new ScheduleInput(cron, zone, fixedRate)));
+                        () -> this.commands.reschedule(name("job", id), new ScheduleInput(cron, zone, fixedRate)));
             case "params" ->
                 write(
                         security,
@@ -340,7 +358,7 @@ public class DschedEndpoint {
                         id,
                         reason,
                         Level.ADMIN,
-                        () -> this.management.params(name("job", id), params(params)));
+                        () -> this.commands.params(name("job", id), params(params)));
             default ->
                 write(security, "job." + action, id, reason, Level.OPERATOR, () -> {
                     throw unknownPath(action);
@@ -386,8 +404,8 @@ public class DschedEndpoint {
             List<Long> letters = ids(ids);
             String actor = actor(security);
             return switch (action) {
-                case "replay" -> this.management.replay(letters, actor, reason(reason));
-                case "discard" -> this.management.discard(letters, actor, reason(reason));
+                case "replay" -> this.deadLetterCommands.replay(letters, actor, reason(reason));
+                case "discard" -> this.deadLetterCommands.discard(letters, actor, reason(reason));
                 default -> throw unknownPath(action);
             };
         });
