@@ -1,6 +1,8 @@
 package io.dsched.autoconfigure;
 
 import io.dsched.actuate.DschedEndpoint;
+import io.dsched.actuate.DschedEndpointWebExtension;
+import io.dsched.actuate.EndpointGuard;
 import io.dsched.actuate.EndpointRoles;
 import io.dsched.actuate.SecretKeySanitizer;
 import io.dsched.actuate.ValueMasking;
@@ -178,18 +180,14 @@ public final class DschedEndpointAutoConfiguration {
         ValueMasking values = new ValueMasking(
                 Show.valueOf(properties.getManagement().getShowValues().name()),
                 sanitizers.orderedStream().toList());
-        return new DschedEndpoint(
-                cluster,
-                jobs,
-                executions,
-                commands,
-                deadLetterCommands,
-                deadLetters,
-                audit,
-                refusedWrites,
-                roles,
-                values,
-                nodeId.value());
+        EndpointGuard guard = new EndpointGuard(roles, refusedWrites, values, audit, nodeId.value());
+        return new DschedEndpoint(cluster, jobs, executions, commands, deadLetterCommands, deadLetters, audit, guard);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DschedEndpointWebExtension dschedEndpointWebExtension(DschedEndpoint endpoint, NodeId nodeId) {
+        return new DschedEndpointWebExtension(endpoint, nodeId.value());
     }
 
     @Bean
