@@ -1,34 +1,14 @@
 package io.dsched.actuate;
 
-import static io.dsched.actuate.EndpointParameters.id;
-import static io.dsched.actuate.EndpointParameters.ids;
-import static io.dsched.actuate.EndpointParameters.instant;
-import static io.dsched.actuate.EndpointParameters.name;
-import static io.dsched.actuate.EndpointParameters.pageable;
-import static io.dsched.actuate.EndpointParameters.params;
-import static io.dsched.actuate.EndpointParameters.parse;
-import static io.dsched.actuate.EndpointParameters.reason;
-import static io.dsched.actuate.EndpointParameters.timelineWindow;
-import static io.dsched.actuate.EndpointParameters.unknownPath;
-import static io.dsched.actuate.EndpointParameters.window;
-
-import io.dsched.actuate.EndpointRoles.Level;
+import io.dsched.actuate.EndpointReads.ListQuery;
+import io.dsched.actuate.EndpointWrites.WriteInput;
 import io.dsched.audit.AuditLog;
-import io.dsched.deadletter.DeadLetterFilter;
 import io.dsched.deadletter.DeadLetters;
 import io.dsched.management.ClusterViews;
 import io.dsched.management.DeadLetterCommands;
 import io.dsched.management.ExecutionViews;
 import io.dsched.management.JobCommands;
 import io.dsched.management.JobViews;
-import io.dsched.management.ManagementException;
-import io.dsched.management.ScheduleInput;
-import io.dsched.management.Views.PageView;
-import io.dsched.store.DeadLetterStatus;
-import io.dsched.store.ExecutionStatus;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.OperationFilter;
@@ -60,21 +40,9 @@ public class DschedEndpoint {
     /** The endpoint's id. */
     public static final String ID = "dsched";
 
-    private final ClusterViews cluster;
+    private final EndpointReads reads;
 
-    private final JobViews jobs;
-
-    private final ExecutionViews executions;
-
-    private final JobCommands commands;
-
-    private final DeadLetterCommands deadLetterCommands;
-
-    private final DeadLetters deadLetters;
-
-    private final AuditLog audit;
-
-    private final EndpointGuard guard;
+    private final EndpointWrites writes;
 
     /**
      * Creates the endpoint.
@@ -96,14 +64,8 @@ public class DschedEndpoint {
             DeadLetters deadLetters,
             AuditLog audit,
             EndpointGuard guard) {
-        this.cluster = cluster;
-        this.jobs = jobs;
-        this.executions = executions;
-        this.commands = commands;
-        this.deadLetterCommands = deadLetterCommands;
-        this.deadLetters = deadLetters;
-        this.audit = audit;
-        this.guard = guard;
+        this.reads = new EndpointReads(cluster, jobs, executions, deadLetters, audit, guard);
+        this.writes = new EndpointWrites(commands, deadLetterCommands, guard);
     }
 
     /**
@@ -125,7 +87,7 @@ public class DschedEndpoint {
      */
     @ReadOperation
     public Object overview(SecurityContext security, @Nullable String window) {
-        return this.guard.read(security, () -> this.cluster.overview(window(window, Duration.ofHours(1))));
+        return this.reads.overview(security, window);
     }
 
     /**
@@ -162,27 +124,8 @@ public class DschedEndpoint {
             @Nullable String zone,
             @Nullable Integer page,
             @Nullable Integer size) {
-        if ("me".equals(collection)) {
-            return this.guard.me(security);
-        }
-        return this.guard.read(security, () -> switch (collection) {
-            case "timeline" -> this.cluster.timeline(timelineWindow(window));
-            case "schedule-preview" -> this.jobs.preview(new ScheduleInput(cron, zone, null));
-            case "jobs" -> this.jobs.jobs(window(window, Duration.ofDays(1)));
-            case "executions" ->
-                this.executions.executions(
-                        name("job", job), parse("status", status, ExecutionStatus.class), pageable(page, size));
-            case "dead-letters" ->
-                PageView.of(this.deadLetters.list(
-                        new DeadLetterFilter(
-                                name("job", job),
-                                parse("status", status, DeadLetterStatus.class),
-                                instant("from", from),
-                                instant("to", to)),
-                        pageable(page, size)));
-            case "audit" -> PageView.of(this.audit.list(name("actor", actor), null, pageable(page, size)));
-            default -> throw unknownPath(collection);
-        });
+        return this.reads.list(
+                security, collection, new ListQuery(window, job, status, from, to, actor, cron, zone, page, size));
     }
 
     /**
@@ -206,20 +149,7 @@ public class DschedEndpoint {
             @Nullable String status,
             @Nullable Integer page,
             @Nullable Integer size) {
-        return this.guard.read(security, () -> switch (collection) {
-            case "jobs" ->
-                this.jobs.job(
-                        name("job", id),
-                        window(window, Duration.ofDays(1)),
-                        parse("status", status, ExecutionStatus.class),
-                        pageable(page, size));
-            case "executions" -> this.executions.execution(id("id", id));
-            case "dead-letters" ->
-                this.deadLetters
-                        .find(id("id", id))
-                        .orElseThrow(() -> ManagementException.notFound("No dead letter with id " + id));
-            default -> throw unknownPath(collection);
-        });
+        return this.reads.one(security, collection, id, window, status, page, size);
     }
 
     /**
@@ -248,36 +178,7 @@ public class DschedEndpoint {
             @Nullable String fixedRate,
             @Nullable String params,
             @Nullable String reason) {
-        if ("dead-letters".equals(collection)) {
-            return actOnDeadLetters(security, action, List.of(id), reason);
-        }
-        if ("executions".equals(collection)) {
-            return this.guard.write(security, "execution." + action, id, reason, Level.OPERATOR, () -> {
-                if (!"cancel".equals(action)) {
-                    throw unknownPath(action);
-                }
-                return this.commands.cancel(id("id", id), WriteAudit.actor(security));
-            });
-        }
-        if (!"jobs".equals(collection)) {
-            return this.guard.write(security, collection + "." + action, id, reason, Level.OPERATOR, () -> {
-                throw unknownPath(collection);
-            });
-        }
-        Level level =
-                switch (action) {
-                    case "schedule", "params" -> Level.ADMIN;
-                    case "trigger" -> (params != null) ? Level.ADMIN : Level.OPERATOR;
-                    default -> Level.OPERATOR;
-                };
-        return this.guard.write(security, "job." + action, id, reason, level, () -> switch (action) {
-            case "pause" -> this.commands.pause(name("job", id));
-            case "resume" -> this.commands.resume(name("job", id));
-            case "trigger" -> this.commands.trigger(name("job", id), params(params));
-            case "schedule" -> this.commands.reschedule(name("job", id), new ScheduleInput(cron, zone, fixedRate));
-            case "params" -> this.commands.params(name("job", id), params(params));
-            default -> throw unknownPath(action);
-        });
+        return this.writes.act(security, collection, id, action, new WriteInput(cron, zone, fixedRate, params, reason));
     }
 
     /**
@@ -297,31 +198,6 @@ public class DschedEndpoint {
             @Selector String action,
             @Nullable String ids,
             @Nullable String reason) {
-        if (!"dead-letters".equals(collection)) {
-            return this.guard.write(security, collection + "." + action, null, reason, Level.OPERATOR, () -> {
-                throw unknownPath(collection);
-            });
-        }
-        List<String> given = new ArrayList<>();
-        if (ids != null && !ids.isBlank()) {
-            for (String id : ids.split(",", EndpointParameters.MAX_IDS + 2)) {
-                given.add(id.strip());
-            }
-        }
-        return actOnDeadLetters(security, action, given, reason);
-    }
-
-    private Object actOnDeadLetters(
-            SecurityContext security, String action, List<String> ids, @Nullable String reason) {
-        String target = String.join(",", ids);
-        return this.guard.write(security, "dead-letter." + action, target, reason, Level.OPERATOR, () -> {
-            List<Long> letters = ids(ids);
-            String actor = WriteAudit.actor(security);
-            return switch (action) {
-                case "replay" -> this.deadLetterCommands.replay(letters, actor, reason(reason));
-                case "discard" -> this.deadLetterCommands.discard(letters, actor, reason(reason));
-                default -> throw unknownPath(action);
-            };
-        });
+        return this.writes.actOnMany(security, collection, action, ids, reason);
     }
 }
