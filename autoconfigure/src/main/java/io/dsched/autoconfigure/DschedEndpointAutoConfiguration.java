@@ -1,6 +1,8 @@
 package io.dsched.autoconfigure;
 
 import io.dsched.actuate.DschedEndpoint;
+import io.dsched.actuate.DschedEndpointWebExtension;
+import io.dsched.actuate.EndpointGuard;
 import io.dsched.actuate.EndpointRoles;
 import io.dsched.actuate.SecretKeySanitizer;
 import io.dsched.actuate.ValueMasking;
@@ -16,8 +18,14 @@ import io.dsched.engine.NodeId;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.RuntimeJobs;
 import io.dsched.logs.ExecutionLogs;
-import io.dsched.management.DschedManagement;
+import io.dsched.management.ClusterViews;
+import io.dsched.management.DeadLetterCommands;
+import io.dsched.management.ExecutionViews;
+import io.dsched.management.JobCommands;
 import io.dsched.management.JobStatistics;
+import io.dsched.management.JobViews;
+import io.dsched.management.ManagedJobs;
+import io.dsched.management.NodeViews;
 import io.dsched.store.DschedRepositories;
 import io.dsched.store.ExecutionRepository;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -60,38 +68,73 @@ public final class DschedEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    DschedManagement dschedManagement(
+    ManagedJobs dschedManagedJobs(JobRegistry registry, RuntimeJobs runtimeJobs, DschedEngine engine) {
+        return new ManagedJobs(registry, runtimeJobs, engine::scheduler);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ClusterViews dschedClusterViews(
             DschedJdbc jdbc,
-            JobRegistry registry,
-            RuntimeJobs runtimeJobs,
-            JobScheduler scheduler,
-            DschedEngine engine,
-            ExecutionRepository executions,
+            ManagedJobs jobs,
             DschedRepositories repositories,
             DeadLetters deadLetters,
             NodeId nodeId,
             DschedProperties properties,
-            ObjectProvider<ExecutionLogs> logs,
             ClockSkew skew) {
-        return new DschedManagement(
-                registry,
-                runtimeJobs,
-                scheduler,
-                engine::scheduler,
-                executions,
-                repositories.aggregates(),
-                deadLetters,
-                new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
-                properties.getRecovery().getNodeTimeout(),
-                skew,
+        return new ClusterViews(
+                jobs,
+                new NodeViews(
+                        new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
+                        properties.getRecovery().getNodeTimeout(),
+                        skew,
+                        nodeId.value()),
                 new JobStatistics(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
-                (id) -> {
-                    ExecutionLogs found = logs.getIfAvailable();
-                    return (found != null) ? found.find(id) : Optional.empty();
-                },
-                nodeId.value(),
-                Clock.systemUTC(),
-                jdbc.transactions());
+                deadLetters,
+                repositories.aggregates(),
+                Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ExecutionViews dschedExecutionViews(
+            ManagedJobs jobs,
+            ExecutionRepository executions,
+            DschedRepositories repositories,
+            ObjectProvider<ExecutionLogs> logs) {
+        return new ExecutionViews(executions, repositories.aggregates(), jobs, (id) -> {
+            ExecutionLogs found = logs.getIfAvailable();
+            return (found != null) ? found.find(id) : Optional.empty();
+        });
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    JobViews dschedJobViews(
+            DschedJdbc jdbc,
+            ManagedJobs jobs,
+            JobScheduler scheduler,
+            ExecutionRepository executions,
+            ExecutionViews executionViews) {
+        return new JobViews(
+                jobs,
+                scheduler,
+                executions,
+                new JobStatistics(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
+                executionViews,
+                Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    JobCommands dschedJobCommands(ManagedJobs jobs, JobScheduler scheduler) {
+        return new JobCommands(jobs, scheduler);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DeadLetterCommands dschedDeadLetterCommands(DeadLetters deadLetters, DschedJdbc jdbc) {
+        return new DeadLetterCommands(deadLetters, jdbc.transactions());
     }
 
     @Bean
@@ -122,7 +165,11 @@ public final class DschedEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     DschedEndpoint dschedEndpoint(
-            DschedManagement management,
+            ClusterViews cluster,
+            JobViews jobs,
+            ExecutionViews executions,
+            JobCommands commands,
+            DeadLetterCommands deadLetterCommands,
             DeadLetters deadLetters,
             AuditLog audit,
             RefusedWrites refusedWrites,
@@ -133,7 +180,14 @@ public final class DschedEndpointAutoConfiguration {
         ValueMasking values = new ValueMasking(
                 Show.valueOf(properties.getManagement().getShowValues().name()),
                 sanitizers.orderedStream().toList());
-        return new DschedEndpoint(management, deadLetters, audit, refusedWrites, roles, values, nodeId.value());
+        EndpointGuard guard = new EndpointGuard(roles, refusedWrites, values, audit, nodeId.value());
+        return new DschedEndpoint(cluster, jobs, executions, commands, deadLetterCommands, deadLetters, audit, guard);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DschedEndpointWebExtension dschedEndpointWebExtension(DschedEndpoint endpoint, NodeId nodeId) {
+        return new DschedEndpointWebExtension(endpoint, nodeId.value());
     }
 
     @Bean

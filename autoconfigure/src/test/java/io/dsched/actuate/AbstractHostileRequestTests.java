@@ -84,7 +84,7 @@ abstract class AbstractHostileRequestTests {
         assertThat(auditRows()).as("rows written by 300 anonymous refusals").isEqualTo(before);
         assertThat(refusals("401")).isEqualTo(300);
 
-        String longName = "n".repeat(DschedEndpoint.MAX_NAME);
+        String longName = "n".repeat(EndpointParameters.MAX_NAME);
         for (int i = 0; i < 300; i++) {
             Response refused = this.client.post(
                     "/jobs/" + longName + "/pause", "stranger", "{\"reason\":\"" + "r".repeat(900) + "\"}");

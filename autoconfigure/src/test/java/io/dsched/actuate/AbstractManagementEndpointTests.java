@@ -646,20 +646,20 @@ abstract class AbstractManagementEndpointTests {
         String before = state();
         long audited = this.sql.queryForObject("SELECT COALESCE(MAX(id), 0) FROM dsched_audit", Long.class);
 
-        String params = params("{\"to\":\"" + "x".repeat(DschedEndpoint.MAX_PARAMS) + "\"}");
+        String params = params("{\"to\":\"" + "x".repeat(EndpointParameters.MAX_PARAMS) + "\"}");
         for (String action : List.of("params", "trigger")) {
             assertRefused(
                     this.client.post("/jobs/newsletter/" + action, "admin", params),
                     "params",
                     "params may have at most 65536 characters of JSON");
         }
-        String name = "j".repeat(DschedEndpoint.MAX_NAME + 1);
+        String name = "j".repeat(EndpointParameters.MAX_NAME + 1);
         assertRefused(
                 this.client.post("/jobs/" + name + "/pause", "operator", "{}"),
                 "job",
                 "job must have 1 to 200 characters");
         assertRefused(this.client.get("/executions?job=" + name, "viewer"), "job", "job must have 1 to 200 characters");
-        String tooMany = letter + "," + unknownIds(DschedEndpoint.MAX_IDS);
+        String tooMany = letter + "," + unknownIds(EndpointParameters.MAX_IDS);
         for (String action : List.of("replay", "discard")) {
             assertRefused(
                     this.client.post(
@@ -692,7 +692,7 @@ abstract class AbstractManagementEndpointTests {
         Response atTheLimit = this.client.post(
                 "/dead-letters/replay",
                 "operator",
-                "{\"ids\":\"" + letter + "," + unknownIds(DschedEndpoint.MAX_IDS - 1) + "\"}");
+                "{\"ids\":\"" + letter + "," + unknownIds(EndpointParameters.MAX_IDS - 1) + "\"}");
         assertError(atTheLimit, 404, null);
         assertThat(letterStatus(letter)).isEqualTo("OPEN");
     }

@@ -93,7 +93,7 @@ class RequestSizeLimitTests {
         assertThat(node.bean(JobScheduler.class).isPaused("report")).isFalse();
 
         // within the limit the endpoint reads it, and its own limit on the field answers
-        String longReason = "{\"reason\":\"" + "x".repeat(DschedEndpoint.MAX_REASON + 1) + "\"}";
+        String longReason = "{\"reason\":\"" + "x".repeat(EndpointParameters.MAX_REASON + 1) + "\"}";
         Response tooLong = client.post("/jobs/report/pause", "operator", longReason);
         assertThat(tooLong.status()).as(tooLong.text()).isEqualTo(400);
         assertThat(tooLong.body().get("field").asString()).isEqualTo("reason");

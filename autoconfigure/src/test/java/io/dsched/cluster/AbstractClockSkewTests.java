@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import io.dsched.health.DschedHealthIndicator;
-import io.dsched.management.DschedManagement;
+import io.dsched.management.ClusterViews;
 import io.dsched.management.Views;
 import io.dsched.store.ClusterTables;
 import io.dsched.test.ClusterNode;
@@ -186,7 +186,7 @@ abstract class AbstractClockSkewTests {
     }
 
     private static Views.Node self(ClusterNode node) {
-        return node.bean(DschedManagement.class).overview(Duration.ofMinutes(1)).nodes().stream()
+        return node.bean(ClusterViews.class).overview(Duration.ofMinutes(1)).nodes().stream()
                 .filter(Views.Node::self)
                 .findFirst()
                 .orElseThrow();

@@ -8,7 +8,7 @@ import io.dsched.engine.DeploymentLock;
 import io.dsched.engine.DschedEngine;
 import io.dsched.engine.JobRemovals;
 import io.dsched.engine.JobSynchronizer;
-import io.dsched.management.DschedManagement;
+import io.dsched.management.JobViews;
 import io.dsched.management.Views;
 import io.dsched.store.DeploymentStore;
 import io.dsched.store.DschedRepositories;
@@ -251,7 +251,7 @@ abstract class AbstractJobRemovalTests {
     }
 
     private static List<String> jobNames(ClusterNode node) {
-        return node.bean(DschedManagement.class).jobs(Duration.ofMinutes(5)).stream()
+        return node.bean(JobViews.class).jobs(Duration.ofMinutes(5)).stream()
                 .map(Views.Job::name)
                 .toList();
     }

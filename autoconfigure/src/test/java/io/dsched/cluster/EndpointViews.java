@@ -1,6 +1,6 @@
 package io.dsched.cluster;
 
-import io.dsched.actuate.DschedEndpoint;
+import io.dsched.actuate.DschedEndpointWebExtension;
 import io.dsched.test.ClusterNode;
 import java.security.Principal;
 import java.util.ArrayList;
@@ -18,12 +18,12 @@ final class EndpointViews {
 
     private static final JsonMapper json = JsonMapper.builder().build();
 
-    private final DschedEndpoint endpoint;
+    private final DschedEndpointWebExtension endpoint;
 
     private final SecurityContext operator;
 
     EndpointViews(ClusterNode node) {
-        this.endpoint = node.bean(DschedEndpoint.class);
+        this.endpoint = node.bean(DschedEndpointWebExtension.class);
         String name = "operator-of-" + node.id();
         this.operator = new SecurityContext() {
 

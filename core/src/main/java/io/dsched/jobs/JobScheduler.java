@@ -1,34 +1,17 @@
 package io.dsched.jobs;
 
-import io.dsched.definition.JobDefinition;
 import io.dsched.definition.JobRegistry;
 import io.dsched.definition.Schedule;
-import io.dsched.engine.JobSynchronizer;
-import io.dsched.engine.Triggers;
-import io.dsched.handler.HandlerDefinition;
 import io.dsched.handler.HandlerRegistry;
 import io.dsched.store.Cancellation;
-import io.dsched.store.ExecutionOrigin;
-import io.dsched.store.ExecutionRecord;
 import io.dsched.store.ExecutionStore;
 import io.dsched.store.UniqueKeys;
-import java.sql.SQLException;
-import java.sql.SQLTransactionRollbackException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Supplier;
-import org.quartz.JobKey;
 import org.quartz.Scheduler;
-import org.quartz.SchedulerException;
-import org.quartz.Trigger;
-import org.quartz.TriggerKey;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -47,29 +30,19 @@ public class JobScheduler {
     /** Longest fixed rate a schedule may have; a longer period is a cron's. */
     public static final Duration MAX_RATE = Duration.ofDays(366);
 
-    private static final int DEADLOCK_ATTEMPTS = 3;
-
-    private final HandlerRegistry handlers;
-
-    private final JobRegistry jobs;
-
-    private final ExecutionStore store;
-
-    private final Supplier<Scheduler> scheduler;
-
-    private final Supplier<JsonMapper> json;
-
-    private final String nodeId;
-
-    private final Clock clock;
-
-    private final Runnable wakeQueue;
-
     private final RuntimeJobs runtimeJobs;
 
-    private final SubmissionObserver observer;
+    private final Submissions submissions;
 
-    private final UniqueKeys uniqueKeys;
+    private final ManualRuns manualRuns;
+
+    private final ScheduledJobControl control;
+
+    private final RuntimeJobChanges runtimeChanges;
+
+    private final Cancels cancels;
+
+    private final String nodeId;
 
     /**
      * Creates the API.
@@ -97,17 +70,15 @@ public class JobScheduler {
             RuntimeJobs runtimeJobs,
             SubmissionObserver observer,
             UniqueKeys uniqueKeys) {
-        this.handlers = handlers;
-        this.jobs = jobs;
-        this.store = store;
-        this.scheduler = scheduler;
-        this.json = json;
-        this.nodeId = nodeId;
-        this.clock = clock;
-        this.wakeQueue = wakeQueue;
+        QuartzCalls quartz = new QuartzCalls(scheduler);
+        Payloads payloads = new Payloads(handlers, json);
         this.runtimeJobs = runtimeJobs;
-        this.observer = observer;
-        this.uniqueKeys = uniqueKeys;
+        this.submissions = new Submissions(payloads, store, observer, uniqueKeys, nodeId, clock, wakeQueue);
+        this.manualRuns = new ManualRuns(jobs, runtimeJobs, payloads, this.submissions);
+        this.runtimeChanges = new RuntimeJobChanges(jobs, runtimeJobs, payloads, quartz, clock);
+        this.control = new ScheduledJobControl(jobs, runtimeJobs, this.runtimeChanges, quartz, clock);
+        this.cancels = new Cancels(store, clock);
+        this.nodeId = nodeId;
     }
 
     /**
@@ -120,42 +91,7 @@ public class JobScheduler {
      *     the handler's payload type; nothing is stored then
      */
     public ScheduledJob submit(OneOff request) {
-        HandlerDefinition handler = handler(request.handler());
-        String payload = payload(handler, request.payload());
-        return this.observer.observe(
-                handler.name(), 1, (traceCarrier) -> submit(handler, payload, request, traceCarrier));
-    }
-
-    private ScheduledJob submit(HandlerDefinition handler, String payload, OneOff request, String traceCarrier) {
-        Instant now = this.clock.instant();
-        Instant dueAt = request.dueAt(now);
-        String key = handler.name() + ":" + ((request.key() != null) ? request.key() : UUID.randomUUID());
-        if (request.uniqueFor() != null) {
-            Optional<UniqueKeys.Held> held = this.uniqueKeys.held(key, now);
-            if (held.isPresent()) {
-                return new ScheduledJob(
-                        held.get().executionId(),
-                        handler.name(),
-                        key,
-                        held.get().dueAt(),
-                        false);
-            }
-        }
-        ExecutionRecord first = ExecutionRecord.waiting(
-                handler.name(), dueAt, 1, key, ExecutionOrigin.ONE_OFF, this.nodeId, now, dueAt, payload, null);
-        Optional<ExecutionRecord> saved = (request.uniqueFor() != null)
-                ? this.uniqueKeys.claimHeld(
-                        () -> this.store.claim(first, traceCarrier), key, dueAt, now.plus(request.uniqueFor()))
-                : this.store.claim(first, traceCarrier);
-        if (saved.isPresent()) {
-            if (!dueAt.isAfter(now)) {
-                this.wakeQueue.run();
-            }
-            return new ScheduledJob(saved.get().id(), handler.name(), key, dueAt, true);
-        }
-        ExecutionRecord existing =
-                this.store.repository().findByIdempotencyKey(key).get(0);
-        return new ScheduledJob(existing.id(), handler.name(), key, existing.scheduledAt(), false);
+        return this.submissions.submit(request);
     }
 
     /**
@@ -169,55 +105,7 @@ public class JobScheduler {
      *     handler's payload type
      */
     public List<ScheduledJob> submitAll(List<OneOff> requests) {
-        if (requests.isEmpty()) {
-            return List.of();
-        }
-        Instant now = this.clock.instant();
-        List<HandlerDefinition> handlers = new ArrayList<>(requests.size());
-        List<String> payloads = new ArrayList<>(requests.size());
-        List<ExecutionRecord> unkeyed = new ArrayList<>();
-        for (OneOff request : requests) {
-            HandlerDefinition handler = handler(request.handler());
-            String payload = payload(handler, request.payload());
-            handlers.add(handler);
-            payloads.add(payload);
-            if (request.key() == null) {
-                Instant dueAt = request.dueAt(now);
-                unkeyed.add(ExecutionRecord.waiting(
-                        handler.name(),
-                        dueAt,
-                        1,
-                        handler.name() + ":" + UUID.randomUUID(),
-                        ExecutionOrigin.ONE_OFF,
-                        this.nodeId,
-                        now,
-                        dueAt,
-                        payload,
-                        null));
-            }
-        }
-        List<String> names =
-                handlers.stream().map(HandlerDefinition::name).distinct().toList();
-        String job = (names.size() == 1) ? names.get(0) : "several";
-        List<ScheduledJob> scheduled = this.observer.observe(job, requests.size(), (traceCarrier) -> {
-            Iterator<ExecutionRecord> saved =
-                    this.store.insertAll(unkeyed, traceCarrier).iterator();
-            List<ScheduledJob> jobs = new ArrayList<>(requests.size());
-            for (int i = 0; i < requests.size(); i++) {
-                OneOff request = requests.get(i);
-                if (request.key() == null) {
-                    ExecutionRecord row = saved.next();
-                    jobs.add(new ScheduledJob(row.id(), row.jobName(), row.idempotencyKey(), row.scheduledAt(), true));
-                } else {
-                    jobs.add(submit(handlers.get(i), payloads.get(i), request, traceCarrier));
-                }
-            }
-            return jobs;
-        });
-        if (unkeyed.stream().anyMatch((row) -> !row.dueAt().isAfter(now))) {
-            this.wakeQueue.run();
-        }
-        return scheduled;
+        return this.submissions.submitAll(requests);
     }
 
     /**
@@ -227,7 +115,7 @@ public class JobScheduler {
      * @throws UnknownJobException if there is no such job
      */
     public void pause(String job) {
-        act((quartz) -> quartz.pauseTrigger(existing(quartz, job)));
+        this.control.pause(job);
     }
 
     /**
@@ -236,7 +124,7 @@ public class JobScheduler {
      * @throws UnknownJobException if there is no such job
      */
     public void resume(String job) {
-        act((quartz) -> quartz.resumeTrigger(existing(quartz, job)));
+        this.control.resume(job);
     }
 
     /**
@@ -246,7 +134,7 @@ public class JobScheduler {
      * @throws UnknownJobException if there is no such job
      */
     public boolean isPaused(String job) {
-        return quartz((quartz) -> quartz.getTriggerState(existing(quartz, job)) == Trigger.TriggerState.PAUSED);
+        return this.control.isPaused(job);
     }
 
     /**
@@ -271,35 +159,7 @@ public class JobScheduler {
      *     the parameters cannot be read as its handler's payload
      */
     public ScheduledJob trigger(String job, Object params) {
-        Optional<RuntimeJobRecord> runtime = this.runtimeJobs.record(job);
-        if (this.jobs.definition(job).isEmpty() && runtime.isEmpty()) {
-            throw new UnknownJobException("No scheduled job named '" + job + "' on this node");
-        }
-        if (params != null && runtime.isEmpty()) {
-            throw new IllegalArgumentException("'" + job + "' is declared in code and takes no parameters");
-        }
-        String payload = (params != null) ? payload(handler(runtime.get().handler()), params) : null;
-        String name = job;
-        Instant now = this.clock.instant();
-        String key = ExecutionRecord.idempotencyKey(name, now) + "#manual-"
-                + UUID.randomUUID().toString().substring(0, 8);
-        ExecutionRecord run = this.observer.observe(name, 1, (traceCarrier) -> this.store
-                .claim(
-                        ExecutionRecord.waiting(
-                                name,
-                                now,
-                                1,
-                                key,
-                                ExecutionOrigin.MANUAL,
-                                this.nodeId,
-                                now,
-                                now,
-                                payload,
-                                "triggered by hand"),
-                        traceCarrier)
-                .orElseThrow());
-        this.wakeQueue.run();
-        return new ScheduledJob(run.id(), name, key, now, true);
+        return this.manualRuns.trigger(job, params);
     }
 
     /**
@@ -325,7 +185,7 @@ public class JobScheduler {
      * @return what the request did
      */
     public Cancellation cancel(long executionId, String requestedBy) {
-        return this.store.cancels().cancel(executionId, requestedBy, this.clock.instant());
+        return this.cancels.cancel(executionId, requestedBy);
     }
 
     /**
@@ -337,11 +197,7 @@ public class JobScheduler {
      * @return what the request did; {@link Cancellation.Result#NOT_FOUND} if the fire has no attempt
      */
     public Cancellation cancelByKey(String idempotencyKey, String requestedBy) {
-        List<ExecutionRecord> attempts = this.store.repository().findByIdempotencyKey(idempotencyKey);
-        if (attempts.isEmpty()) {
-            return new Cancellation(null, null, Cancellation.Result.NOT_FOUND);
-        }
-        return cancel(attempts.get(attempts.size() - 1).id(), requestedBy);
+        return this.cancels.cancelByKey(idempotencyKey, requestedBy);
     }
 
     /**
@@ -364,14 +220,7 @@ public class JobScheduler {
      * @throws IllegalArgumentException if the schedule is invalid
      */
     public void reschedule(String job, Schedule schedule) {
-        if (this.runtimeJobs.record(job).isPresent()) {
-            update(job, schedule, null);
-            return;
-        }
-        JobDefinition definition = declared(job);
-        validate(schedule);
-        Trigger trigger = Triggers.forJob(definition, schedule, this.clock);
-        act((quartz) -> quartz.rescheduleJob(existing(quartz, job), trigger));
+        this.control.reschedule(job, schedule);
     }
 
     /**
@@ -381,62 +230,7 @@ public class JobScheduler {
      * @throws UnknownJobException if there is no such job
      */
     public String scheduleOf(String job) {
-        Optional<RuntimeJobRecord> runtime = this.runtimeJobs.record(job);
-        if (runtime.isPresent()) {
-            return runtime.get().schedule().describe();
-        }
-        return quartz((quartz) -> {
-            Trigger trigger = quartz.getTrigger(existing(quartz, job));
-            String override = Triggers.override(trigger);
-            return (override != null) ? override : declared(job).schedule().describe();
-        });
-    }
-
-    private static void validate(Schedule schedule) {
-        if (schedule instanceof Schedule.Cron cron) {
-            boolean never;
-            try {
-                never = cron.neverFires();
-            } catch (IllegalArgumentException ex) {
-                throw new IllegalArgumentException(
-                        "Invalid cron expression '" + cron.expression() + "': " + ex.getMessage(), ex);
-            }
-            if (never) {
-                throw new IllegalArgumentException(
-                        "Cron expression '" + cron.expression() + "' never fires: no date matches it");
-            }
-        }
-        if (schedule instanceof Schedule.FixedRate rate
-                && (rate.interval().isZero() || rate.interval().isNegative())) {
-            throw new IllegalArgumentException("fixedRate must be longer than zero, was " + rate.interval());
-        }
-        if (schedule instanceof Schedule.FixedRate rate && rate.interval().compareTo(MAX_RATE) > 0) {
-            throw new IllegalArgumentException(
-                    "fixedRate must be at most " + MAX_RATE.toDays() + "d, was " + rate.interval());
-        }
-        if (schedule instanceof Schedule.FixedDelay delay
-                && (delay.delay().isZero() || delay.delay().isNegative())) {
-            throw new IllegalArgumentException("fixedDelay must be longer than zero, was " + delay.delay());
-        }
-    }
-
-    private JobDefinition declared(String job) {
-        return this.jobs
-                .definition(job)
-                .orElseThrow(() -> new UnknownJobException(
-                        "No scheduled job named '" + job + "' on this node; jobs: " + this.jobs.names()));
-    }
-
-    private static TriggerKey existing(Scheduler quartz, String job) throws SchedulerException {
-        TriggerKey declared = JobSynchronizer.triggerKey(job);
-        if (quartz.checkExists(declared)) {
-            return declared;
-        }
-        TriggerKey runtime = TriggerKey.triggerKey(job, RuntimeJobs.GROUP);
-        if (quartz.checkExists(runtime)) {
-            return runtime;
-        }
-        throw new UnknownJobException("No scheduled job named '" + job + "'");
+        return this.control.scheduleOf(job);
     }
 
     /**
@@ -446,25 +240,7 @@ public class JobScheduler {
      *     invalid or the parameters cannot be written as JSON for the handler; nothing is stored
      */
     public void create(RecurringJob job) {
-        if (job.name().isBlank() || job.name().length() > 200) {
-            throw new IllegalArgumentException("A job name has 1 to 200 characters");
-        }
-        if (this.jobs.definition(job.name()).isPresent()
-                || this.runtimeJobs.record(job.name()).isPresent()) {
-            throw new IllegalArgumentException("A job named '" + job.name() + "' exists already");
-        }
-        HandlerDefinition handler = handler(job.handler());
-        validateRuntime(job.schedule());
-        Instant now = this.clock.instant();
-        RuntimeJobRecord record =
-                record(job.name(), handler, job.schedule(), payload(handler, job.params()), job.misfire(), now, now);
-        this.runtimeJobs.insert(record);
-        try {
-            act((quartz) -> this.runtimeJobs.schedule(quartz, record));
-        } catch (RuntimeException ex) {
-            this.runtimeJobs.delete(job.name(), now);
-            throw ex;
-        }
+        this.runtimeChanges.create(job);
     }
 
     /**
@@ -475,26 +251,7 @@ public class JobScheduler {
      * @throws UnknownJobException if no job of that name was defined at run time
      */
     public void update(String job, Schedule schedule, Object params) {
-        RuntimeJobRecord known = this.runtimeJobs
-                .record(job)
-                .orElseThrow(() -> new UnknownJobException("No job named '" + job + "' was defined at run time"));
-        HandlerDefinition handler = handler(known.handler());
-        if (schedule != null) {
-            validateRuntime(schedule);
-        }
-        String newParams = (params != null) ? payload(handler, params) : null;
-        // from the stored job as it is at the change, and with its trigger: together or not at all
-        this.runtimeJobs.change(
-                job,
-                (current) -> record(
-                        job,
-                        handler,
-                        (schedule != null) ? schedule : current.schedule(),
-                        (newParams != null) ? newParams : current.params(),
-                        current.misfire(),
-                        current.createdAt(),
-                        this.clock.instant()),
-                (record) -> act((quartz) -> this.runtimeJobs.schedule(quartz, record)));
+        this.runtimeChanges.update(job, schedule, params);
     }
 
     /**
@@ -506,15 +263,7 @@ public class JobScheduler {
      * @throws IllegalArgumentException for a job declared in code: remove its annotation instead
      */
     public void delete(String job) {
-        if (this.jobs.definition(job).isPresent()) {
-            throw new IllegalArgumentException("'" + job + "' is declared in code; remove its @DistributedScheduled");
-        }
-        if (this.runtimeJobs.record(job).isEmpty()) {
-            throw new UnknownJobException("No job named '" + job + "' was defined at run time");
-        }
-        // its trigger first, so that no fire starts between the two
-        act((quartz) -> quartz.deleteJob(JobKey.jobKey(job, RuntimeJobs.GROUP)));
-        this.runtimeJobs.delete(job, this.clock.instant());
+        this.runtimeChanges.delete(job);
     }
 
     /**
@@ -524,123 +273,5 @@ public class JobScheduler {
      */
     public Optional<RuntimeJobRecord> recurring(String job) {
         return this.runtimeJobs.record(job);
-    }
-
-    private HandlerDefinition handler(String name) {
-        return this.handlers
-                .handler(name)
-                .orElseThrow(() -> new UnknownJobException(
-                        "No @JobHandler named '" + name + "'; known handlers: " + this.handlers.names()));
-    }
-
-    private static void validateRuntime(Schedule schedule) {
-        if (schedule instanceof Schedule.FixedDelay) {
-            throw new IllegalArgumentException("A job defined at run time fires on a cron or a fixed rate");
-        }
-        validate(schedule);
-    }
-
-    private static RuntimeJobRecord record(
-            String name,
-            HandlerDefinition handler,
-            Schedule schedule,
-            String params,
-            io.dsched.definition.MisfirePolicy misfire,
-            Instant createdAt,
-            Instant updatedAt) {
-        String cron = null;
-        String zone = null;
-        Long interval = null;
-        if (schedule instanceof Schedule.Cron c) {
-            cron = c.expression();
-            zone = (c.zone() != null) ? c.zone().getId() : null;
-        } else {
-            interval = ((Schedule.FixedRate) schedule).interval().toMillis();
-        }
-        return new RuntimeJobRecord(name, handler.name(), cron, zone, interval, params, misfire, createdAt, updatedAt);
-    }
-
-    private String payload(HandlerDefinition handler, Object payload) {
-        if (payload == null) {
-            return null;
-        }
-        JsonMapper mapper = this.json.get();
-        String text;
-        try {
-            text = mapper.writeValueAsString(payload);
-        } catch (JacksonException ex) {
-            throw new IllegalArgumentException(
-                    "The payload of '" + handler.name() + "' cannot be written as JSON: " + ex.getOriginalMessage(),
-                    ex);
-        }
-        if (text.length() > MAX_PAYLOAD) {
-            throw new IllegalArgumentException("The payload of '" + handler.name() + "' has " + text.length()
-                    + " characters of JSON; at most " + MAX_PAYLOAD + " are allowed");
-        }
-        if (handler.payloadType() != null) {
-            try {
-                mapper.readValue(text, mapper.getTypeFactory().constructType(handler.payloadType()));
-            } catch (JacksonException ex) {
-                throw new IllegalArgumentException(
-                        "The payload of '" + handler.name() + "' cannot be read as "
-                                + handler.payloadType().getTypeName() + " " + JsonProblem.where(ex),
-                        ex);
-            }
-        }
-        return text;
-    }
-
-    private <T> T quartz(QuartzCall<T> call) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return call.apply(this.scheduler.get());
-            } catch (SchedulerException ex) {
-                // a change of a trigger can deadlock with a node firing it (MariaDB, MySQL): the
-                // database rolled the change back, so it is safe to make it again
-                if (attempt < DEADLOCK_ATTEMPTS && isDeadlock(ex)) {
-                    pause(attempt);
-                    continue;
-                }
-                throw new IllegalStateException("The job store did not answer: " + ex.getMessage(), ex);
-            }
-        }
-    }
-
-    private static boolean isDeadlock(Throwable failure) {
-        for (Throwable cause = failure; cause != null && cause.getCause() != cause; cause = cause.getCause()) {
-            if (cause instanceof SQLTransactionRollbackException
-                    || (cause instanceof SQLException sql
-                            && sql.getSQLState() != null
-                            && sql.getSQLState().startsWith("40"))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static void pause(int attempt) {
-        try {
-            Thread.sleep(50L * attempt);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while changing a job", ex);
-        }
-    }
-
-    private void act(QuartzAction action) {
-        quartz((quartz) -> {
-            action.apply(quartz);
-            return null;
-        });
-    }
-
-    @FunctionalInterface
-    private interface QuartzCall<T> {
-        T apply(Scheduler scheduler) throws SchedulerException;
-    }
-
-    @FunctionalInterface
-    private interface QuartzAction {
-        void apply(Scheduler scheduler) throws SchedulerException;
     }
 }

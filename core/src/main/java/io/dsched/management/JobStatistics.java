@@ -7,9 +7,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -21,6 +23,13 @@ public class JobStatistics {
 
     /** How many of a job's latest finished attempts the percentile is taken over, at most. */
     static final int PERCENTILE_SAMPLE = 1_000;
+
+    /** The states in which an attempt has ended with an outcome of its own. */
+    static final Set<ExecutionStatus> FINISHED_STATES = EnumSet.of(
+            ExecutionStatus.SUCCEEDED,
+            ExecutionStatus.FAILED,
+            ExecutionStatus.TIMED_OUT,
+            ExecutionStatus.DEAD_LETTERED);
 
     private static final String FINISHED = "'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'DEAD_LETTERED'";
 
