@@ -731,11 +731,28 @@ abstract class AbstractManagementEndpointTests {
         assertThat(timeline.get("sampled").asBoolean()).isFalse();
         assertThat(sum(timeline, "failed")).isEqualTo(1);
         assertThat(sum(timeline, "started")).isGreaterThanOrEqualTo(3);
-        JsonNode latest = StreamSupport.stream(timeline.get("minutes").spliterator(), false)
-                .filter((minute) -> minute.get("started").asLong() > 0)
-                .reduce((first, second) -> second)
-                .orElseThrow();
-        assertThat(latest.get("successRate").asDouble()).isBetween(0.0, 1.0);
+        // each minute's rate is its successes over its finished attempts, none without any; the
+        // minute of the dead-lettered attempt has a failure and so a rate below one
+        List<JsonNode> minutes = StreamSupport.stream(timeline.get("minutes").spliterator(), false)
+                .toList();
+        for (JsonNode minute : minutes) {
+            long succeeded = minute.get("succeeded").asLong();
+            long finished = succeeded + minute.get("failed").asLong();
+            if (finished == 0) {
+                assertThat(minute.get("successRate").isNull())
+                        .as("rate of %s", minute)
+                        .isTrue();
+            } else {
+                assertThat(minute.get("successRate").asDouble())
+                        .as("rate of %s", minute)
+                        .isCloseTo((double) succeeded / finished, org.assertj.core.data.Offset.offset(1e-9));
+            }
+        }
+        assertThat(minutes)
+                .filteredOn((minute) -> minute.get("failed").asLong() > 0)
+                .singleElement()
+                .satisfies((minute) ->
+                        assertThat(minute.get("successRate").asDouble()).isLessThan(1.0));
         assertThat(java.time.Instant.parse(timeline.get("to").asString()))
                 .isAfter(java.time.Instant.now().minusSeconds(61));
         assertThat(this.client.get("/timeline?window=2h", "viewer").body().get("minutes"))

@@ -70,6 +70,9 @@ abstract class AbstractReliabilityTests {
 
     private static final Duration NODE_TIMEOUT = Duration.ofSeconds(2);
 
+    /** The node timeout of the test of a slow node that beats every 200 ms. */
+    private static final Duration SLOW_NODE_TIMEOUT = Duration.ofSeconds(6);
+
     /** How far a node's measured clock offset may move between two heartbeats here. */
     private static final Duration OFFSET_REMEASURED = Duration.ofMillis(20);
 
@@ -380,7 +383,7 @@ abstract class AbstractReliabilityTests {
 
     @Test
     void aNodeThatIsOnlySlowIsNotDeclaredDead() {
-        start("node-1");
+        start("node-1", Map.of("dsched.recovery.node-timeout", SLOW_NODE_TIMEOUT.toMillis() + "ms"));
         Instant fire = Instant.parse("2031-01-01T00:00:00Z");
         plantOrphan("steady", fire, "slow-node");
         JdbcTemplate sql = new JdbcTemplate(this.cluster.observer());
@@ -390,9 +393,13 @@ abstract class AbstractReliabilityTests {
                 .sql("INSERT INTO dsched_node (node_id, started_at, last_seen) VALUES ('slow-node', " + now + ", " + now
                         + ")"));
 
-        // the slow node keeps its heartbeat for three node timeouts: its attempt stays its own
-        await().during(NODE_TIMEOUT.multipliedBy(3))
-                .atMost(NODE_TIMEOUT.multipliedBy(4))
+        // the slow node beats every 200 ms for two node timeouts, the second of them while node-1
+        // judges others: its attempt stays its own. The rule's boundary (a silence of exactly the
+        // node timeout is alive, a millisecond more is dead) is proven exactly by NodeSightingTests;
+        // here the node timeout is 30 beats of the slow node, so that a test thread held up on a
+        // loaded machine does not make it look dead
+        await().during(SLOW_NODE_TIMEOUT.multipliedBy(2))
+                .atMost(SLOW_NODE_TIMEOUT.multipliedBy(3))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> {
                     sql.update(this.cluster
@@ -402,7 +409,7 @@ abstract class AbstractReliabilityTests {
                             && attempts("steady").get(0).status() == ExecutionStatus.RUNNING;
                 });
         // then it goes silent for good
-        await().atMost(Duration.ofSeconds(15))
+        await().atMost(SLOW_NODE_TIMEOUT.multipliedBy(3))
                 .until(() -> attempts("steady").size() == 2
                         && attempts("steady").get(1).status() == ExecutionStatus.SUCCEEDED);
         assertThat(attempts("steady").get(0).statusReason()).contains("slow-node died");
@@ -445,11 +452,46 @@ abstract class AbstractReliabilityTests {
 
     @Test
     void aJobChangedFromCronToFixedRateKeepsFiringAndSoDoOthers() {
-        start("v1", Map.of()).close();
-        start("v2", Map.of("test.shapeshifter.cron", "", "test.shapeshifter.rate", "500ms"));
+        // the other job, beat, is declared alike by both versions: a cron of every second
+        start("v1", Map.of("test.beat.cron", "* * * * * *")).close();
+        // the first whole second after v1 stopped: every fire of beat from then on is v2's
+        Instant upgraded = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+        start(
+                "v2",
+                Map.of(
+                        "test.shapeshifter.cron",
+                        "",
+                        "test.shapeshifter.rate",
+                        "500ms",
+                        "test.beat.cron",
+                        "* * * * * *"));
 
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> ReliabilityJobs.invocations("shapeshifter").size() >= 3);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> ReliabilityJobs.invocations("shapeshifter").size() >= 3
+                        && firesSince("beat", upgraded).stream()
+                                        .filter((at) -> at.getNano() == 0)
+                                        .count()
+                                >= 2);
+        // the changed job fires at its new rate, each fire once
+        assertThat(firesSince("shapeshifter", Instant.EPOCH)).doesNotHaveDuplicates();
+        // the unchanged job fires on its cron's whole seconds on the new version too, each fire once
+        // (a fire missed while no node ran runs once, at the time v2 found it)
+        List<Instant> beat = firesSince("beat", upgraded);
+        assertThat(beat).doesNotHaveDuplicates();
+        assertThat(beat).filteredOn((at) -> at.getNano() == 0).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(ReliabilityJobs.invocations("beat"))
+                .filteredOn((run) -> !run.scheduledAt().isBefore(upgraded))
+                .extracting(Invocation::nodeId)
+                .containsOnly("v2");
+    }
+
+    /** The scheduled times of a job's first attempts from a time on, in order. */
+    private static List<Instant> firesSince(String job, Instant since) {
+        return ReliabilityJobs.invocations(job).stream()
+                .filter((run) -> run.attempt() == 1 && !run.scheduledAt().isBefore(since))
+                .map(Invocation::scheduledAt)
+                .sorted()
+                .toList();
     }
 
     @Test

@@ -8,7 +8,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 import java.util.UUID;
-import org.junit.jupiter.api.Assumptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
@@ -21,11 +20,14 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
  * <ol>
  *   <li>{@code DSCHED_TEST_POSTGRES_URL} / {@code DSCHED_TEST_MARIADB_URL} with {@code _USER} and
  *       {@code _PASSWORD}, when set (CI sets them to servers on localhost);
+ *   <li>for MariaDB, a server on localhost's default port (3306) that lets {@code root} in without a
+ *       password, on its database {@code test} (created if it is missing);
  *   <li>Testcontainers, when a Docker engine answers;
  *   <li>PostgreSQL from embedded binaries; MariaDB tests are skipped with the reason.
  * </ol>
  *
- * Each call gives the test a fresh schema or database of its own on that server.
+ * Each call gives the test a fresh schema or database of its own on that server. A test that
+ * cannot have one is skipped with the reason, or fails in CI (see {@link Prerequisites}).
  */
 public final class TestDatabases {
 
@@ -34,6 +36,11 @@ public final class TestDatabases {
     private static Server postgres;
 
     private static Server mariadb;
+
+    /** The MariaDB server a developer's machine usually has, as CI sets it up. */
+    static final String LOCAL_MARIADB = "jdbc:mariadb://localhost:3306/test";
+
+    private static final String LOCAL_MARIADB_USER = "root";
 
     private TestDatabases() {}
 
@@ -100,14 +107,19 @@ public final class TestDatabases {
         if (mariadb == null) {
             mariadb = fromEnvironment("MARIADB");
         }
+        if (mariadb == null) {
+            mariadb = localMariadb();
+        }
         if (mariadb == null && dockerAvailable()) {
             MariaDBContainer container = new MariaDBContainer("mariadb:11");
             container.start();
             mariadb = new Server(container.getJdbcUrl(), "root", container.getPassword());
         }
-        Assumptions.assumeTrue(
+        Prerequisites.require(
                 mariadb != null,
-                "No MariaDB server: set DSCHED_TEST_MARIADB_URL (with _USER and _PASSWORD) or run a Docker engine");
+                "No MariaDB server: DSCHED_TEST_MARIADB_URL is not set, none answers on localhost:3306 as root"
+                        + " without a password, and no Docker engine answers (install mariadb-server, or set"
+                        + " DSCHED_TEST_MARIADB_URL with _USER and _PASSWORD)");
         return mariadb;
     }
 
@@ -120,6 +132,26 @@ public final class TestDatabases {
                 url,
                 System.getenv().getOrDefault("DSCHED_TEST_" + name + "_USER", ""),
                 System.getenv().getOrDefault("DSCHED_TEST_" + name + "_PASSWORD", ""));
+    }
+
+    /**
+     * Looks for a MariaDB server on localhost's default port, as a developer's machine has one, and
+     * creates its database {@code test} if it is missing.
+     * @return the server, or {@code null} if none answers there
+     */
+    private static Server localMariadb() {
+        String probe = "?connectTimeout=2000";
+        try (Connection connection =
+                DriverManager.getConnection("jdbc:mariadb://localhost:3306/" + probe, LOCAL_MARIADB_USER, "")) {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("CREATE DATABASE IF NOT EXISTS test");
+            }
+            logger.info("DSCHED_TEST_MARIADB_URL is not set: the MariaDB tests use the server on localhost:3306");
+            return new Server(LOCAL_MARIADB, LOCAL_MARIADB_USER, "");
+        } catch (SQLException ex) {
+            logger.info("No MariaDB server answers on localhost:3306 as root: {}", ex.getMessage());
+            return null;
+        }
     }
 
     private static boolean dockerAvailable() {
@@ -142,9 +174,8 @@ public final class TestDatabases {
             }));
             return new Server(embedded.getJdbcUrl("postgres", "postgres"), "postgres", "");
         } catch (IOException | RuntimeException ex) {
-            Assumptions.abort("No PostgreSQL server: DSCHED_TEST_POSTGRES_URL is not set, no Docker engine answers,"
-                    + " and embedded PostgreSQL could not start (" + ex.getMessage() + "; it refuses to run as root)");
-            return null;
+            throw Prerequisites.missing("No PostgreSQL server: DSCHED_TEST_POSTGRES_URL is not set, no Docker engine"
+                    + " answers, and embedded PostgreSQL could not start (" + ex.getMessage() + ")");
         }
     }
 

@@ -1,8 +1,8 @@
 package io.dsched.sample.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.dsched.test.Prerequisites;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -69,7 +69,7 @@ class AlertRulesTests {
     @Test
     void alertRulesAreValidAndPassTheirUnitTests() throws IOException, InterruptedException {
         Optional<Path> promtool = onPath("promtool");
-        assumeTrue(promtool.isPresent(), "promtool is not installed: apt-get install prometheus");
+        Prerequisites.require(promtool.isPresent(), "promtool is not installed: apt-get install prometheus");
         assertSucceeds(promtool.get(), "check", "rules", RULES.toString());
         assertSucceeds(promtool.get(), "test", "rules", RULE_TESTS.toString());
     }

@@ -2,6 +2,7 @@ package io.dsched.sample.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dsched.test.Prerequisites;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,7 +15,6 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.logging.Level;
 import org.assertj.core.api.InstanceOfAssertFactories;
-import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
@@ -81,14 +81,15 @@ final class Browser implements AutoCloseable {
     }
 
     /**
-     * Opens a browser on an application, or skips the test when there is no Chromium here.
+     * Opens a browser on an application, or skips the test when there is no Chromium here (fails it
+     * in CI).
      * @param base the application's root URL
      * @return the browser
      */
     static Browser open(String base) throws IOException {
         String chromium = location("DSCHED_CHROMIUM", "/usr/bin/chromium");
         String chromedriver = location("DSCHED_CHROMEDRIVER", "/usr/bin/chromedriver");
-        Assumptions.assumeTrue(
+        Prerequisites.require(
                 Files.isExecutable(Path.of(chromium)) && Files.isExecutable(Path.of(chromedriver)),
                 "No Chromium here (" + chromium + ", " + chromedriver + "): install Debian's chromium and"
                         + " chromium-driver (.ci/run does) or set DSCHED_CHROMIUM and DSCHED_CHROMEDRIVER");
