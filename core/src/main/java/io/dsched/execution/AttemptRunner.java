@@ -240,7 +240,9 @@ public final class AttemptRunner implements AutoCloseable {
                 "Deferring attempt {} of '{}': another run of the job holds its lock",
                 claim.attempt(),
                 claim.jobName());
-        this.store.defer(claim, this.clock.instant().plus(GUARD_RETRY), "waiting for another run of the job");
+        this.store
+                .outcomes()
+                .defer(claim, this.clock.instant().plus(GUARD_RETRY), "waiting for another run of the job");
         this.listener.skipped(claim.jobName(), ExecutionListener.SkipReason.GUARD_HELD);
         return Outcome.DEFERRED;
     }
@@ -300,7 +302,7 @@ public final class AttemptRunner implements AutoCloseable {
         }
         if (failure == null) {
             LockTable.Release release = held.releasableWithOutcome(this.guard);
-            CompletableFuture<Void> written = this.store.succeed(claim, startedAt, finishedAt, release);
+            CompletableFuture<Void> written = this.store.outcomes().succeed(claim, startedAt, finishedAt, release);
             // queued: from here the outcome's write releases the guard, or the callback below does
             SimpleLock handedOver = (release != null) ? held.handOver() : null;
             if (handedOver != null) {
@@ -344,8 +346,9 @@ public final class AttemptRunner implements AutoCloseable {
                 claim.jobName(),
                 claim.scheduledAt(),
                 stoppedBy);
-        Outcome outcome =
-                record(() -> this.store.cancel(claim, startedAt, finishedAt, failure, stoppedBy), Outcome.CANCELLED);
+        Outcome outcome = record(
+                () -> this.store.outcomes().cancel(claim, startedAt, finishedAt, failure, stoppedBy),
+                Outcome.CANCELLED);
         this.listener.finished(claim, outcome, Duration.between(startedAt, finishedAt), failure);
         if (failure instanceof VirtualMachineError error) {
             throw error;
@@ -373,13 +376,9 @@ public final class AttemptRunner implements AutoCloseable {
                     finishedAt.plus(backoff),
                     "retry after " + status + " of attempt " + claim.attempt());
             outcome = record(
-                    unlessStopped(
-                            claim,
-                            startedAt,
-                            finishedAt,
-                            failure,
-                            stoppedBy,
-                            () -> this.store.failAndRetry(claim, status, startedAt, finishedAt, failure, null, next)),
+                    unlessStopped(claim, startedAt, finishedAt, failure, stoppedBy, () -> this.store
+                            .outcomes()
+                            .failAndRetry(claim, status, startedAt, finishedAt, failure, null, next)),
                     Outcome.RETRY_SCHEDULED);
             log = () -> {
                 logger.warn(
@@ -396,13 +395,9 @@ public final class AttemptRunner implements AutoCloseable {
                     ? "no retry left after " + claim.attempt() + " attempts"
                     : "not retryable: " + failure.getClass().getSimpleName();
             outcome = record(
-                    unlessStopped(
-                            claim,
-                            startedAt,
-                            finishedAt,
-                            failure,
-                            stoppedBy,
-                            () -> this.store.deadLetter(
+                    unlessStopped(claim, startedAt, finishedAt, failure, stoppedBy, () -> this.store
+                            .outcomes()
+                            .deadLetter(
                                     claim,
                                     startedAt,
                                     finishedAt,
@@ -441,6 +436,7 @@ public final class AttemptRunner implements AutoCloseable {
             AtomicReference<String> stoppedBy,
             Runnable write) {
         return () -> stoppedBy.set(this.store
+                .outcomes()
                 .failUnlessStopped(claim, startedAt, finishedAt, failure, write)
                 .orElse(null));
     }
@@ -468,7 +464,7 @@ public final class AttemptRunner implements AutoCloseable {
 
     private void skip(ExecutionRecord claim, String reason) {
         Instant now = this.clock.instant();
-        this.store.finish(claim, ExecutionStatus.SKIPPED, now, now, null, reason);
+        this.store.outcomes().finish(claim, ExecutionStatus.SKIPPED, now, now, null, reason);
     }
 
     private Outcome record(Runnable write, Outcome outcome) {

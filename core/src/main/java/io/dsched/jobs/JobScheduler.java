@@ -145,8 +145,11 @@ public class JobScheduler {
                 handler.name(), dueAt, 1, key, ExecutionOrigin.ONE_OFF, this.nodeId, now, dueAt, payload, null);
         Optional<ExecutionRecord> saved = (request.uniqueFor() != null)
                 ? this.uniqueKeys.claimHeld(
-                        () -> this.store.claim(first, traceCarrier), key, dueAt, now.plus(request.uniqueFor()))
-                : this.store.claim(first, traceCarrier);
+                        () -> this.store.inserts().claim(first, traceCarrier),
+                        key,
+                        dueAt,
+                        now.plus(request.uniqueFor()))
+                : this.store.inserts().claim(first, traceCarrier);
         if (saved.isPresent()) {
             if (!dueAt.isAfter(now)) {
                 this.wakeQueue.run();
@@ -201,7 +204,7 @@ public class JobScheduler {
         String job = (names.size() == 1) ? names.get(0) : "several";
         List<ScheduledJob> scheduled = this.observer.observe(job, requests.size(), (traceCarrier) -> {
             Iterator<ExecutionRecord> saved =
-                    this.store.insertAll(unkeyed, traceCarrier).iterator();
+                    this.store.inserts().insertAll(unkeyed, traceCarrier).iterator();
             List<ScheduledJob> jobs = new ArrayList<>(requests.size());
             for (int i = 0; i < requests.size(); i++) {
                 OneOff request = requests.get(i);
@@ -284,6 +287,7 @@ public class JobScheduler {
         String key = ExecutionRecord.idempotencyKey(name, now) + "#manual-"
                 + UUID.randomUUID().toString().substring(0, 8);
         ExecutionRecord run = this.observer.observe(name, 1, (traceCarrier) -> this.store
+                .inserts()
                 .claim(
                         ExecutionRecord.waiting(
                                 name,
