@@ -6,11 +6,14 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.dsched.store.DatabasePlatform;
+import java.sql.DatabaseMetaData;
 import org.junit.jupiter.api.Test;
 
 /**
  * The structure of the whole library (extension, core and auto-configuration): no import circle
- * between packages, and the core never reaches up into the Boot layer.
+ * between packages, the core never reaches up into the Boot layer, and what differs between
+ * databases is told apart in one place.
  */
 class ArchitectureTests {
 
@@ -31,6 +34,37 @@ class ArchitectureTests {
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage("io.dsched.autoconfigure..", "io.dsched.actuate..", "io.dsched.health..")
+                .check(LIBRARY);
+    }
+
+    @Test
+    void onlyTheDialectsTellTheDatabasesApart() {
+        // a comparison with a platform, or a switch over the platforms, reads the enum's constants
+        noClasses()
+                .that()
+                .doNotBelongToAnyOf(DatabasePlatform.class)
+                .should()
+                .accessField(DatabasePlatform.class, "POSTGRESQL")
+                .orShould()
+                .accessField(DatabasePlatform.class, "MYSQL")
+                .orShould()
+                .accessField(DatabasePlatform.class, "H2")
+                .orShould()
+                .callMethod(DatabasePlatform.class, "ordinal")
+                .because("what differs by database belongs in its SqlDialect, chosen once by DatabasePlatform")
+                .check(LIBRARY);
+    }
+
+    @Test
+    void onlyThePlatformAndTheQuartzExtensionReadTheDatabaseProduct() {
+        noClasses()
+                .that()
+                .doNotBelongToAnyOf(DatabasePlatform.class)
+                .and()
+                .resideOutsideOfPackage("io.dsched.quartz..")
+                .should()
+                .callMethod(DatabaseMetaData.class, "getDatabaseProductName")
+                .because("DatabasePlatform detects the database once; the Quartz extension imports nothing of dsched")
                 .check(LIBRARY);
     }
 }

@@ -1,6 +1,6 @@
 package io.dsched.autoconfigure;
 
-import io.dsched.store.DatabasePlatform;
+import io.dsched.store.SqlDialect.SessionLock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.Charset;
@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.DatabaseInitializationSettings;
@@ -27,11 +28,7 @@ import org.springframework.core.io.Resource;
  */
 public class DschedSchemaInitializer extends DataSourceScriptDatabaseInitializer {
 
-    private static final long POSTGRES_LOCK = 0x64736368L;
-
-    private static final String MYSQL_LOCK = "dsched.schema";
-
-    private static final Object H2_LOCK = new Object();
+    private static final Object IN_PROCESS_LOCK = new Object();
 
     private final DschedJdbc jdbc;
 
@@ -74,11 +71,12 @@ public class DschedSchemaInitializer extends DataSourceScriptDatabaseInitializer
 
     @Override
     public boolean initializeDatabase() {
-        if (this.jdbc.platform() == DatabasePlatform.H2) {
-            // H2 has no lock across connections: nodes of one JVM take turns, and nodes of
-            // several JVMs on one auto-server file run the script again, as it only creates
-            // what is missing
-            synchronized (H2_LOCK) {
+        Optional<SessionLock> schemaLock = this.jdbc.platform().dialect().schemaLock();
+        if (schemaLock.isEmpty()) {
+            // no lock across connections (H2): nodes of one JVM take turns, and nodes of several
+            // JVMs on one auto-server file run the script again, as it only creates what is
+            // missing
+            synchronized (IN_PROCESS_LOCK) {
                 try {
                     return super.initializeDatabase();
                 } catch (RuntimeException ex) {
@@ -86,32 +84,17 @@ public class DschedSchemaInitializer extends DataSourceScriptDatabaseInitializer
                 }
             }
         }
-        try (Connection lock = this.jdbc.dataSource().getConnection()) {
-            acquire(lock);
+        SessionLock lock = schemaLock.get();
+        try (Connection connection = this.jdbc.dataSource().getConnection()) {
+            execute(connection, lock.acquireSql(), lock.key());
             try {
                 return super.initializeDatabase();
             } finally {
-                release(lock);
+                execute(connection, lock.releaseSql(), lock.key());
             }
         } catch (SQLException ex) {
             throw new IllegalStateException(
                     "Could not lock the database to create dsched's tables: " + ex.getMessage(), ex);
-        }
-    }
-
-    private void acquire(Connection connection) throws SQLException {
-        if (this.jdbc.platform() == DatabasePlatform.POSTGRESQL) {
-            execute(connection, "SELECT pg_advisory_lock(?)", POSTGRES_LOCK);
-        } else {
-            execute(connection, "SELECT GET_LOCK(?, 300)", MYSQL_LOCK);
-        }
-    }
-
-    private void release(Connection connection) throws SQLException {
-        if (this.jdbc.platform() == DatabasePlatform.POSTGRESQL) {
-            execute(connection, "SELECT pg_advisory_unlock(?)", POSTGRES_LOCK);
-        } else {
-            execute(connection, "SELECT RELEASE_LOCK(?)", MYSQL_LOCK);
         }
     }
 

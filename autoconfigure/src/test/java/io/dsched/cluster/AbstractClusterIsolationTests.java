@@ -240,7 +240,7 @@ abstract class AbstractClusterIsolationTests {
             });
             assertThat(sql().queryForList(
                                     "SELECT locked_by FROM dsched_lock WHERE name = 'hold' AND lock_until > "
-                                            + this.cluster.platform().lockClockSql(),
+                                            + this.cluster.platform().dialect().lockClockSql(),
                                     String.class))
                     .as("holders of dsched's lock of hold")
                     .containsExactly(holder.id());

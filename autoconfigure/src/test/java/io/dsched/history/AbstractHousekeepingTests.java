@@ -225,7 +225,9 @@ abstract class AbstractHousekeepingTests {
         // dsched_unique_key: once its window closed
         age("dsched_unique_key", "expires_at", "idempotency_key = 'remind:k-old'", this.now.minusSeconds(60));
         rules.put("dsched_unique_key", () -> {
-            assertThat(count("dsched_unique_key WHERE expires_at < ?", this.platform.bindable(this.now)))
+            assertThat(count(
+                            "dsched_unique_key WHERE expires_at < ?",
+                            this.platform.dialect().bindable(this.now)))
                     .isZero();
             assertThat(strings("SELECT idempotency_key FROM dsched_unique_key")).containsExactly("remind:k-young");
         });
@@ -339,7 +341,7 @@ abstract class AbstractHousekeepingTests {
         // dsched_lock: the row of a job removed from the cluster, free for the history's retention;
         // the rows of jobs still declared, and an application's own, stay however long free
         LocalDateTime lockNow = this.sql.queryForObject(
-                "SELECT " + this.platform.lockClockSql() + " AS lock_now",
+                "SELECT " + this.platform.dialect().lockClockSql() + " AS lock_now",
                 (row, number) -> row.getObject("lock_now", LocalDateTime.class));
         ageLock("yearly", lockNow.minus(beyondAge(HISTORY)));
         ageLock(DeploymentLock.NAME, lockNow.minus(beyondAge(HISTORY)));
@@ -482,17 +484,18 @@ abstract class AbstractHousekeepingTests {
     }
 
     private Object cutoff(Duration retention) {
-        return this.platform.bindable(this.now.minus(retention));
+        return this.platform.dialect().bindable(this.now.minus(retention));
     }
 
     private void age(String table, String column, String where, Instant at) {
         int updated = this.sql.update(
-                "UPDATE " + table + " SET " + column + " = ? WHERE " + where, this.platform.bindable(at));
+                "UPDATE " + table + " SET " + column + " = ? WHERE " + where,
+                this.platform.dialect().bindable(at));
         assertThat(updated).as("rows of %s where %s", table, where).isPositive();
     }
 
     private void ageAttempt(long id, Instant at) {
-        Object time = this.platform.bindable(at);
+        Object time = this.platform.dialect().bindable(at);
         this.sql.update(
                 "UPDATE dsched_execution SET scheduled_at = ?, started_at = ?,"
                         + " finished_at = CASE WHEN finished_at IS NULL THEN NULL ELSE ? END WHERE id = ?",
@@ -522,36 +525,36 @@ abstract class AbstractHousekeepingTests {
                         + " created_at) VALUES (?, 'gone', 'a line', NULL, ?, ?)",
                 executionId,
                 false,
-                this.platform.bindable(at));
+                this.platform.dialect().bindable(at));
     }
 
     private void trace(String key, Instant at) {
         this.sql.update(
                 "INSERT INTO dsched_execution_trace (idempotency_key, carrier, created_at) VALUES (?, '{}', ?)",
                 key,
-                this.platform.bindable(at));
+                this.platform.dialect().bindable(at));
     }
 
     private void cancelRequest(long executionId, Instant at) {
         this.sql.update(
                 "INSERT INTO dsched_cancel_request (execution_id, requested_at, requested_by) VALUES (?, ?, 'ops')",
                 executionId,
-                this.platform.bindable(at));
+                this.platform.dialect().bindable(at));
     }
 
     private void node(String id, Instant lastSeen) {
         this.sql.update(
                 "INSERT INTO dsched_node (node_id, started_at, last_seen) VALUES (?, ?, ?)",
                 id,
-                this.platform.bindable(lastSeen.minus(1, ChronoUnit.DAYS)),
-                this.platform.bindable(lastSeen));
+                this.platform.dialect().bindable(lastSeen.minus(1, ChronoUnit.DAYS)),
+                this.platform.dialect().bindable(lastSeen));
     }
 
     private void nodeClock(String id, Instant measuredAt) {
         this.sql.update(
                 "INSERT INTO dsched_node_clock (node_id, offset_ms, measured_at) VALUES (?, 0, ?)",
                 id,
-                this.platform.bindable(measuredAt));
+                this.platform.dialect().bindable(measuredAt));
     }
 
     private void deployment(String hash, String jobs, String nodeId, Instant firstSeen, Instant lastStarted) {
@@ -561,8 +564,8 @@ abstract class AbstractHousekeepingTests {
                 hash,
                 jobs,
                 nodeId,
-                this.platform.bindable(firstSeen),
-                this.platform.bindable(lastStarted));
+                this.platform.dialect().bindable(firstSeen),
+                this.platform.dialect().bindable(lastStarted));
     }
 
     private void nodeDeployment(String nodeId, String hash, Instant registeredAt) {
@@ -571,14 +574,14 @@ abstract class AbstractHousekeepingTests {
                         + " VALUES ('dsched', ?, ?, ?)",
                 nodeId,
                 hash,
-                this.platform.bindable(registeredAt));
+                this.platform.dialect().bindable(registeredAt));
     }
 
     private void removal(String job, Instant at) {
         this.sql.update(
                 "INSERT INTO dsched_job_removal (cluster_name, job_name, removed_at) VALUES ('dsched', ?, ?)",
                 job,
-                this.platform.bindable(at));
+                this.platform.dialect().bindable(at));
     }
 
     private void definition(String job, String hash, String status, String nodeId, Instant since) {
@@ -589,7 +592,7 @@ abstract class AbstractHousekeepingTests {
                 hash,
                 status,
                 nodeId,
-                this.platform.bindable(since));
+                this.platform.dialect().bindable(since));
     }
 
     private static AuditEntry auditEntry(String target, Instant at) {

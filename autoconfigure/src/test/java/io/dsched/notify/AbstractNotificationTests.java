@@ -167,7 +167,7 @@ abstract class AbstractNotificationTests {
     private Outcome fire(String job, Instant scheduledAt) {
         JdbcTemplate jdbc = new JdbcTemplate(this.cluster.observer());
         String held = "SELECT COUNT(*) FROM dsched_lock WHERE name = ? AND lock_until > "
-                + this.cluster.platform().lockClockSql();
+                + this.cluster.platform().dialect().lockClockSql();
         await().atMost(Duration.ofSeconds(10)).until(() -> jdbc.queryForObject(held, Integer.class, job) == 0);
         return this.node.bean(FireExecutor.class).fire(job, scheduledAt);
     }

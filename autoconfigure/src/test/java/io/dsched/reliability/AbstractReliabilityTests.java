@@ -387,7 +387,7 @@ abstract class AbstractReliabilityTests {
         Instant fire = Instant.parse("2031-01-01T00:00:00Z");
         plantOrphan("steady", fire, "slow-node");
         JdbcTemplate sql = new JdbcTemplate(this.cluster.observer());
-        String now = platform().currentTimestampSql();
+        String now = platform().dialect().currentTimestampSql();
         sql.update(this.cluster
                 .tables()
                 .sql("INSERT INTO dsched_node (node_id, started_at, last_seen) VALUES ('slow-node', " + now + ", " + now
@@ -611,9 +611,9 @@ abstract class AbstractReliabilityTests {
             assertThat(run.attempt()).isEqualTo(1);
             assertThat(run.nodeId()).isNotEqualTo("client");
         });
-        assertThat(workers)
-                .allSatisfy((node) -> assertThat(node.bean(ExecutionStore.class).claimsWithSkipLocked())
-                        .isEqualTo(skipLocked && kind() != TestDatabases.Kind.H2));
+        assertThat(workers).allSatisfy((node) -> assertThat(
+                        node.bean(ExecutionStore.class).claims().claimsWithSkipLocked())
+                .isEqualTo(skipLocked && kind() != TestDatabases.Kind.H2));
     }
 
     @Test
@@ -797,7 +797,7 @@ abstract class AbstractReliabilityTests {
     }
 
     private void holdLock(String job, String deadNode) {
-        String now = platform().lockClockSql();
+        String now = platform().dialect().lockClockSql();
         String inTenMinutes =
                 switch (platform()) {
                     case POSTGRESQL -> now + " + INTERVAL '10 minutes'";

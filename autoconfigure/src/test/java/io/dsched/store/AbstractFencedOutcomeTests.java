@@ -71,14 +71,14 @@ abstract class AbstractFencedOutcomeTests {
         ExecutionRecord lost = claimOn("node-1", "remind:lost");
         ExecutionRecord kept = claimOn("node-1", "remind:kept");
         // node-1 gives its claim back (as when the job's guard is held elsewhere) and node-2 takes it
-        assertThat(this.store.defer(lost, this.now, "waiting for another run of the job"))
+        assertThat(this.store.outcomes().defer(lost, this.now, "waiting for another run of the job"))
                 .isTrue();
         ExecutionRecord retaken = claimOn("node-2", "remind:lost");
         assertThat(retaken.id()).isEqualTo(lost.id());
 
         // both successes of node-1 are handed over together: the one it still owns is written alone
-        CompletableFuture<Void> stale = this.store.succeed(lost, this.now, this.now.plusMillis(5));
-        CompletableFuture<Void> own = this.store.succeed(kept, this.now, this.now.plusMillis(5));
+        CompletableFuture<Void> stale = this.store.outcomes().succeed(lost, this.now, this.now.plusMillis(5));
+        CompletableFuture<Void> own = this.store.outcomes().succeed(kept, this.now, this.now.plusMillis(5));
         assertLost(stale);
         own.get(10, TimeUnit.SECONDS);
         assertThat(row(lost.id())).satisfies((row) -> {
@@ -87,10 +87,17 @@ abstract class AbstractFencedOutcomeTests {
         });
         assertThat(row(kept.id()).status()).isEqualTo(ExecutionStatus.SUCCEEDED);
         // nor can it record a failure over node-2's run; node-2 records its own outcome
-        assertThatThrownBy(() -> this.store.finish(
-                        lost, ExecutionStatus.FAILED, this.now, this.now, new IllegalStateException("late"), null))
+        assertThatThrownBy(() -> this.store
+                        .outcomes()
+                        .finish(
+                                lost,
+                                ExecutionStatus.FAILED,
+                                this.now,
+                                this.now,
+                                new IllegalStateException("late"),
+                                null))
                 .isInstanceOf(LostClaimException.class);
-        this.store.succeed(retaken, this.now, this.now.plusMillis(7)).get(10, TimeUnit.SECONDS);
+        this.store.outcomes().succeed(retaken, this.now, this.now.plusMillis(7)).get(10, TimeUnit.SECONDS);
         assertThat(row(lost.id())).satisfies((row) -> {
             assertThat(row.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
             assertThat(row.nodeId()).isEqualTo("node-2");
@@ -103,12 +110,12 @@ abstract class AbstractFencedOutcomeTests {
         ExecutionRecord orphan = claimOn("node-1", "remind:orphan");
         // node-2 finds node-1 dead and takes over: node-1's attempt fails, a recovery runs on node-2
         ExecutionRecord recovery = orphan.next(ExecutionOrigin.RECOVERY, "node-2", this.now, this.now, "recovery");
-        assertThat(this.store.rescue(orphan, this.now, "node node-1 died while running it", recovery, null))
+        assertThat(this.store.outcomes().rescue(orphan, this.now, "node node-1 died while running it", recovery, null))
                 .isTrue();
         ExecutionRecord rerun = claimOn("node-2", "remind:orphan");
         assertThat(rerun.attempt()).isEqualTo(2);
 
-        assertLost(this.store.succeed(orphan, this.now, this.now.plusMillis(5)));
+        assertLost(this.store.outcomes().succeed(orphan, this.now, this.now.plusMillis(5)));
         assertThat(row(orphan.id()).status()).isEqualTo(ExecutionStatus.FAILED);
         assertThat(row(rerun.id())).satisfies((row) -> {
             assertThat(row.status()).isEqualTo(ExecutionStatus.RUNNING);
@@ -119,10 +126,22 @@ abstract class AbstractFencedOutcomeTests {
     /** Inserts a waiting one-off attempt, due now, and claims it for a node as the queue does. */
     private ExecutionRecord claimOn(String node, String key) {
         if (this.store.repository().findByIdempotencyKey(key).isEmpty()) {
-            this.store.insertAll(List.of(ExecutionRecord.waiting(
-                    "remind", this.now, 1, key, ExecutionOrigin.ONE_OFF, "client", this.now, this.now, null, null)));
+            this.store
+                    .inserts()
+                    .insertAll(List.of(ExecutionRecord.waiting(
+                            "remind",
+                            this.now,
+                            1,
+                            key,
+                            ExecutionOrigin.ONE_OFF,
+                            "client",
+                            this.now,
+                            this.now,
+                            null,
+                            null)));
         }
-        List<ExecutionRecord> claimed = this.store.claimDue(node, this.now.plus(Duration.ofSeconds(1)), 10, JOBS);
+        List<ExecutionRecord> claimed =
+                this.store.claims().claimDue(node, this.now.plus(Duration.ofSeconds(1)), 10, JOBS);
         assertThat(claimed).as("attempts of %s claimed by %s", key, node).singleElement();
         assertThat(claimed.get(0).idempotencyKey()).isEqualTo(key);
         return claimed.get(0);

@@ -150,12 +150,13 @@ abstract class AbstractSchemaScriptTests {
         ExecutionStore store = store(jdbc);
         Instant scheduledAt = Instant.parse("2026-01-01T00:00:00Z");
 
-        assertThat(store.claim(ExecutionRecord.claim("job", scheduledAt, "node-1", Instant.now())))
+        assertThat(store.inserts().claim(ExecutionRecord.claim("job", scheduledAt, "node-1", Instant.now())))
                 .isPresent();
-        assertThat(store.claim(ExecutionRecord.claim("job", scheduledAt, "node-2", Instant.now())))
+        assertThat(store.inserts().claim(ExecutionRecord.claim("job", scheduledAt, "node-2", Instant.now())))
                 .isEmpty();
-        assertThat(store.claim(ExecutionRecord.claim("job", scheduledAt, "node-2", Instant.now())
-                        .next(ExecutionOrigin.RETRY, "node-2", Instant.now(), Instant.now(), null)))
+        assertThat(store.inserts()
+                        .claim(ExecutionRecord.claim("job", scheduledAt, "node-2", Instant.now())
+                                .next(ExecutionOrigin.RETRY, "node-2", Instant.now(), Instant.now(), null)))
                 .isPresent();
     }
 
@@ -167,18 +168,21 @@ abstract class AbstractSchemaScriptTests {
         try (ExecutionStore store = store(jdbc)) {
             List<ExecutionRecord> claims = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
-                claims.add(store.claim(ExecutionRecord.claim("job", now.plusSeconds(i), "node-1", now))
+                claims.add(store.inserts()
+                        .claim(ExecutionRecord.claim("job", now.plusSeconds(i), "node-1", now))
                         .orElseThrow());
             }
             ExecutionRecord takenOver = claims.get(7);
-            store.finish(takenOver.claimedBy("node-1", now), ExecutionStatus.FAILED, now, now, null, "taken over");
+            store.outcomes()
+                    .finish(takenOver.claimedBy("node-1", now), ExecutionStatus.FAILED, now, now, null, "taken over");
 
             ExecutorService workers = Executors.newFixedThreadPool(40);
             List<Future<Boolean>> written = new ArrayList<>();
             for (ExecutionRecord claim : claims) {
                 written.add(workers.submit(() -> {
                     try {
-                        store.succeed(claim, now.plusMillis(1), now.plusMillis(2))
+                        store.outcomes()
+                                .succeed(claim, now.plusMillis(1), now.plusMillis(2))
                                 .join();
                         return true;
                     } catch (java.util.concurrent.CompletionException ex) {
@@ -213,16 +217,24 @@ abstract class AbstractSchemaScriptTests {
         new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
         ExecutionStore store = store(jdbc);
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        ExecutionRecord claim =
-                store.claim(ExecutionRecord.claim("job", now, "node-1", now)).orElseThrow();
+        ExecutionRecord claim = store.inserts()
+                .claim(ExecutionRecord.claim("job", now, "node-1", now))
+                .orElseThrow();
         ExecutionRecord impostor = claim.claimedBy("node-2", now);
 
         org.assertj.core.api.Assertions.assertThatIllegalStateException()
-                .isThrownBy(() -> store.finish(impostor, ExecutionStatus.SUCCEEDED, now, now, null, null))
+                .isThrownBy(() -> store.outcomes().finish(impostor, ExecutionStatus.SUCCEEDED, now, now, null, null))
                 .withMessageContaining("no longer RUNNING on node node-2");
-        store.finish(claim, ExecutionStatus.FAILED, now, now.plusSeconds(1), new IllegalStateException("boom"), null);
+        store.outcomes()
+                .finish(
+                        claim,
+                        ExecutionStatus.FAILED,
+                        now,
+                        now.plusSeconds(1),
+                        new IllegalStateException("boom"),
+                        null);
         org.assertj.core.api.Assertions.assertThatIllegalStateException()
-                .isThrownBy(() -> store.finish(claim, ExecutionStatus.SUCCEEDED, now, now, null, null));
+                .isThrownBy(() -> store.outcomes().finish(claim, ExecutionStatus.SUCCEEDED, now, now, null, null));
 
         assertThat(store.repository().findById(claim.id())).hasValueSatisfying((row) -> {
             assertThat(row.status()).isEqualTo(ExecutionStatus.FAILED);
@@ -337,7 +349,7 @@ abstract class AbstractSchemaScriptTests {
                         "gone", old, 1, "gone:1", ExecutionOrigin.ONE_OFF, "node-1", old, old, null, null));
         sql.update(
                 "UPDATE dsched_execution SET status = 'CANCELLED', finished_at = ? WHERE id = ?",
-                platform.bindable(old),
+                platform.dialect().bindable(old),
                 cancelled.id());
         // waiting for ten days: past the waiting retention, within the history's
         Instant overdue = now.minus(10, ChronoUnit.DAYS);
@@ -377,26 +389,34 @@ abstract class AbstractSchemaScriptTests {
         ExecutionRecord stillRunning = store.repository().save(ExecutionRecord.claim("endless", old, "node-1", old));
         String request =
                 "INSERT INTO dsched_cancel_request (execution_id, requested_at, requested_by) VALUES (?, ?, 'ops')";
-        sql.update(request, ran.id(), platform.bindable(old));
-        sql.update(request, stillRunning.id(), platform.bindable(old));
+        sql.update(request, ran.id(), platform.dialect().bindable(old));
+        sql.update(request, stillRunning.id(), platform.dialect().bindable(old));
         UniqueKeys keys = new UniqueKeys(jdbc.dataSource(), platform, ClusterTables.DEFAULT, jdbc.transactions());
         keys.hold("remind:closed", new UniqueKeys.Held(ran.id(), old), now.minus(1, ChronoUnit.DAYS));
         keys.hold("remind:open", new UniqueKeys.Held(ran.id(), old), now.plus(1, ChronoUnit.DAYS));
         // a deployment no node started for 400 days is forgotten; the newest is kept however old
         String deployment = "INSERT INTO dsched_deployment (cluster_name, deployment_hash, job_names, node_id,"
                 + " first_seen_at, last_started_at) VALUES ('dsched', ?, 'ran', 'node-1', ?, ?)";
-        sql.update(deployment, "forgotten", platform.bindable(old), platform.bindable(old));
+        sql.update(
+                deployment,
+                "forgotten",
+                platform.dialect().bindable(old),
+                platform.dialect().bindable(old));
         sql.update(
                 "INSERT INTO dsched_node_deployment (cluster_name, node_id, deployment_hash, registered_at)"
                         + " VALUES ('dsched', 'gone-node', 'forgotten', ?)",
-                platform.bindable(old));
+                platform.dialect().bindable(old));
         sql.update(
                 "INSERT INTO dsched_job_removal (cluster_name, job_name, removed_at) VALUES ('dsched', 'ran', ?)",
-                platform.bindable(old));
+                platform.dialect().bindable(old));
         sql.update(
                 "INSERT INTO dsched_node_clock (node_id, offset_ms, measured_at) VALUES ('gone-node', 30000, ?)",
-                platform.bindable(old));
-        sql.update(deployment, "newest", platform.bindable(old.plusSeconds(1)), platform.bindable(old));
+                platform.dialect().bindable(old));
+        sql.update(
+                deployment,
+                "newest",
+                platform.dialect().bindable(old.plusSeconds(1)),
+                platform.dialect().bindable(old));
         Housekeeping.Retention retention = new Housekeeping.Retention(
                 Duration.ofDays(14), Duration.ofDays(7), Duration.ofDays(90), Duration.ofDays(365));
         new Housekeeping(
@@ -494,9 +514,9 @@ abstract class AbstractSchemaScriptTests {
                     (i % 7 == 0) ? null : "{\"n\":" + i + ",\"s\":\"a,b \\\"c\\\"\"}"));
         }
 
-        List<ExecutionRecord> saved = store.insertAll(rows);
+        List<ExecutionRecord> saved = store.inserts().insertAll(rows);
         // a key and attempt taken already: the whole batch is refused, as a duplicate
-        assertThatThrownBy(() -> store.insertAll(List.of(oneOff("remind:fresh", now, now), rows.get(1499))))
+        assertThatThrownBy(() -> store.inserts().insertAll(List.of(oneOff("remind:fresh", now, now), rows.get(1499))))
                 .isInstanceOf(DuplicateKeyException.class);
         assertThat(store.repository().findByIdempotencyKey("remind:fresh")).isEmpty();
 
@@ -515,27 +535,28 @@ abstract class AbstractSchemaScriptTests {
         new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
         ExecutionStore store = store(jdbc);
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        List<ExecutionRecord> rows = store.insertAll(List.of(
-                oneOff("remind:later", now, now.minusSeconds(1)),
-                oneOff("remind:oldest", now, now.minusSeconds(5)),
-                oneOff("remind:not-due", now, now.plusSeconds(60)),
-                oneOff("remind:retried", now, now.minusSeconds(3))
-                        .next(ExecutionOrigin.RETRY, "node-1", now, now.minusSeconds(3), null),
-                ExecutionRecord.waiting(
-                        "other",
-                        now,
-                        1,
-                        "other:a",
-                        ExecutionOrigin.ONE_OFF,
-                        "node-1",
-                        now,
-                        now.minusSeconds(9),
-                        null,
-                        null)));
+        List<ExecutionRecord> rows = store.inserts()
+                .insertAll(List.of(
+                        oneOff("remind:later", now, now.minusSeconds(1)),
+                        oneOff("remind:oldest", now, now.minusSeconds(5)),
+                        oneOff("remind:not-due", now, now.plusSeconds(60)),
+                        oneOff("remind:retried", now, now.minusSeconds(3))
+                                .next(ExecutionOrigin.RETRY, "node-1", now, now.minusSeconds(3), null),
+                        ExecutionRecord.waiting(
+                                "other",
+                                now,
+                                1,
+                                "other:a",
+                                ExecutionOrigin.ONE_OFF,
+                                "node-1",
+                                now,
+                                now.minusSeconds(9),
+                                null,
+                                null)));
         assertThat(rows.get(3).status()).isEqualTo(ExecutionStatus.RETRY_SCHEDULED);
 
-        List<ExecutionRecord> first = store.claimDue("node-2", now, 2, List.of("remind"));
-        List<ExecutionRecord> second = store.claimDue("node-2", now, 5, List.of("remind"));
+        List<ExecutionRecord> first = store.claims().claimDue("node-2", now, 2, List.of("remind"));
+        List<ExecutionRecord> second = store.claims().claimDue("node-2", now, 5, List.of("remind"));
 
         assertThat(first)
                 .extracting(ExecutionRecord::id)
@@ -549,17 +570,18 @@ abstract class AbstractSchemaScriptTests {
                 assertThat(row.nodeId()).isEqualTo("node-2");
             });
         }
-        assertThat(store.claimDue("node-2", now, 5, List.of("remind"))).isEmpty();
+        assertThat(store.claims().claimDue("node-2", now, 5, List.of("remind"))).isEmpty();
 
         // inserted newest first: the claim returns them in the order they fell due, not as stored
         List<ExecutionRecord> descending = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             descending.add(oneOff("remind:descending-" + i, now, now.minusSeconds(10 + i)));
         }
-        List<Long> ids = new ArrayList<>(
-                store.insertAll(descending).stream().map(ExecutionRecord::id).toList());
+        List<Long> ids = new ArrayList<>(store.inserts().insertAll(descending).stream()
+                .map(ExecutionRecord::id)
+                .toList());
         Collections.reverse(ids);
-        assertThat(store.claimDue("node-2", now, 8, List.of("remind")))
+        assertThat(store.claims().claimDue("node-2", now, 8, List.of("remind")))
                 .extracting(ExecutionRecord::id)
                 .containsExactlyElementsOf(ids);
     }
@@ -572,13 +594,14 @@ abstract class AbstractSchemaScriptTests {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         String traced = "{\"traceparent\":\"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\"}";
 
-        assertThat(store.claim(oneOff("remind:a", now, now), traced)).isPresent();
-        assertThat(store.claim(oneOff("remind:a", now, now), "{\"traceparent\":\"another\"}"))
+        assertThat(store.inserts().claim(oneOff("remind:a", now, now), traced)).isPresent();
+        assertThat(store.inserts().claim(oneOff("remind:a", now, now), "{\"traceparent\":\"another\"}"))
                 .isEmpty();
-        List<ExecutionRecord> batch = store.insertAll(
-                List.of(oneOff("remind:b", now, now), oneOff("remind:c", now, now)), "{\"b3\":\"1-2-1\"}");
-        assertThat(store.claim(oneOff("remind:d", now, now), null)).isPresent();
-        assertThat(store.claim(oneOff("remind:e", now, now), "x".repeat(1001))).isPresent();
+        List<ExecutionRecord> batch = store.inserts()
+                .insertAll(List.of(oneOff("remind:b", now, now), oneOff("remind:c", now, now)), "{\"b3\":\"1-2-1\"}");
+        assertThat(store.inserts().claim(oneOff("remind:d", now, now), null)).isPresent();
+        assertThat(store.inserts().claim(oneOff("remind:e", now, now), "x".repeat(1001)))
+                .isPresent();
 
         assertThat(batch).hasSize(2);
         assertThat(store.traceCarrier("remind:a")).contains(traced);
@@ -598,10 +621,11 @@ abstract class AbstractSchemaScriptTests {
         Instant old = now.minus(20, ChronoUnit.DAYS);
         String carrier = "{\"traceparent\":\"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\"}";
         ExecutionRecord done =
-                store.claim(oneOff("remind:done", old, old), carrier).orElseThrow();
-        store.claim(oneOff("remind:later", old, now.plusSeconds(3600)), carrier);
-        ExecutionRecord recent =
-                store.claim(oneOff("remind:recent", now, now), carrier).orElseThrow();
+                store.inserts().claim(oneOff("remind:done", old, old), carrier).orElseThrow();
+        store.inserts().claim(oneOff("remind:later", old, now.plusSeconds(3600)), carrier);
+        ExecutionRecord recent = store.inserts()
+                .claim(oneOff("remind:recent", now, now), carrier)
+                .orElseThrow();
         JdbcTemplate sql = new JdbcTemplate(this.dataSource);
         for (ExecutionRecord row : List.of(done, recent)) {
             sql.update(

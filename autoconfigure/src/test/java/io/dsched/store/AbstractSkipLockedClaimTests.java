@@ -68,22 +68,23 @@ abstract class AbstractSkipLockedClaimTests {
         DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
         new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
         ExecutionStore store = AbstractSchemaScriptTests.store(jdbc);
-        assertThat(store.claimsWithSkipLocked()).isTrue();
+        assertThat(store.claims().claimsWithSkipLocked()).isTrue();
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         // a history, so that the claim reads the index of waiting attempts as it does in production
         List<ExecutionRecord> history = new ArrayList<>();
         for (int i = 0; i < 2000; i++) {
             history.add(waiting("remind:old-" + i, now, now.minusSeconds(60)));
         }
-        store.insertAll(history);
+        store.inserts().insertAll(history);
         new JdbcTemplate(this.dataSource)
                 .update("UPDATE dsched_execution SET status = 'SUCCEEDED', finished_at = started_at");
         List<ExecutionRecord> waiting = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             waiting.add(waiting("remind:" + i, now, now.minusSeconds(8 - i)));
         }
-        List<Long> ids =
-                store.insertAll(waiting).stream().map(ExecutionRecord::id).toList();
+        List<Long> ids = store.inserts().insertAll(waiting).stream()
+                .map(ExecutionRecord::id)
+                .toList();
         CountDownLatch commit = new CountDownLatch(1);
         // an open snapshot keeps the index entries that claimed attempts leave behind (InnoDB purges
         // them only once no reader can still see them), as a busy database does for a while
@@ -94,7 +95,7 @@ abstract class AbstractSkipLockedClaimTests {
                     ResultSet count = statement.executeQuery("SELECT COUNT(*) FROM dsched_execution")) {
                 assertThat(count.next()).isTrue();
             }
-            assertThat(store.claimDue("node-1", now, 2, List.of("remind")))
+            assertThat(store.claims().claimDue("node-1", now, 2, List.of("remind")))
                     .extracting(ExecutionRecord::id)
                     .containsExactlyElementsOf(ids.subList(0, 2));
             try {
@@ -106,7 +107,7 @@ abstract class AbstractSkipLockedClaimTests {
 
                 // the oldest four due attempts are held: the claim reads past them
                 List<ExecutionRecord> fourth = this.executor
-                        .submit(() -> store.claimDue("node-4", now, 2, List.of("remind")))
+                        .submit(() -> store.claims().claimDue("node-4", now, 2, List.of("remind")))
                         .get(5, TimeUnit.SECONDS);
 
                 assertThat(fourth).extracting(ExecutionRecord::id).containsExactlyElementsOf(ids.subList(6, 8));
@@ -140,7 +141,7 @@ abstract class AbstractSkipLockedClaimTests {
                 this.executor.submit(() -> jdbc.transactions().execute((tx) -> {
                     // what the claim does in a transaction of its own
                     new JdbcTemplate(this.dataSource).execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
-                    List<ExecutionRecord> attempts = store.claimDue(node, now, 2, List.of("remind"));
+                    List<ExecutionRecord> attempts = store.claims().claimDue(node, now, 2, List.of("remind"));
                     claimed.countDown();
                     try {
                         commit.await(30, TimeUnit.SECONDS);

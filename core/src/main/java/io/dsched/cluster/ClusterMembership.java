@@ -266,29 +266,31 @@ public final class ClusterMembership implements SmartLifecycle {
                         now,
                         now,
                         "recovery of attempt " + orphan.attempt() + ": " + reason);
-        boolean rescued = this.store.rescue(
-                orphan,
-                now,
-                reason,
-                next,
-                (failedAt) -> new DeadLetter(
-                        null,
-                        orphan.jobName(),
-                        orphan.scheduledAt(),
-                        orphan.idempotencyKey(),
-                        orphan.attempt(),
-                        orphan.id(),
-                        ExecutionStore.NodeLostException.class.getName(),
+        boolean rescued = this.store
+                .outcomes()
+                .rescue(
+                        orphan,
+                        now,
                         reason,
-                        null,
-                        orphan.payload(),
-                        failedAt,
-                        failedAt,
-                        orphan.nodeId(),
-                        DeadLetterStatus.OPEN,
-                        null,
-                        null,
-                        null));
+                        next,
+                        (failedAt) -> new DeadLetter(
+                                null,
+                                orphan.jobName(),
+                                orphan.scheduledAt(),
+                                orphan.idempotencyKey(),
+                                orphan.attempt(),
+                                orphan.id(),
+                                ExecutionStore.NodeLostException.class.getName(),
+                                reason,
+                                null,
+                                orphan.payload(),
+                                failedAt,
+                                failedAt,
+                                orphan.nodeId(),
+                                DeadLetterStatus.OPEN,
+                                null,
+                                null,
+                                null));
         if (rescued) {
             logger.warn(
                     "Took over attempt {} of '{}' scheduled at {}: {}; {}",

@@ -2,6 +2,7 @@ package io.dsched.cluster;
 
 import io.dsched.store.ClusterTables;
 import io.dsched.store.DatabasePlatform;
+import io.dsched.store.SqlDialect;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -20,7 +21,7 @@ public class NodeTable {
 
     private final ClusterTables tables;
 
-    private final DatabasePlatform platform;
+    private final SqlDialect dialect;
 
     /**
      * Creates the table's accessor.
@@ -31,7 +32,7 @@ public class NodeTable {
     public NodeTable(DataSource dataSource, DatabasePlatform platform, ClusterTables tables) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.tables = tables;
-        this.platform = platform;
+        this.dialect = platform.dialect();
     }
 
     /**
@@ -39,7 +40,7 @@ public class NodeTable {
      * @param nodeId the node
      */
     public void heartbeat(String nodeId) {
-        String now = this.platform.currentTimestampSql();
+        String now = this.dialect.currentTimestampSql();
         int updated = this.jdbc.update(
                 this.tables.sql("UPDATE dsched_node SET last_seen = " + now + " WHERE node_id = ?"), nodeId);
         if (updated == 0) {
@@ -56,8 +57,8 @@ public class NodeTable {
      */
     public Instant databaseNow() {
         return this.jdbc.queryForObject(
-                this.tables.sql("SELECT " + this.platform.currentTimestampSql() + " AS db_now"),
-                (rs, row) -> this.platform.readInstant(rs, "db_now"));
+                this.tables.sql("SELECT " + this.dialect.currentTimestampSql() + " AS db_now"),
+                (rs, row) -> this.dialect.readInstant(rs, "db_now"));
     }
 
     /**
@@ -66,7 +67,7 @@ public class NodeTable {
      * @param offset the offset, negative when the node's clock is behind
      */
     public void recordClockOffset(String nodeId, Duration offset) {
-        String now = this.platform.currentTimestampSql();
+        String now = this.dialect.currentTimestampSql();
         long millis = offset.toMillis();
         int updated = this.jdbc.update(
                 this.tables.sql(
@@ -90,15 +91,15 @@ public class NodeTable {
     public List<NodeSighting> sightings() {
         return this.jdbc.query(
                 this.tables.sql("SELECT n.node_id, n.started_at, n.last_seen, c.offset_ms, "
-                        + this.platform.currentTimestampSql()
+                        + this.dialect.currentTimestampSql()
                         + " AS db_now FROM dsched_node n LEFT JOIN dsched_node_clock c ON c.node_id = n.node_id"),
                 (rs, row) -> {
                     long offset = rs.getLong("offset_ms");
                     return new NodeSighting(
                             rs.getString("node_id"),
-                            this.platform.readInstant(rs, "started_at"),
-                            this.platform.readInstant(rs, "last_seen"),
-                            this.platform.readInstant(rs, "db_now"),
+                            this.dialect.readInstant(rs, "started_at"),
+                            this.dialect.readInstant(rs, "last_seen"),
+                            this.dialect.readInstant(rs, "db_now"),
                             rs.wasNull() ? null : Duration.ofMillis(offset));
                 });
     }
@@ -111,7 +112,7 @@ public class NodeTable {
         int forgotten = this.jdbc.update(
                 this.tables.sql("DELETE FROM dsched_node WHERE node_id = ? AND last_seen <= ?"),
                 sighting.nodeId(),
-                this.platform.bindable(sighting.lastSeen()));
+                this.dialect.bindable(sighting.lastSeen()));
         if (forgotten > 0) {
             this.jdbc.update(this.tables.sql("DELETE FROM dsched_node_clock WHERE node_id = ?"), sighting.nodeId());
         }
@@ -124,7 +125,7 @@ public class NodeTable {
      * @return how many locks were released
      */
     public int releaseLocksNotHeldBy(Collection<String> liveNodes) {
-        String now = this.platform.lockClockSql();
+        String now = this.dialect.lockClockSql();
         return this.tables
                 .named(this.jdbc)
                 .update(

@@ -1,15 +1,12 @@
 package io.dsched.engine;
 
 import io.dsched.quartz.ClusterJobStore;
-import io.dsched.quartz.SkipLockedDelegates;
 import io.dsched.quartz.SkipLockedJobStore;
 import io.dsched.quartz.SpringCronTriggerPersistenceDelegate;
 import io.dsched.store.DatabasePlatform;
 import java.time.Duration;
 import java.util.Properties;
 import javax.sql.DataSource;
-import org.quartz.impl.jdbcjobstore.PostgreSQLDelegate;
-import org.quartz.impl.jdbcjobstore.StdJDBCDelegate;
 import org.quartz.simpl.SimpleThreadPool;
 import org.quartz.utils.DBConnectionManager;
 
@@ -83,11 +80,12 @@ public final class QuartzSettings {
         properties.setProperty("org.quartz.threadPool.threadNamePrefix", "dsched-worker");
         // a job still running when the shutdown timeout ends must not keep the JVM alive
         properties.setProperty("org.quartz.threadPool.makeThreadsDaemons", "true");
-        boolean rowByRow = skipLocked && platform != DatabasePlatform.H2;
+        boolean rowByRow = skipLocked && platform.dialect().skipsLocked();
         properties.setProperty(
                 "org.quartz.jobStore.class", (rowByRow ? SkipLockedJobStore.class : ClusterJobStore.class).getName());
         properties.setProperty("org.quartz.jobStore.dataSource", connectionName);
-        properties.setProperty("org.quartz.jobStore.driverDelegateClass", delegate(platform, rowByRow));
+        properties.setProperty(
+                "org.quartz.jobStore.driverDelegateClass", platform.dialect().quartzDelegate(rowByRow));
         properties.setProperty(
                 "org.quartz.jobStore.driverDelegateInitString",
                 "triggerPersistenceDelegateClasses=" + SpringCronTriggerPersistenceDelegate.class.getName());
@@ -99,15 +97,5 @@ public final class QuartzSettings {
         properties.setProperty("org.quartz.jobStore.acquireTriggersWithinLock", "true");
         properties.setProperty("org.quartz.jobStore.useProperties", "true");
         return properties;
-    }
-
-    private static String delegate(DatabasePlatform platform, boolean skipLocked) {
-        Class<?> delegate =
-                switch (platform) {
-                    case POSTGRESQL -> skipLocked ? SkipLockedDelegates.PostgreSQL.class : PostgreSQLDelegate.class;
-                    case MYSQL -> skipLocked ? SkipLockedDelegates.Standard.class : StdJDBCDelegate.class;
-                    case H2 -> StdJDBCDelegate.class;
-                };
-        return delegate.getName();
     }
 }

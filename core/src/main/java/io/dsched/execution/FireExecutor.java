@@ -106,7 +106,7 @@ public final class FireExecutor {
         Map<String, Attempt> claimed = new HashMap<>();
         // guards in name order, as the outcomes' writes release them: no two transactions wait in a circle
         List<ExecutionRecord> inserted =
-                new ArrayList<>(this.store.claimOn(connection, claims).values());
+                new ArrayList<>(this.store.inserts().claimOn(connection, claims).values());
         inserted.sort(java.util.Comparator.comparing(ExecutionRecord::jobName));
         for (ExecutionRecord claim : inserted) {
             JobTarget job = jobs.get(claim.idempotencyKey());
@@ -115,7 +115,7 @@ public final class FireExecutor {
                 Optional<SimpleLock> taken = this.guard.tryLockOn(connection, job);
                 if (taken.isEmpty()) {
                     // another run holds the guard: the worker claims the fire and waits for it
-                    this.store.unclaimOn(connection, claim);
+                    this.store.inserts().unclaimOn(connection, claim);
                     continue;
                 }
                 lock = taken.get();
@@ -152,25 +152,27 @@ public final class FireExecutor {
         if (this.targets.find(jobName).isEmpty()) {
             // a newer deployment's job fired on this older node: queue the fire for a node that knows it
             logger.debug("Queueing '{}' scheduled at {} for a node that declares it", jobName, scheduledAt);
-            this.store.claim(ExecutionRecord.waiting(
-                    jobName,
-                    scheduledAt,
-                    1,
-                    ExecutionRecord.idempotencyKey(jobName, scheduledAt),
-                    ExecutionOrigin.SCHEDULE,
-                    this.runner.nodeId(),
-                    now,
-                    now,
-                    null,
-                    "job is not declared on node " + this.runner.nodeId()));
+            this.store
+                    .inserts()
+                    .claim(ExecutionRecord.waiting(
+                            jobName,
+                            scheduledAt,
+                            1,
+                            ExecutionRecord.idempotencyKey(jobName, scheduledAt),
+                            ExecutionOrigin.SCHEDULE,
+                            this.runner.nodeId(),
+                            now,
+                            now,
+                            null,
+                            "job is not declared on node " + this.runner.nodeId()));
             this.wakeQueue.run();
             this.listener.skipped(jobName, ExecutionListener.SkipReason.NOT_DECLARED);
             return Outcome.DEFERRED;
         }
-        Optional<ExecutionRecord> claimed = TransientFailures.retry(
-                "the claim of '" + jobName + "'",
-                CLAIM_PATIENCE,
-                () -> this.store.claim(ExecutionRecord.claim(jobName, scheduledAt, this.runner.nodeId(), now)));
+        Optional<ExecutionRecord> claimed =
+                TransientFailures.retry("the claim of '" + jobName + "'", CLAIM_PATIENCE, () -> this.store
+                        .inserts()
+                        .claim(ExecutionRecord.claim(jobName, scheduledAt, this.runner.nodeId(), now)));
         if (claimed.isEmpty()) {
             logger.debug("Not running '{}' scheduled at {}: already claimed", jobName, scheduledAt);
             this.listener.skipped(jobName, ExecutionListener.SkipReason.ALREADY_CLAIMED);

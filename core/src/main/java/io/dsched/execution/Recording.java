@@ -46,14 +46,14 @@ final class Recording {
         return record(
                 () -> {
                     Instant now = this.clock.instant();
-                    this.store.finish(claim, ExecutionStatus.SKIPPED, now, now, null, reason);
+                    this.store.outcomes().finish(claim, ExecutionStatus.SKIPPED, now, now, null, reason);
                 },
                 Outcome.SKIPPED);
     }
 
     /** Puts an attempt held back by admission back to wait, claimed by no node. */
     Outcome defer(ExecutionRecord claim, Duration wait, String reason) {
-        this.store.defer(claim, this.clock.instant().plus(wait), reason);
+        this.store.outcomes().defer(claim, this.clock.instant().plus(wait), reason);
         return Outcome.DEFERRED;
     }
 
@@ -64,19 +64,21 @@ final class Recording {
     CompletableFuture<Void> succeed(ExecutionRecord claim, Invocation.Result result, Admission.Permits permits) {
         GuardAdmission.GuardPermit guard = permits.guard();
         CompletableFuture<Void> withRelease = (guard != null)
-                ? guard.handOver(
-                        claim.jobName(),
-                        (release) -> this.store.succeed(claim, result.startedAt(), result.finishedAt(), release))
+                ? guard.handOver(claim.jobName(), (release) -> this.store
+                        .outcomes()
+                        .succeed(claim, result.startedAt(), result.finishedAt(), release))
                 : null;
         return (withRelease != null)
                 ? withRelease
-                : this.store.succeed(claim, result.startedAt(), result.finishedAt(), null);
+                : this.store.outcomes().succeed(claim, result.startedAt(), result.finishedAt(), null);
     }
 
     /** Records an attempt stopped on request, however its method returned. */
     Outcome stopped(ExecutionRecord claim, Invocation.Result result, String stoppedBy) {
         return record(
-                () -> this.store.cancel(claim, result.startedAt(), result.finishedAt(), result.failure(), stoppedBy),
+                () -> this.store
+                        .outcomes()
+                        .cancel(claim, result.startedAt(), result.finishedAt(), result.failure(), stoppedBy),
                 Outcome.CANCELLED);
     }
 
@@ -91,22 +93,33 @@ final class Recording {
         Runnable write;
         Outcome outcome;
         if (verdict instanceof Verdict.Retry retry) {
-            write = () -> this.store.failAndRetry(
-                    claim, retry.status(), result.startedAt(), result.finishedAt(), failure, null, retry.next());
+            write = () -> this.store
+                    .outcomes()
+                    .failAndRetry(
+                            claim,
+                            retry.status(),
+                            result.startedAt(),
+                            result.finishedAt(),
+                            failure,
+                            null,
+                            retry.next());
             outcome = Outcome.RETRY_SCHEDULED;
         } else {
             Verdict.DeadLetter dead = (Verdict.DeadLetter) verdict;
-            write = () -> this.store.deadLetter(
-                    claim,
-                    result.startedAt(),
-                    result.finishedAt(),
-                    failure,
-                    dead.reason(),
-                    (firstFailure) -> letter(claim, failure, firstFailure, result.finishedAt()));
+            write = () -> this.store
+                    .outcomes()
+                    .deadLetter(
+                            claim,
+                            result.startedAt(),
+                            result.finishedAt(),
+                            failure,
+                            dead.reason(),
+                            (firstFailure) -> letter(claim, failure, firstFailure, result.finishedAt()));
             outcome = Outcome.DEAD_LETTERED;
         }
         Outcome recorded = record(
                 () -> stoppedBy.set(this.store
+                        .outcomes()
                         .failUnlessStopped(claim, result.startedAt(), result.finishedAt(), failure, write)
                         .orElse(null)),
                 outcome);

@@ -2,6 +2,7 @@ package io.dsched.history;
 
 import io.dsched.store.ClusterTables;
 import io.dsched.store.DatabasePlatform;
+import io.dsched.store.SqlDialect;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,13 +39,13 @@ final class DefinitionRetention {
 
     private final JdbcTemplate jdbc;
 
-    private final DatabasePlatform platform;
+    private final SqlDialect dialect;
 
     private final ClusterTables tables;
 
     DefinitionRetention(JdbcTemplate jdbc, DatabasePlatform platform, ClusterTables tables) {
         this.jdbc = jdbc;
-        this.platform = platform;
+        this.dialect = platform.dialect();
         this.tables = tables;
     }
 
@@ -60,7 +61,7 @@ final class DefinitionRetention {
                 (row, number) -> new Deployment(
                         names(row.getString("job_names")),
                         row.getString("node_id"),
-                        this.platform.readInstant(row, "first_seen_at")));
+                        this.dialect.readInstant(row, "first_seen_at")));
         Map<String, List<Definition>> byJob = new LinkedHashMap<>();
         this.jdbc.query(
                 this.tables.sql(
@@ -72,11 +73,11 @@ final class DefinitionRetention {
                                     row.getString("definition_hash"),
                                     row.getString("status"),
                                     row.getString("node_id"),
-                                    this.platform.readInstant(row, "created_at")));
+                                    this.dialect.readInstant(row, "created_at")));
                 });
         List<Object[]> ofJobsGone = new ArrayList<>();
         List<Object[]> replaced = new ArrayList<>();
-        Object bound = this.platform.bindable(cutoff);
+        Object bound = this.dialect.bindable(cutoff);
         for (List<Definition> definitions : byJob.values()) {
             definitions.sort(Comparator.comparing(Definition::since).thenComparing(Definition::hash));
             String job = definitions.get(0).job();

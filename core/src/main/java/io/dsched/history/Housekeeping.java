@@ -7,6 +7,7 @@ import io.dsched.retry.RetryPolicy;
 import io.dsched.store.ClusterTables;
 import io.dsched.store.DatabasePlatform;
 import io.dsched.store.DeploymentStore;
+import io.dsched.store.SqlDialect;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,7 +67,7 @@ public class Housekeeping {
 
     private final NamedParameterJdbcTemplate named;
 
-    private final DatabasePlatform platform;
+    private final SqlDialect dialect;
 
     private final Retention retention;
 
@@ -97,7 +98,7 @@ public class Housekeeping {
         this.jdbc = new JdbcTemplate(dataSource);
         this.tables = tables;
         this.named = tables.named(this.jdbc);
-        this.platform = platform;
+        this.dialect = platform.dialect();
         this.retention = retention;
         this.batchSize = batchSize;
         this.clock = clock;
@@ -216,7 +217,7 @@ public class Housekeeping {
         // in the lock table's own form and clock (ShedLock's: UTC, or local time on H2), so read it
         // from the database rather than converting the node's time
         LocalDateTime now = this.jdbc.queryForObject(
-                this.tables.sql("SELECT " + this.platform.lockClockSql() + " AS lock_now"),
+                this.tables.sql("SELECT " + this.dialect.lockClockSql() + " AS lock_now"),
                 (row, number) -> row.getObject("lock_now", LocalDateTime.class));
         Object cutoff = now.minus(retention);
         // the time again: a lock taken meanwhile is held, and kept
@@ -244,7 +245,7 @@ public class Housekeeping {
     }
 
     private int deleteExpiredKeys() {
-        Object now = this.platform.bindable(this.clock.instant());
+        Object now = this.dialect.bindable(this.clock.instant());
         String select = "SELECT idempotency_key FROM dsched_unique_key WHERE expires_at < ? LIMIT " + this.batchSize;
         String delete = "DELETE FROM dsched_unique_key WHERE idempotency_key IN (:keys) AND expires_at < :now";
         int total = 0;
@@ -282,7 +283,7 @@ public class Housekeeping {
     }
 
     private Object before(Duration age) {
-        return this.platform.bindable(this.clock.instant().minus(age));
+        return this.dialect.bindable(this.clock.instant().minus(age));
     }
 
     private int cancelStale(Object cutoff) {
@@ -298,7 +299,7 @@ public class Housekeeping {
                 break;
             }
             total += this.named.update(
-                    cancel, Map.of("ids", ids, "now", this.platform.bindable(this.clock.instant()), "reason", STALE));
+                    cancel, Map.of("ids", ids, "now", this.dialect.bindable(this.clock.instant()), "reason", STALE));
             if (ids.size() < this.batchSize) {
                 break;
             }

@@ -77,8 +77,11 @@ final class Submissions {
                 handler.name(), dueAt, 1, key, ExecutionOrigin.ONE_OFF, this.nodeId, now, dueAt, payload, null);
         Optional<ExecutionRecord> saved = (request.uniqueFor() != null)
                 ? this.uniqueKeys.claimHeld(
-                        () -> this.store.claim(first, traceCarrier), key, dueAt, now.plus(request.uniqueFor()))
-                : this.store.claim(first, traceCarrier);
+                        () -> this.store.inserts().claim(first, traceCarrier),
+                        key,
+                        dueAt,
+                        now.plus(request.uniqueFor()))
+                : this.store.inserts().claim(first, traceCarrier);
         if (saved.isPresent()) {
             if (!dueAt.isAfter(now)) {
                 this.wakeQueue.run();
@@ -123,7 +126,7 @@ final class Submissions {
         String job = (names.size() == 1) ? names.get(0) : "several";
         List<ScheduledJob> scheduled = this.observer.observe(job, requests.size(), (traceCarrier) -> {
             Iterator<ExecutionRecord> saved =
-                    this.store.insertAll(unkeyed, traceCarrier).iterator();
+                    this.store.inserts().insertAll(unkeyed, traceCarrier).iterator();
             List<ScheduledJob> jobs = new ArrayList<>(requests.size());
             for (int i = 0; i < requests.size(); i++) {
                 OneOff request = requests.get(i);
@@ -148,6 +151,7 @@ final class Submissions {
         String key = ExecutionRecord.idempotencyKey(job, now) + "#manual-"
                 + UUID.randomUUID().toString().substring(0, 8);
         ExecutionRecord run = this.observer.observe(job, 1, (traceCarrier) -> this.store
+                .inserts()
                 .claim(
                         ExecutionRecord.waiting(
                                 job,

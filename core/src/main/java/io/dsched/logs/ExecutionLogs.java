@@ -2,6 +2,7 @@ package io.dsched.logs;
 
 import io.dsched.store.ClusterTables;
 import io.dsched.store.DatabasePlatform;
+import io.dsched.store.SqlDialect;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -14,7 +15,7 @@ public class ExecutionLogs {
 
     private final ClusterTables tables;
 
-    private final DatabasePlatform platform;
+    private final SqlDialect dialect;
 
     /**
      * Creates the table's accessor.
@@ -25,7 +26,7 @@ public class ExecutionLogs {
     public ExecutionLogs(DataSource dataSource, DatabasePlatform platform, ClusterTables tables) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.tables = tables;
-        this.platform = platform;
+        this.dialect = platform.dialect();
     }
 
     /**
@@ -46,7 +47,7 @@ public class ExecutionLogs {
                             (text != null) ? text.lines().toList() : List.of(),
                             rs.getString("stack_trace"),
                             rs.getBoolean("truncated"),
-                            this.platform.readInstant(rs, "created_at"));
+                            this.dialect.readInstant(rs, "created_at"));
                 },
                 executionId);
         return found.stream().findFirst();
@@ -67,6 +68,6 @@ public class ExecutionLogs {
                 text,
                 log.stackTrace(),
                 log.truncated(),
-                this.platform.bindable(log.createdAt()));
+                this.dialect.bindable(log.createdAt()));
     }
 }

@@ -3,6 +3,7 @@ package io.dsched.management;
 import io.dsched.store.ClusterTables;
 import io.dsched.store.DatabasePlatform;
 import io.dsched.store.ExecutionStatus;
+import io.dsched.store.SqlDialect;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ public class JobStatistics {
 
     private final ClusterTables tables;
 
-    private final DatabasePlatform platform;
+    private final SqlDialect dialect;
 
     /**
      * Creates the statistics.
@@ -54,7 +55,7 @@ public class JobStatistics {
     public JobStatistics(DataSource dataSource, DatabasePlatform platform, ClusterTables tables) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.tables = tables;
-        this.platform = platform;
+        this.dialect = platform.dialect();
     }
 
     /**
@@ -73,7 +74,7 @@ public class JobStatistics {
                     counts.computeIfAbsent(rs.getString("job_name"), (job) -> new EnumMap<>(ExecutionStatus.class))
                             .put(ExecutionStatus.valueOf(rs.getString("status")), rs.getLong("n"));
                 },
-                this.platform.bindable(since));
+                this.dialect.bindable(since));
         return counts;
     }
 
@@ -91,9 +92,9 @@ public class JobStatistics {
                         ExecutionStatus.valueOf(rs.getString("status")),
                         rs.getString("origin"),
                         rs.getInt("attempt"),
-                        this.platform.readInstant(rs, "scheduled_at"),
-                        this.platform.readInstant(rs, "started_at")),
-                this.platform.bindable(since));
+                        this.dialect.readInstant(rs, "scheduled_at"),
+                        this.dialect.readInstant(rs, "started_at")),
+                this.dialect.bindable(since));
     }
 
     /**
@@ -111,12 +112,12 @@ public class JobStatistics {
                                 + " AND finished_at IS NOT NULL AND status IN (" + FINISHED + ")"
                                 + " ORDER BY started_at DESC LIMIT " + PERCENTILE_SAMPLE),
                 (rs) -> {
-                    Instant started = this.platform.readInstant(rs, "started_at");
-                    Instant finished = this.platform.readInstant(rs, "finished_at");
+                    Instant started = this.dialect.readInstant(rs, "started_at");
+                    Instant finished = this.dialect.readInstant(rs, "finished_at");
                     millis.add(Math.max(0, Duration.between(started, finished).toMillis()));
                 },
                 job,
-                this.platform.bindable(since));
+                this.dialect.bindable(since));
         if (millis.isEmpty()) {
             return null;
         }

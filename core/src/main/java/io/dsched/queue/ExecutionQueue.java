@@ -148,7 +148,8 @@ public final class ExecutionQueue implements SmartLifecycle {
         if (names.isEmpty()) {
             return 0;
         }
-        List<ExecutionRecord> attempts = this.store.claimDue(this.runner.nodeId(), this.clock.instant(), free, names);
+        List<ExecutionRecord> attempts =
+                this.store.claims().claimDue(this.runner.nodeId(), this.clock.instant(), free, names);
         this.backlog = attempts.size() == free;
         for (ExecutionRecord attempt : attempts) {
             // in flight from its claim: the sweep of stale attempts must not take back one held ready

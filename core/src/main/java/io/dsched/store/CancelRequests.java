@@ -42,16 +42,15 @@ public class CancelRequests {
 
     private final NamedParameterJdbcTemplate named;
 
-    private final DatabasePlatform platform;
+    private final SqlDialect dialect;
 
     private final TransactionTemplate transactions;
 
-    CancelRequests(
-            JdbcTemplate jdbc, DatabasePlatform platform, ClusterTables tables, TransactionTemplate transactions) {
+    CancelRequests(JdbcTemplate jdbc, SqlDialect dialect, ClusterTables tables, TransactionTemplate transactions) {
         this.jdbc = jdbc;
         this.tables = tables;
         this.named = tables.named(jdbc);
-        this.platform = platform;
+        this.dialect = dialect;
         this.transactions = transactions;
     }
 
@@ -64,7 +63,7 @@ public class CancelRequests {
      * @return what the request did
      */
     public Cancellation cancel(long executionId, String requestedBy, Instant now) {
-        String by = ExecutionStore.truncate(requestedBy, MAX_BY);
+        String by = ExecutionOutcomes.truncate(requestedBy, MAX_BY);
         return this.transactions.execute((tx) -> {
             List<String> found = this.jdbc.queryForList(this.tables.sql(LOCK), String.class, executionId);
             if (found.isEmpty()) {
@@ -77,7 +76,7 @@ public class CancelRequests {
                             status.checkMoveTo(ExecutionStatus.CANCELLED);
                             int updated = this.jdbc.update(
                                     this.tables.sql(CANCEL_WAITING),
-                                    this.platform.bindable(now),
+                                    this.dialect.bindable(now),
                                     reason(by),
                                     executionId);
                             if (updated != 1) {
@@ -90,7 +89,7 @@ public class CancelRequests {
                             if (this.jdbc
                                     .queryForList(this.tables.sql(FIND), String.class, executionId)
                                     .isEmpty()) {
-                                this.jdbc.update(this.tables.sql(INSERT), executionId, this.platform.bindable(now), by);
+                                this.jdbc.update(this.tables.sql(INSERT), executionId, this.dialect.bindable(now), by);
                             }
                             yield Cancellation.Result.STOP_REQUESTED;
                         }

@@ -1,36 +1,33 @@
 package io.dsched.store;
 
 import java.sql.Connection;
-import java.sql.JDBCType;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.Locale;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 
 /**
- * The databases dsched runs on, each with its schema script.
+ * The databases dsched runs on, each with its schema script and its {@link SqlDialect}.
  */
 public enum DatabasePlatform {
 
     /** PostgreSQL 12 or later. */
-    POSTGRESQL("postgresql"),
+    POSTGRESQL("postgresql", new PostgresDialect()),
     /**
      * MariaDB 10.6 or later, which the tests run on; MySQL 8, expected to work with the same SQL,
      * not yet tested.
      */
-    MYSQL("mysql"),
+    MYSQL("mysql", new MySqlDialect()),
     /** H2 2.x, for local development and tests. */
-    H2("h2");
+    H2("h2", new H2Dialect());
 
     private final String id;
 
-    DatabasePlatform(String id) {
+    private final SqlDialect dialect;
+
+    DatabasePlatform(String id, SqlDialect dialect) {
         this.id = id;
+        this.dialect = dialect;
     }
 
     /**
@@ -50,69 +47,11 @@ public enum DatabasePlatform {
     }
 
     /**
-     * Whether dsched's timestamp columns hold instants ({@code TIMESTAMP WITH TIME ZONE}) on this
-     * platform, rather than UTC wall-clock times.
-     * @return {@code true} for PostgreSQL and H2
+     * Returns the SQL dialect of this platform, the one place for what differs between databases.
+     * @return the dialect, the same instance every time
      */
-    public boolean storesInstants() {
-        return this != MYSQL;
-    }
-
-    /**
-     * Returns the value to bind for an instant in one of dsched's timestamp columns.
-     * @param instant the instant
-     * @return an {@link OffsetDateTime} in UTC, or a UTC {@link LocalDateTime} on MySQL
-     */
-    public Object bindable(Instant instant) {
-        return storesInstants()
-                ? OffsetDateTime.ofInstant(instant, ZoneOffset.UTC)
-                : LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
-    }
-
-    /**
-     * Returns the JDBC type of dsched's timestamp columns.
-     * @return the type
-     */
-    public JDBCType timestampType() {
-        return storesInstants() ? JDBCType.TIMESTAMP_WITH_TIMEZONE : JDBCType.TIMESTAMP;
-    }
-
-    /**
-     * Returns the SQL expression of the database's current time in the form of dsched's
-     * timestamp columns.
-     * @return the expression
-     */
-    public String currentTimestampSql() {
-        return storesInstants() ? "CURRENT_TIMESTAMP" : "UTC_TIMESTAMP(3)";
-    }
-
-    /**
-     * Returns the SQL expression of the database's current time in the form ShedLock keeps in
-     * {@code dsched_lock} (UTC without a zone, as its JDBC provider writes with database time).
-     * @return the expression
-     */
-    public String lockClockSql() {
-        return switch (this) {
-            case POSTGRESQL -> "timezone('utc', CURRENT_TIMESTAMP)";
-            case MYSQL -> "UTC_TIMESTAMP(3)";
-            case H2 -> "CURRENT_TIMESTAMP(3)";
-        };
-    }
-
-    /**
-     * Reads one of dsched's timestamp columns, or {@link #currentTimestampSql()}, as an instant.
-     * @param resultSet the result set
-     * @param column the column label
-     * @return the instant, or {@code null}
-     * @throws SQLException if the column cannot be read
-     */
-    public Instant readInstant(ResultSet resultSet, String column) throws SQLException {
-        if (storesInstants()) {
-            OffsetDateTime value = resultSet.getObject(column, OffsetDateTime.class);
-            return (value != null) ? value.toInstant() : null;
-        }
-        LocalDateTime value = resultSet.getObject(column, LocalDateTime.class);
-        return (value != null) ? value.toInstant(ZoneOffset.UTC) : null;
+    public SqlDialect dialect() {
+        return this.dialect;
     }
 
     /**

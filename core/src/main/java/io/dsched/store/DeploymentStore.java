@@ -31,7 +31,7 @@ public class DeploymentStore {
 
     private final ClusterTables tables;
 
-    private final DatabasePlatform platform;
+    private final SqlDialect dialect;
 
     private final String cluster;
 
@@ -44,7 +44,7 @@ public class DeploymentStore {
     public DeploymentStore(DataSource dataSource, DatabasePlatform platform, ClusterTables tables) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.tables = tables;
-        this.platform = platform;
+        this.dialect = platform.dialect();
         this.cluster = tables.clusterName();
     }
 
@@ -59,7 +59,7 @@ public class DeploymentStore {
      */
     public Deployment adopt(String identity, Set<String> jobNames, String nodeId, boolean reapplySuperseded) {
         String hash = hash(identity);
-        String now = this.platform.currentTimestampSql();
+        String now = this.dialect.currentTimestampSql();
         int known = this.jdbc.update(
                 this.tables.sql("UPDATE dsched_deployment SET last_started_at = " + now
                         + " WHERE cluster_name = ? AND deployment_hash = ?"),
@@ -119,14 +119,14 @@ public class DeploymentStore {
         System.arraycopy(arguments, 0, all, 1, arguments.length);
         return this.jdbc.query(
                 this.tables.sql("SELECT deployment_hash, job_names, node_id, first_seen_at, "
-                        + this.platform.currentTimestampSql()
+                        + this.dialect.currentTimestampSql()
                         + " AS db_now FROM dsched_deployment WHERE cluster_name = ?" + condition),
                 (row, number) -> new Deployment(
                         row.getString("deployment_hash"),
                         names(row.getString("job_names")),
                         row.getString("node_id"),
-                        this.platform.readInstant(row, "first_seen_at"),
-                        this.platform.readInstant(row, "db_now")),
+                        this.dialect.readInstant(row, "first_seen_at"),
+                        this.dialect.readInstant(row, "db_now")),
                 all);
     }
 
@@ -140,15 +140,15 @@ public class DeploymentStore {
         Set<String> declared = new HashSet<>();
         this.jdbc.query(
                 this.tables.sql(
-                        "SELECT d.job_names, nd.registered_at, n.last_seen, " + this.platform.currentTimestampSql()
+                        "SELECT d.job_names, nd.registered_at, n.last_seen, " + this.dialect.currentTimestampSql()
                                 + " AS db_now FROM dsched_node_deployment nd"
                                 + " JOIN dsched_deployment d ON d.cluster_name = nd.cluster_name"
                                 + " AND d.deployment_hash = nd.deployment_hash"
                                 + " LEFT JOIN dsched_node n ON n.node_id = nd.node_id WHERE nd.cluster_name = ?"),
                 (row) -> {
-                    Instant now = this.platform.readInstant(row, "db_now");
-                    Instant lastSeen = this.platform.readInstant(row, "last_seen");
-                    Instant registered = this.platform.readInstant(row, "registered_at");
+                    Instant now = this.dialect.readInstant(row, "db_now");
+                    Instant lastSeen = this.dialect.readInstant(row, "last_seen");
+                    Instant registered = this.dialect.readInstant(row, "registered_at");
                     Instant since = now.minus(within);
                     // a node that has not recorded a heartbeat yet, or that left, by when it started
                     Instant seen = (lastSeen != null) ? lastSeen : registered;
@@ -170,7 +170,7 @@ public class DeploymentStore {
             return this.jdbc.update(
                             this.tables.sql(
                                     "INSERT INTO dsched_job_removal (cluster_name, job_name, removed_at) VALUES (?, ?, "
-                                            + this.platform.currentTimestampSql() + ")"),
+                                            + this.dialect.currentTimestampSql() + ")"),
                             this.cluster,
                             job)
                     > 0;
@@ -189,7 +189,7 @@ public class DeploymentStore {
                 .query(
                         this.tables.sql(
                                 "SELECT removed_at FROM dsched_job_removal WHERE cluster_name = ? AND job_name = ?"),
-                        (row, number) -> this.platform.readInstant(row, "removed_at"),
+                        (row, number) -> this.dialect.readInstant(row, "removed_at"),
                         this.cluster,
                         job)
                 .stream()
@@ -204,11 +204,11 @@ public class DeploymentStore {
     public List<String> removedWithin(Duration within) {
         List<String> removed = new java.util.ArrayList<>();
         this.jdbc.query(
-                this.tables.sql("SELECT job_name, removed_at, " + this.platform.currentTimestampSql()
+                this.tables.sql("SELECT job_name, removed_at, " + this.dialect.currentTimestampSql()
                         + " AS db_now FROM dsched_job_removal WHERE cluster_name = ?"),
                 (row) -> {
-                    Instant now = this.platform.readInstant(row, "db_now");
-                    if (!this.platform.readInstant(row, "removed_at").isBefore(now.minus(within))) {
+                    Instant now = this.dialect.readInstant(row, "db_now");
+                    if (!this.dialect.readInstant(row, "removed_at").isBefore(now.minus(within))) {
                         removed.add(row.getString("job_name"));
                     }
                 },
@@ -235,7 +235,7 @@ public class DeploymentStore {
      * @return how many rows were deleted
      */
     public int forgetStartedBefore(Instant before) {
-        Object cutoff = this.platform.bindable(before);
+        Object cutoff = this.dialect.bindable(before);
         int nodes = this.jdbc.update(
                 this.tables.sql("DELETE FROM dsched_node_deployment WHERE registered_at < ?"
                         + " AND node_id NOT IN (SELECT node_id FROM dsched_node)"),

@@ -46,8 +46,8 @@ public final class DschedRepositories {
     public DschedRepositories(DataSource dataSource, DatabasePlatform platform, ClusterTables tables) {
         NamedParameterJdbcTemplate operations = tables.named(dataSource);
         JdbcDialect dialect = DialectResolver.getDialect(operations.getJdbcOperations());
-        JdbcCustomConversions conversions =
-                JdbcConfiguration.createCustomConversions(dialect, InstantConverters.forPlatform(platform));
+        JdbcCustomConversions conversions = JdbcConfiguration.createCustomConversions(
+                dialect, platform.dialect().instantConverters());
         JdbcMappingContext context = JdbcMappingContext.forPlainIdentifiers();
         context.setSimpleTypeHolder(conversions.getSimpleTypeHolder());
         DelegatingDataAccessStrategy relations = new DelegatingDataAccessStrategy();

@@ -20,31 +20,17 @@ final class ExecutionTraces {
 
     private final ClusterTables tables;
 
-    private final DatabasePlatform platform;
+    private final SqlDialect dialect;
 
     private final String upsert;
 
-    ExecutionTraces(JdbcTemplate jdbc, DatabasePlatform platform, ClusterTables tables) {
+    ExecutionTraces(JdbcTemplate jdbc, SqlDialect dialect, ClusterTables tables) {
         this.jdbc = jdbc;
         this.tables = tables;
-        this.platform = platform;
+        this.dialect = dialect;
         // a row left by an earlier fire with the same key, whose attempts housekeeping has just
         // deleted, is replaced rather than failing the submission
-        this.upsert = switch (platform) {
-            case POSTGRESQL -> """
-                            INSERT INTO dsched_execution_trace (idempotency_key, carrier, created_at) VALUES (?, ?, ?)
-                            ON CONFLICT (idempotency_key)
-                            DO UPDATE SET carrier = EXCLUDED.carrier, created_at = EXCLUDED.created_at
-                            """;
-            case MYSQL -> """
-                            INSERT INTO dsched_execution_trace (idempotency_key, carrier, created_at) VALUES (?, ?, ?)
-                            ON DUPLICATE KEY UPDATE carrier = VALUES(carrier), created_at = VALUES(created_at)
-                            """;
-            case H2 -> """
-                            MERGE INTO dsched_execution_trace (idempotency_key, carrier, created_at)
-                            KEY (idempotency_key) VALUES (?, ?, ?)
-                            """;
-        };
+        this.upsert = dialect.traceUpsert();
     }
 
     /**
@@ -59,7 +45,7 @@ final class ExecutionTraces {
                 ExecutionRecord fire = fires.get(i);
                 statement.setString(1, fire.idempotencyKey());
                 statement.setString(2, carrier);
-                statement.setObject(3, ExecutionTraces.this.platform.bindable(fire.startedAt()));
+                statement.setObject(3, ExecutionTraces.this.dialect.bindable(fire.startedAt()));
             }
 
             @Override

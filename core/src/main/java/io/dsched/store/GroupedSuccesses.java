@@ -54,7 +54,7 @@ final class GroupedSuccesses implements AutoCloseable {
 
     private final ClusterTables tables;
 
-    private final DatabasePlatform platform;
+    private final SqlDialect dialect;
 
     private final TransactionTemplate transactions;
 
@@ -65,11 +65,10 @@ final class GroupedSuccesses implements AutoCloseable {
 
     private volatile boolean open = true;
 
-    GroupedSuccesses(
-            JdbcTemplate jdbc, DatabasePlatform platform, ClusterTables tables, TransactionTemplate transactions) {
+    GroupedSuccesses(JdbcTemplate jdbc, SqlDialect dialect, ClusterTables tables, TransactionTemplate transactions) {
         this.jdbc = jdbc;
         this.tables = tables;
-        this.platform = platform;
+        this.dialect = dialect;
         this.transactions = transactions;
         this.writer = new Thread(this::writeWhileOpen, "dsched-outcomes");
         this.writer.setDaemon(true);
@@ -144,8 +143,8 @@ final class GroupedSuccesses implements AutoCloseable {
             @Override
             public void setValues(PreparedStatement statement, int i) throws SQLException {
                 Pending pending = batch.get(i);
-                statement.setObject(1, GroupedSuccesses.this.platform.bindable(pending.startedAt()));
-                statement.setObject(2, GroupedSuccesses.this.platform.bindable(pending.finishedAt()));
+                statement.setObject(1, GroupedSuccesses.this.dialect.bindable(pending.startedAt()));
+                statement.setObject(2, GroupedSuccesses.this.dialect.bindable(pending.finishedAt()));
                 statement.setLong(3, pending.claim().id());
                 statement.setString(4, pending.claim().nodeId());
             }

@@ -20,19 +20,22 @@ final class InstantConverters {
 
     private InstantConverters() {}
 
-    static List<Object> forPlatform(DatabasePlatform platform) {
-        if (platform.storesInstants()) {
-            return List.of(new Writer(platform), new AbsoluteTimestampReader(), new OffsetDateTimeReader());
-        }
-        return List.of(new Writer(platform), new UtcTimestampReader(), new UtcLocalDateTimeReader());
+    /** The converters of a database whose timestamp columns hold instants. */
+    static List<Object> forInstants(SqlDialect dialect) {
+        return List.of(new Writer(dialect), new AbsoluteTimestampReader(), new OffsetDateTimeReader());
+    }
+
+    /** The converters of a database whose timestamp columns hold UTC wall-clock times. */
+    static List<Object> forUtcWallClock(SqlDialect dialect) {
+        return List.of(new Writer(dialect), new UtcTimestampReader(), new UtcLocalDateTimeReader());
     }
 
     @WritingConverter
-    record Writer(DatabasePlatform platform) implements Converter<Instant, JdbcValue> {
+    record Writer(SqlDialect dialect) implements Converter<Instant, JdbcValue> {
 
         @Override
         public JdbcValue convert(Instant source) {
-            return JdbcValue.of(this.platform.bindable(source), this.platform.timestampType());
+            return JdbcValue.of(this.dialect.bindable(source), this.dialect.timestampType());
         }
     }
 

@@ -35,7 +35,7 @@ public class JobDefinitionStore {
 
     private final TransactionTemplate transactions;
 
-    private final DatabasePlatform platform;
+    private final SqlDialect dialect;
 
     /**
      * Creates a store.
@@ -44,7 +44,7 @@ public class JobDefinitionStore {
      * @param platform its database
      */
     public JobDefinitionStore(DataSource dataSource, DatabasePlatform platform, ClusterTables tables) {
-        this.platform = platform;
+        this.dialect = platform.dialect();
         this.tables = tables;
         this.jdbc = new JdbcTemplate(dataSource);
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
@@ -86,7 +86,7 @@ public class JobDefinitionStore {
             this.jdbc.update(
                     this.tables.sql(
                             "INSERT INTO dsched_job_definition (job_name, definition_hash, schedule, status, node_id, created_at)"
-                                    + " VALUES (?, ?, ?, ?, ?, " + this.platform.currentTimestampSql() + ")"),
+                                    + " VALUES (?, ?, ?, ?, ?, " + this.dialect.currentTimestampSql() + ")"),
                     job,
                     hash,
                     schedule,
@@ -104,7 +104,7 @@ public class JobDefinitionStore {
         // in force again from now, by this node: what tells housekeeping whose deployment runs it
         this.jdbc.update(
                 this.tables.sql("UPDATE dsched_job_definition SET status = ?, node_id = ?, created_at = "
-                        + this.platform.currentTimestampSql() + " WHERE job_name = ? AND definition_hash = ?"),
+                        + this.dialect.currentTimestampSql() + " WHERE job_name = ? AND definition_hash = ?"),
                 CURRENT,
                 nodeId,
                 job,

@@ -8,7 +8,6 @@ import java.util.Map;
 import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
-import net.javacrumbs.shedlock.provider.sql.DatabaseProduct;
 import net.javacrumbs.shedlock.provider.sql.SqlStatementsSource;
 import org.springframework.jdbc.core.SqlTypeValue;
 import org.springframework.jdbc.core.StatementCreatorUtils;
@@ -53,8 +52,7 @@ public final class LockTable {
         this.insert = new Statement(this.statements.getInsertStatement());
         this.update = new Statement(this.statements.getUpdateStatement());
         this.unlock = new Statement(this.statements.getUnlockStatement());
-        // PostgreSQL's insert is an upsert and MySQL's an INSERT IGNORE; H2's fails on a duplicate
-        this.insertPassesOverConflicts = platform != DatabasePlatform.H2;
+        this.insertPassesOverConflicts = platform.dialect().insertsPassOverConflicts();
     }
 
     /**
@@ -71,12 +69,7 @@ public final class LockTable {
                 .withJdbcTemplate(new org.springframework.jdbc.core.JdbcTemplate(dataSource))
                 .withTableName(tables.table("dsched_lock"))
                 .withLockedByValue(lockedBy)
-                .withDatabaseProduct(
-                        switch (platform) {
-                            case POSTGRESQL -> DatabaseProduct.POSTGRES_SQL;
-                            case MYSQL -> DatabaseProduct.MY_SQL;
-                            case H2 -> DatabaseProduct.H2;
-                        })
+                .withDatabaseProduct(platform.dialect().shedLockProduct())
                 .usingDbTime()
                 .build();
     }
@@ -91,8 +84,8 @@ public final class LockTable {
     }
 
     /**
-     * Tells whether {@link #lockOn} can take locks: everywhere but on H2, whose insert fails on a
-     * duplicate.
+     * Tells whether {@link #lockOn} can take locks: where the database's insert passes over a
+     * duplicate (PostgreSQL's is an upsert, MySQL's an INSERT IGNORE; H2's fails).
      * @return {@code true} if it can
      */
     public boolean locksInTransactions() {
@@ -108,7 +101,7 @@ public final class LockTable {
      */
     public boolean lockOn(Connection connection, LockConfiguration lock) throws SQLException {
         if (!this.insertPassesOverConflicts) {
-            throw new UnsupportedOperationException("H2 cannot take a lock inside another transaction");
+            throw new UnsupportedOperationException("This database cannot take a lock inside another transaction");
         }
         return lock(connection, lock);
     }
@@ -180,7 +173,7 @@ public final class LockTable {
             if (!this.insertPassesOverConflicts
                     && ex.getSQLState() != null
                     && ex.getSQLState().startsWith("23")) {
-                // H2: the row exists and the lock is held
+                // the row exists and the lock is held
                 return false;
             }
             throw ex;

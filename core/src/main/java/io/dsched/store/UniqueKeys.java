@@ -18,7 +18,7 @@ public class UniqueKeys {
 
     private final ClusterTables tables;
 
-    private final DatabasePlatform platform;
+    private final SqlDialect dialect;
 
     private final TransactionTemplate transactions;
 
@@ -33,7 +33,7 @@ public class UniqueKeys {
             DataSource dataSource, DatabasePlatform platform, ClusterTables tables, TransactionTemplate transactions) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.tables = tables;
-        this.platform = platform;
+        this.dialect = platform.dialect();
         this.transactions = transactions;
     }
 
@@ -72,10 +72,9 @@ public class UniqueKeys {
                 .query(
                         this.tables.sql(
                                 "SELECT execution_id, due_at FROM dsched_unique_key WHERE idempotency_key = ? AND expires_at > ?"),
-                        (row, number) ->
-                                new Held(row.getLong("execution_id"), this.platform.readInstant(row, "due_at")),
+                        (row, number) -> new Held(row.getLong("execution_id"), this.dialect.readInstant(row, "due_at")),
                         key,
-                        this.platform.bindable(now))
+                        this.dialect.bindable(now))
                 .stream()
                 .findFirst();
     }
@@ -88,8 +87,8 @@ public class UniqueKeys {
      * @param until when the window closes
      */
     public void hold(String key, Held held, Instant until) {
-        Object dueAt = this.platform.bindable(held.dueAt());
-        Object expiresAt = this.platform.bindable(until);
+        Object dueAt = this.dialect.bindable(held.dueAt());
+        Object expiresAt = this.dialect.bindable(until);
         int updated = this.jdbc.update(
                 this.tables.sql(
                         "UPDATE dsched_unique_key SET execution_id = ?, due_at = ?, expires_at = ? WHERE idempotency_key = ?"),
