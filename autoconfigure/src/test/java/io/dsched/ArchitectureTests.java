@@ -6,7 +6,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import io.dsched.store.DatabasePlatform;
+import io.dsched.internal.store.DatabasePlatform;
 import java.sql.DatabaseMetaData;
 import org.junit.jupiter.api.Test;
 
@@ -23,17 +23,43 @@ class ArchitectureTests {
 
     @Test
     void packagesImportEachOtherOneWay() {
-        slices().matching("io.dsched.(*)..").should().beFreeOfCycles().check(LIBRARY);
+        slices().matching("io.dsched.(**)").should().beFreeOfCycles().check(LIBRARY);
     }
 
     @Test
     void theEngineKnowsNothingOfTheBootLayer() {
         noClasses()
                 .that()
-                .resideOutsideOfPackages("io.dsched.autoconfigure..", "io.dsched.actuate..", "io.dsched.health..")
+                .resideOutsideOfPackages(
+                        "io.dsched.autoconfigure..",
+                        "io.dsched.actuate..",
+                        "io.dsched.internal.actuate..",
+                        "io.dsched.internal.health..")
                 .should()
                 .dependOnClassesThat()
-                .resideInAnyPackage("io.dsched.autoconfigure..", "io.dsched.actuate..", "io.dsched.health..")
+                .resideInAnyPackage(
+                        "io.dsched.autoconfigure..",
+                        "io.dsched.actuate..",
+                        "io.dsched.internal.actuate..",
+                        "io.dsched.internal.health..")
+                .check(LIBRARY);
+    }
+
+    /**
+     * The auto-configuration wires the internals together; the API a user touches (the
+     * annotations, {@code JobScheduler}, the listener, notifier and sanitizer SPIs, the
+     * observation conventions) needs none of them.
+     */
+    @Test
+    void theApiNeedsNoInternals() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.dsched..")
+                .and()
+                .resideOutsideOfPackages("io.dsched.internal..", "io.dsched.autoconfigure..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.dsched.internal..")
                 .check(LIBRARY);
     }
 

@@ -10,7 +10,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The structure of the engine: its packages import each other one way, and nothing of Spring Boot. */
+/**
+ * The structure of the engine: its packages import each other one way, nothing of Spring Boot,
+ * and its API nothing of its internals.
+ */
 class ArchitectureTests {
 
     private static final JavaClasses ENGINE = new ClassFileImporter()
@@ -19,7 +22,7 @@ class ArchitectureTests {
 
     @Test
     void packagesImportEachOtherOneWay() {
-        slices().matching("io.dsched.(*)..").should().beFreeOfCycles().check(ENGINE);
+        slices().matching("io.dsched.(**)").should().beFreeOfCycles().check(ENGINE);
     }
 
     @Test
@@ -45,7 +48,7 @@ class ArchitectureTests {
                 List.of("Admission", "GuardAdmission", "Invocation", "Verdicts", "Recording", "AttemptReport");
         for (int stage = 1; stage < stages.size(); stage++) {
             List<String> earlier = stages.subList(0, stage).stream()
-                    .map((name) -> "io.dsched.execution." + name)
+                    .map((name) -> "io.dsched.internal.execution." + name)
                     .toList();
             noClasses()
                     .that()
@@ -60,12 +63,30 @@ class ArchitectureTests {
                 .haveNameMatching(stageClasses(String.join("|", stages)))
                 .should()
                 .dependOnClassesThat()
-                .haveNameMatching("io\\.dsched\\.(execution\\.(AttemptRunner|FireExecutor)|queue\\..*|engine\\..*)")
+                .haveNameMatching(
+                        "io\\.dsched\\.internal\\.(execution\\.(AttemptRunner|FireExecutor)|queue\\..*|engine\\..*)")
                 .check(ENGINE);
     }
 
     private static String stageClasses(String names) {
-        return "io\\.dsched\\.execution\\.(" + names + ")(\\$.*)?";
+        return "io\\.dsched\\.internal\\.execution\\.(" + names + ")(\\$.*)?";
+    }
+
+    /**
+     * What a user touches lives outside {@code io.dsched.internal}, and needs nothing inside it:
+     * the internals may change in any release, the API only with notice.
+     */
+    @Test
+    void theApiNeedsNoInternals() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.dsched..")
+                .and()
+                .resideOutsideOfPackage("io.dsched.internal..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.dsched.internal..")
+                .check(ENGINE);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.dsched.actuate;
 
+import io.dsched.internal.actuate.SecretKeySanitizer;
 import org.jspecify.annotations.Nullable;
 
 /**

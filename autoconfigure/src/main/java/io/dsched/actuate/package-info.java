@@ -1,2 +1,5 @@
-/** The {@code dsched} Actuator endpoint: reads and writes over HTTP, with roles and the audit log. */
+/**
+ * API of the {@code dsched} Actuator endpoint: {@code ValueSanitizer}, which decides what of a
+ * payload, parameter or log line a caller is shown, and the value it is given.
+ */
 package io.dsched.actuate;

@@ -1,7 +1,7 @@
 package io.dsched.autoconfigure;
 
-import io.dsched.actuate.DschedEndpoint;
-import io.dsched.actuate.RequestSizeLimit;
+import io.dsched.internal.actuate.DschedEndpoint;
+import io.dsched.internal.actuate.RequestSizeLimit;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
 import org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration;

@@ -1,12 +1,12 @@
 package io.dsched.autoconfigure;
 
-import io.dsched.cluster.ClockSkew;
-import io.dsched.cluster.NodeTable;
-import io.dsched.deadletter.DeadLetters;
-import io.dsched.engine.DschedEngine;
-import io.dsched.engine.NodeId;
-import io.dsched.execution.AttemptRunner;
-import io.dsched.health.DschedHealthIndicator;
+import io.dsched.internal.cluster.ClockSkew;
+import io.dsched.internal.cluster.NodeTable;
+import io.dsched.internal.deadletter.DeadLetters;
+import io.dsched.internal.engine.DschedEngine;
+import io.dsched.internal.engine.NodeId;
+import io.dsched.internal.execution.AttemptRunner;
+import io.dsched.internal.health.DschedHealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

@@ -1,7 +1,7 @@
 package io.dsched.autoconfigure;
 
-import io.dsched.store.ClusterTables;
-import io.dsched.store.DatabasePlatform;
+import io.dsched.internal.store.ClusterTables;
+import io.dsched.internal.store.DatabasePlatform;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;

@@ -1,8 +1,8 @@
 package io.dsched.autoconfigure;
 
 import ch.qos.logback.classic.LoggerContext;
-import io.dsched.logs.ExecutionLogCapture;
-import io.dsched.logs.ExecutionLogs;
+import io.dsched.internal.logs.ExecutionLogCapture;
+import io.dsched.internal.logs.ExecutionLogs;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

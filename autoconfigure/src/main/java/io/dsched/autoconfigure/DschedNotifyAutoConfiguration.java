@@ -1,10 +1,10 @@
 package io.dsched.autoconfigure;
 
-import io.dsched.definition.JobRegistry;
-import io.dsched.engine.NodeId;
-import io.dsched.notify.NotificationListener;
+import io.dsched.internal.definition.JobRegistry;
+import io.dsched.internal.engine.NodeId;
+import io.dsched.internal.notify.NotificationListener;
+import io.dsched.internal.notify.WebhookNotifier;
 import io.dsched.notify.Notifier;
-import io.dsched.notify.WebhookNotifier;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

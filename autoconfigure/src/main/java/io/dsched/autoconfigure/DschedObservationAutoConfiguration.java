@@ -1,16 +1,16 @@
 package io.dsched.autoconfigure;
 
-import io.dsched.definition.JobRegistry;
-import io.dsched.engine.NodeId;
-import io.dsched.execution.AttemptObserver;
-import io.dsched.jobs.SubmissionObserver;
-import io.dsched.metrics.DschedMetrics;
+import io.dsched.internal.definition.JobRegistry;
+import io.dsched.internal.engine.NodeId;
+import io.dsched.internal.execution.AttemptObserver;
+import io.dsched.internal.jobs.SubmissionObserver;
+import io.dsched.internal.metrics.DschedMetrics;
+import io.dsched.internal.observation.ExecutionObservations;
+import io.dsched.internal.observation.SubmitObservations;
+import io.dsched.internal.store.ExecutionStore;
 import io.dsched.observation.DefaultExecutionObservationConvention;
 import io.dsched.observation.ExecutionObservationConvention;
-import io.dsched.observation.ExecutionObservations;
 import io.dsched.observation.SubmitObservationConvention;
-import io.dsched.observation.SubmitObservations;
-import io.dsched.store.ExecutionStore;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;

@@ -1,6 +1,6 @@
 package io.dsched.autoconfigure;
 
-import io.dsched.store.SqlDialect.SessionLock;
+import io.dsched.internal.store.SqlDialect.SessionLock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.Charset;
@@ -24,7 +24,7 @@ import org.springframework.core.io.Resource;
  * table, an index or a row. Nodes that start at the same moment apply the
  * script one after the other, under a database lock: {@code CREATE ... IF NOT EXISTS} is not
  * safe when run concurrently. A cluster other than the default gets tables of its own: the script
- * is run with the cluster's table names (see {@link io.dsched.store.ClusterTables}).
+ * is run with the cluster's table names (see {@link io.dsched.internal.store.ClusterTables}).
  */
 public class DschedSchemaInitializer extends DataSourceScriptDatabaseInitializer {
 

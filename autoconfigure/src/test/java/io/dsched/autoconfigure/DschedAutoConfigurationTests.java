@@ -2,10 +2,10 @@ package io.dsched.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dsched.engine.DschedEngine;
-import io.dsched.engine.NodeId;
-import io.dsched.execution.JobGuard;
-import io.dsched.store.DatabasePlatform;
+import io.dsched.internal.engine.DschedEngine;
+import io.dsched.internal.engine.NodeId;
+import io.dsched.internal.execution.JobGuard;
+import io.dsched.internal.store.DatabasePlatform;
 import java.util.Optional;
 import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockConfiguration;

@@ -2,12 +2,12 @@ package io.dsched.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.Outcome;
+import io.dsched.internal.notify.NotificationListener;
+import io.dsched.internal.notify.WebhookNotifier;
 import io.dsched.notify.Notification;
-import io.dsched.notify.NotificationListener;
 import io.dsched.notify.Notifier;
-import io.dsched.notify.WebhookNotifier;
-import io.dsched.store.ExecutionRecord;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,12 +2,12 @@ package io.dsched.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dsched.execution.AttemptObserver;
+import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.Outcome;
-import io.dsched.jobs.SubmissionObserver;
-import io.dsched.observation.ExecutionObservations;
-import io.dsched.observation.SubmitObservations;
-import io.dsched.store.ExecutionRecord;
+import io.dsched.internal.execution.AttemptObserver;
+import io.dsched.internal.jobs.SubmissionObserver;
+import io.dsched.internal.observation.ExecutionObservations;
+import io.dsched.internal.observation.SubmitObservations;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;

@@ -3,13 +3,13 @@ package io.dsched.cancel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.execution.Cancellation;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
 import io.dsched.execution.JobTimeoutException;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
 import io.dsched.jobs.ScheduledJob;
-import io.dsched.store.Cancellation;
-import io.dsched.store.ExecutionRecord;
-import io.dsched.store.ExecutionStatus;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;

@@ -3,10 +3,10 @@ package io.dsched.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.reliability.ReliabilityJobs.Invocation;
-import io.dsched.store.ExecutionRecord;
-import io.dsched.store.ExecutionRepository;
-import io.dsched.store.ExecutionStatus;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;

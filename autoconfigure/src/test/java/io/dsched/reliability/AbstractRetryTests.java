@@ -2,11 +2,11 @@ package io.dsched.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dsched.execution.FireExecutor;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.internal.execution.FireExecutor;
 import io.dsched.reliability.RetryJobs.PermanentFailure;
 import io.dsched.reliability.RetryJobs.TransientFailure;
-import io.dsched.store.ExecutionRecord;
-import io.dsched.store.ExecutionStatus;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;

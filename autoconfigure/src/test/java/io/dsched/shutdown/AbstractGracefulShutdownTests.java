@@ -3,9 +3,9 @@ package io.dsched.shutdown;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
 import io.dsched.jobs.JobScheduler;
-import io.dsched.store.ExecutionRecord;
-import io.dsched.store.ExecutionStatus;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;

@@ -1,10 +1,10 @@
 package io.dsched.test;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.dsched.store.ClusterTables;
-import io.dsched.store.DatabasePlatform;
-import io.dsched.store.DschedRepositories;
-import io.dsched.store.ExecutionRepository;
+import io.dsched.internal.store.ClusterTables;
+import io.dsched.internal.store.DatabasePlatform;
+import io.dsched.internal.store.DschedRepositories;
+import io.dsched.internal.store.ExecutionRepository;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

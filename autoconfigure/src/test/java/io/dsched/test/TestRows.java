@@ -1,7 +1,7 @@
 package io.dsched.test;
 
-import io.dsched.store.DeadLetter;
-import io.dsched.store.DeadLetterStatus;
+import io.dsched.internal.store.DeadLetter;
+import io.dsched.internal.store.DeadLetterStatus;
 import java.time.Instant;
 
 /** Rows of dsched's tables that tests write directly, to age them or to fill a table. */

@@ -1,5 +1,2 @@
-/**
- * The {@code @DistributedScheduled} annotation and the post-processor that turns annotated bean
- * methods into job definitions.
- */
+/** API: {@code @DistributedScheduled} on a bean method schedules it; {@code @JobHandler} names it for one-off and run-time jobs. */
 package io.dsched.annotation;

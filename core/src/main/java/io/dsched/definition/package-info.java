@@ -1,2 +1,2 @@
-/** What a job is: its name, schedule, guard settings and the method it invokes. */
+/** API: a job's schedule, what it does with missed fires, and the error of an invalid declaration. */
 package io.dsched.definition;

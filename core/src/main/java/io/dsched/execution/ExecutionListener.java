@@ -1,6 +1,5 @@
 package io.dsched.execution;
 
-import io.dsched.store.ExecutionRecord;
 import java.time.Duration;
 import java.time.Instant;
 

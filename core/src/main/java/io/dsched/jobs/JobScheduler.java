@@ -1,18 +1,10 @@
 package io.dsched.jobs;
 
-import io.dsched.definition.JobRegistry;
 import io.dsched.definition.Schedule;
-import io.dsched.handler.HandlerRegistry;
-import io.dsched.store.Cancellation;
-import io.dsched.store.ExecutionStore;
-import io.dsched.store.UniqueKeys;
-import java.time.Clock;
+import io.dsched.execution.Cancellation;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
-import org.quartz.Scheduler;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Schedules one-off jobs with a payload, and pauses, resumes, triggers and reschedules
@@ -21,65 +13,16 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>A schedule changed at run time stays in force across restarts until a deployment changes
  * the job's declared schedule in the code: then the code wins.
+ *
+ * <p>The starter declares one as a bean; inject it.
  */
-public class JobScheduler {
+public interface JobScheduler {
 
     /** Largest payload of a one-off job, in characters of JSON. */
-    public static final int MAX_PAYLOAD = 1_000_000;
+    int MAX_PAYLOAD = 1_000_000;
 
     /** Longest fixed rate a schedule may have; a longer period is a cron's. */
-    public static final Duration MAX_RATE = Duration.ofDays(366);
-
-    private final RuntimeJobs runtimeJobs;
-
-    private final Submissions submissions;
-
-    private final ManualRuns manualRuns;
-
-    private final ScheduledJobControl control;
-
-    private final RuntimeJobChanges runtimeChanges;
-
-    private final Cancels cancels;
-
-    private final String nodeId;
-
-    /**
-     * Creates the API.
-     * @param handlers the handlers this node declares
-     * @param jobs the scheduled jobs this node declares
-     * @param store the execution history
-     * @param scheduler this node's Quartz scheduler
-     * @param json writes payloads
-     * @param nodeId this node
-     * @param clock the clock
-     * @param wakeQueue makes this node look for due attempts at once
-     * @param runtimeJobs the recurring jobs defined at run time
-     * @param observer wraps the storing of submitted jobs, for tracing
-     * @param uniqueKeys the keys held for a window of their own
-     */
-    public JobScheduler(
-            HandlerRegistry handlers,
-            JobRegistry jobs,
-            ExecutionStore store,
-            Supplier<Scheduler> scheduler,
-            Supplier<JsonMapper> json,
-            String nodeId,
-            Clock clock,
-            Runnable wakeQueue,
-            RuntimeJobs runtimeJobs,
-            SubmissionObserver observer,
-            UniqueKeys uniqueKeys) {
-        QuartzCalls quartz = new QuartzCalls(scheduler);
-        Payloads payloads = new Payloads(handlers, json);
-        this.runtimeJobs = runtimeJobs;
-        this.submissions = new Submissions(payloads, store, observer, uniqueKeys, nodeId, clock, wakeQueue);
-        this.manualRuns = new ManualRuns(jobs, runtimeJobs, payloads, this.submissions);
-        this.runtimeChanges = new RuntimeJobChanges(jobs, runtimeJobs, payloads, quartz, clock);
-        this.control = new ScheduledJobControl(jobs, runtimeJobs, this.runtimeChanges, quartz, clock);
-        this.cancels = new Cancels(store, clock);
-        this.nodeId = nodeId;
-    }
+    Duration MAX_RATE = Duration.ofDays(366);
 
     /**
      * Schedules a one-off job. With an idempotency key, a second submission returns the job of
@@ -90,9 +33,7 @@ public class JobScheduler {
      * @throws IllegalArgumentException if the payload cannot be written as JSON, or not read as
      *     the handler's payload type; nothing is stored then
      */
-    public ScheduledJob submit(OneOff request) {
-        return this.submissions.submit(request);
-    }
+    ScheduledJob submit(OneOff request);
 
     /**
      * Schedules several one-off jobs, as by {@link #submit(OneOff)} for each but faster: the jobs
@@ -104,9 +45,7 @@ public class JobScheduler {
      * @throws IllegalArgumentException if a payload cannot be written as JSON, or not read as its
      *     handler's payload type
      */
-    public List<ScheduledJob> submitAll(List<OneOff> requests) {
-        return this.submissions.submitAll(requests);
-    }
+    List<ScheduledJob> submitAll(List<OneOff> requests);
 
     /**
      * Stops a scheduled job from firing, on every node, until it is resumed. Attempts already
@@ -114,18 +53,14 @@ public class JobScheduler {
      * @param job the job's name
      * @throws UnknownJobException if there is no such job
      */
-    public void pause(String job) {
-        this.control.pause(job);
-    }
+    void pause(String job);
 
     /**
      * Lets a paused job fire again; a fire it missed while paused follows its misfire policy.
      * @param job the job's name
      * @throws UnknownJobException if there is no such job
      */
-    public void resume(String job) {
-        this.control.resume(job);
-    }
+    void resume(String job);
 
     /**
      * Whether a job is paused.
@@ -133,9 +68,7 @@ public class JobScheduler {
      * @return {@code true} if paused
      * @throws UnknownJobException if there is no such job
      */
-    public boolean isPaused(String job) {
-        return this.control.isPaused(job);
-    }
+    boolean isPaused(String job);
 
     /**
      * Runs a scheduled job once now, outside its schedule, as an attempt of its own (origin
@@ -144,7 +77,7 @@ public class JobScheduler {
      * @return the scheduled run
      * @throws UnknownJobException if this node does not declare the job
      */
-    public ScheduledJob trigger(String job) {
+    default ScheduledJob trigger(String job) {
         return trigger(job, null);
     }
 
@@ -158,9 +91,7 @@ public class JobScheduler {
      * @throws IllegalArgumentException if the job is declared in code (it takes no parameters) or
      *     the parameters cannot be read as its handler's payload
      */
-    public ScheduledJob trigger(String job, Object params) {
-        return this.manualRuns.trigger(job, params);
-    }
+    ScheduledJob trigger(String job, Object params);
 
     /**
      * Cancels an attempt, on whichever node it is: one that waits to run (a one-off job, a retry,
@@ -174,9 +105,7 @@ public class JobScheduler {
      * @return what the request did; {@link Cancellation.Result#ALREADY_ENDED} for an attempt that
      *     ended otherwise, {@link Cancellation.Result#NOT_FOUND} for an unknown id
      */
-    public Cancellation cancel(long executionId) {
-        return cancel(executionId, "the application on node " + this.nodeId);
-    }
+    Cancellation cancel(long executionId);
 
     /**
      * Cancels an attempt, as {@link #cancel(long)} does, naming who asks.
@@ -184,9 +113,7 @@ public class JobScheduler {
      * @param requestedBy who asks, recorded in the attempt's reason ("cancelled by ...")
      * @return what the request did
      */
-    public Cancellation cancel(long executionId, String requestedBy) {
-        return this.cancels.cancel(executionId, requestedBy);
-    }
+    Cancellation cancel(long executionId, String requestedBy);
 
     /**
      * Cancels the current attempt of a fire, as {@link #cancel(long)} does: the newest attempt
@@ -196,9 +123,7 @@ public class JobScheduler {
      * @param requestedBy who asks
      * @return what the request did; {@link Cancellation.Result#NOT_FOUND} if the fire has no attempt
      */
-    public Cancellation cancelByKey(String idempotencyKey, String requestedBy) {
-        return this.cancels.cancelByKey(idempotencyKey, requestedBy);
-    }
+    Cancellation cancelByKey(String idempotencyKey, String requestedBy);
 
     /**
      * Cancels a one-off job submitted with the caller's own key ({@link OneOff#withKey(String)}),
@@ -207,9 +132,7 @@ public class JobScheduler {
      * @param key the key it was submitted with
      * @return what the request did
      */
-    public Cancellation cancelOneOff(String handler, String key) {
-        return cancelByKey(handler + ":" + key, "the application on node " + this.nodeId);
-    }
+    Cancellation cancelOneOff(String handler, String key);
 
     /**
      * Changes a scheduled job's schedule at run time, on every node. The change stays in force
@@ -219,9 +142,7 @@ public class JobScheduler {
      * @throws UnknownJobException if this node does not declare the job
      * @throws IllegalArgumentException if the schedule is invalid
      */
-    public void reschedule(String job, Schedule schedule) {
-        this.control.reschedule(job, schedule);
-    }
+    void reschedule(String job, Schedule schedule);
 
     /**
      * Returns the schedule a job fires on now: the declared one, or one set at run time.
@@ -229,9 +150,7 @@ public class JobScheduler {
      * @return a description of the schedule
      * @throws UnknownJobException if there is no such job
      */
-    public String scheduleOf(String job) {
-        return this.control.scheduleOf(job);
-    }
+    String scheduleOf(String job);
 
     /**
      * Creates a recurring job at run time, on every node; it survives restarts until deleted.
@@ -239,9 +158,7 @@ public class JobScheduler {
      * @throws IllegalArgumentException if the name is taken, the handler unknown, the schedule
      *     invalid or the parameters cannot be written as JSON for the handler; nothing is stored
      */
-    public void create(RecurringJob job) {
-        this.runtimeChanges.create(job);
-    }
+    void create(RecurringJob job);
 
     /**
      * Changes a recurring job defined at run time.
@@ -250,9 +167,7 @@ public class JobScheduler {
      * @param params its new parameters, or {@code null} to keep them
      * @throws UnknownJobException if no job of that name was defined at run time
      */
-    public void update(String job, Schedule schedule, Object params) {
-        this.runtimeChanges.update(job, schedule, params);
-    }
+    void update(String job, Schedule schedule, Object params);
 
     /**
      * Deletes a recurring job defined at run time, on every node: its trigger, then the job and
@@ -262,16 +177,12 @@ public class JobScheduler {
      * @throws UnknownJobException if no job of that name was defined at run time
      * @throws IllegalArgumentException for a job declared in code: remove its annotation instead
      */
-    public void delete(String job) {
-        this.runtimeChanges.delete(job);
-    }
+    void delete(String job);
 
     /**
      * Returns a recurring job defined at run time.
      * @param job the job's name
      * @return the job, or empty
      */
-    public Optional<RuntimeJobRecord> recurring(String job) {
-        return this.runtimeJobs.record(job);
-    }
+    Optional<RuntimeJobRecord> recurring(String job);
 }

@@ -106,26 +106,49 @@ public final class OneOff {
         return new OneOff(this.handler, this.payload, this.at, this.delay, this.key, window);
     }
 
-    String handler() {
+    /**
+     * The handler that runs the job.
+     * @return the {@code @JobHandler}'s name
+     */
+    public String handler() {
         return this.handler;
     }
 
-    Object payload() {
+    /**
+     * The payload, as given.
+     * @return the payload, or {@code null}
+     */
+    public Object payload() {
         return this.payload;
     }
 
-    Instant dueAt(Instant now) {
+    /**
+     * When the job is due, submitted now.
+     * @param now the instant of submission
+     * @return the instant given to {@link #at(Instant)}, or {@code now} plus the delay given to
+     *     {@link #after(Duration)}, or {@code now}
+     */
+    public Instant dueAt(Instant now) {
         if (this.at != null) {
             return this.at;
         }
         return (this.delay != null) ? now.plus(this.delay) : now;
     }
 
-    String key() {
+    /**
+     * The caller's idempotency key.
+     * @return the key given to {@link #withKey(String)}, or {@code null}
+     */
+    public String key() {
         return this.key;
     }
 
-    Duration uniqueFor() {
+    /**
+     * How long the key deduplicates from the submission.
+     * @return the window given to {@link #uniqueFor(Duration)}, or {@code null} for as long as
+     *     the history keeps the job's attempts
+     */
+    public Duration uniqueWindow() {
         return this.uniqueFor;
     }
 }

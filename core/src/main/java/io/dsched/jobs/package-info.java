@@ -1,2 +1,2 @@
-/** The {@code JobScheduler} API: one-off jobs with a payload, and managing jobs at run time. */
+/** API: the {@code JobScheduler}, one-off jobs with a payload, and managing jobs at run time. */
 package io.dsched.jobs;

@@ -1,5 +1,7 @@
 package io.dsched.notify;
 
+import io.dsched.internal.notify.WebhookNotifier;
+
 /**
  * Passes notifications on to people: a webhook, a chat, a pager. Declare a bean of this type and
  * dsched hands it every notification of its node.

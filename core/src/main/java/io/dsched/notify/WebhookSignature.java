@@ -1,5 +1,6 @@
 package io.dsched.notify;
 
+import io.dsched.internal.notify.WebhookNotifier;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;

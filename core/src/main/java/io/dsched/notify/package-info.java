@@ -1,2 +1,2 @@
-/** Notifications of dead letters and failure streaks: the {@code Notifier} SPI and the signed webhook. */
+/** API: the {@code Notifier} SPI, its notifications of dead letters and failure streaks, and the check of a webhook's signature. */
 package io.dsched.notify;

@@ -1,8 +1,8 @@
 package io.dsched.observation;
 
+import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.JobTimeoutException;
 import io.dsched.execution.Outcome;
-import io.dsched.store.ExecutionRecord;
 import io.micrometer.common.KeyValues;
 import java.util.Locale;
 

@@ -1,7 +1,7 @@
 package io.dsched.observation;
 
+import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.Outcome;
-import io.dsched.store.ExecutionRecord;
 import io.micrometer.observation.transport.Kind;
 import io.micrometer.observation.transport.ReceiverContext;
 import java.util.Map;

@@ -1,5 +1,5 @@
 /**
- * Traces: a Micrometer observation of every attempt and of every submission, and the trace context
- * a one-off job carries from its submission to its attempts.
+ * API of traces: the Micrometer observation contexts and conventions of every attempt and of
+ * every submission, to replace or extend.
  */
 package io.dsched.observation;

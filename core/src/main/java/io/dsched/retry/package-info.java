@@ -1,2 +1,2 @@
-/** Retrying failed attempts with exponential backoff, and deciding what is not worth retrying. */
+/** API: {@code @Retry} settings, and the exception that says a failure is not worth retrying. */
 package io.dsched.retry;

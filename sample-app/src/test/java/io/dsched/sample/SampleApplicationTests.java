@@ -3,13 +3,13 @@ package io.dsched.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.execution.ExecutionOrigin;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.sample.order.Order;
 import io.dsched.sample.order.OrderJobs;
 import io.dsched.sample.order.OrderStatus;
-import io.dsched.store.ExecutionOrigin;
-import io.dsched.store.ExecutionRecord;
-import io.dsched.store.ExecutionRepository;
-import io.dsched.store.ExecutionStatus;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;

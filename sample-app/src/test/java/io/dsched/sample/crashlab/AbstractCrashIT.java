@@ -3,12 +3,12 @@ package io.dsched.sample.crashlab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.execution.ExecutionOrigin;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.internal.store.ExecutionStore;
 import io.dsched.sample.crashlab.CrashLab.Run;
 import io.dsched.sample.order.OrderJobs;
-import io.dsched.store.ExecutionOrigin;
-import io.dsched.store.ExecutionRecord;
-import io.dsched.store.ExecutionStatus;
-import io.dsched.store.ExecutionStore;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;
 import java.io.IOException;

@@ -3,10 +3,10 @@ package io.dsched.sample.crashlab;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.dsched.store.DatabasePlatform;
-import io.dsched.store.DschedRepositories;
-import io.dsched.store.ExecutionRecord;
-import io.dsched.store.ExecutionRepository;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.internal.store.DatabasePlatform;
+import io.dsched.internal.store.DschedRepositories;
+import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.test.TestDatabase;
 import java.nio.file.Path;
 import java.time.Duration;

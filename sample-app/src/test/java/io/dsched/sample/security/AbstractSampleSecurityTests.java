@@ -3,6 +3,7 @@ package io.dsched.sample.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.sample.SampleClient;
 import io.dsched.sample.SampleClient.Response;
@@ -10,7 +11,6 @@ import io.dsched.sample.SampleServer;
 import io.dsched.sample.demo.DemoJobs;
 import io.dsched.sample.order.OrderJobs;
 import io.dsched.sample.order.OrderService;
-import io.dsched.store.ExecutionRepository;
 import io.dsched.test.TestDatabases;
 import java.math.BigDecimal;
 import java.time.Duration;

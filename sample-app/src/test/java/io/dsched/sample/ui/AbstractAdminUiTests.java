@@ -3,15 +3,15 @@ package io.dsched.sample.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.dsched.cluster.NodeTable;
+import io.dsched.internal.cluster.NodeTable;
+import io.dsched.internal.store.ClusterTables;
+import io.dsched.internal.store.DatabasePlatform;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
 import io.dsched.sample.SampleServer;
 import io.dsched.sample.demo.DemoJobs;
 import io.dsched.sample.order.OrderJobs;
 import io.dsched.sample.order.OrderTimeout;
-import io.dsched.store.ClusterTables;
-import io.dsched.store.DatabasePlatform;
 import io.dsched.test.TestDatabases;
 import java.time.Duration;
 import java.time.Instant;

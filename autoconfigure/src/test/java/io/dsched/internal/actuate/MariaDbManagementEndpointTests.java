@@ -1,0 +1,11 @@
+package io.dsched.internal.actuate;
+
+import io.dsched.test.TestDatabases;
+
+class MariaDbManagementEndpointTests extends AbstractManagementEndpointTests {
+
+    @Override
+    protected TestDatabases.Kind kind() {
+        return TestDatabases.Kind.MARIADB;
+    }
+}

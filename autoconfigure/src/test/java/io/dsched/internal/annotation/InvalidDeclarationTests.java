@@ -1,0 +1,242 @@
+package io.dsched.internal.annotation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dsched.annotation.DistributedScheduled;
+import io.dsched.autoconfigure.DschedAutoConfiguration;
+import io.dsched.definition.InvalidJobDefinitionException;
+import io.dsched.execution.JobContext;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+class InvalidDeclarationTests {
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, DschedAutoConfiguration.class))
+            .withPropertyValues("spring.datasource.url=jdbc:h2:mem:invalid;DB_CLOSE_DELAY=-1");
+
+    @Test
+    void anInvalidCronFailsStartupNamingTheMethodAndTheField() {
+        assertStartupFails(
+                InvalidCron.class,
+                "BadCron.settle()",
+                "invalid cron expression '0 61 * * * *'",
+                "MinuteOfHour (valid values 0 - 59)");
+    }
+
+    @Test
+    void aCronThatNeverFiresFailsStartupNamingTheMethod() {
+        assertStartupFails(NeverCron.class, "NeverCron.Jobs.settle()", "cron expression '0 0 0 30 2 *' never fires");
+    }
+
+    @Test
+    void twoScheduleKindsAtOnceFailStartup() {
+        assertStartupFails(CronAndRate.class, "CronAndRate.Jobs.settle()", "cron and fixedRate are");
+    }
+
+    @Test
+    void noScheduleFailsStartup() {
+        assertStartupFails(NoSchedule.class, "NoSchedule.Jobs.settle()", "none is");
+    }
+
+    @Test
+    void unsupportedParametersFailStartup() {
+        assertStartupFails(WrongParameters.class, "WrongParameters.Jobs.settle()", "takes (String, int)");
+    }
+
+    @Test
+    void aDuplicateJobNameFailsStartupNamingBothMethods() {
+        assertStartupFails(
+                DuplicateNames.class,
+                "job name 'settle' is already used by",
+                "Duplicates.first()",
+                "Duplicates.second()");
+    }
+
+    @Test
+    void anUnknownZoneFailsStartup() {
+        assertStartupFails(UnknownZone.class, "UnknownZone.Jobs.settle()", "unknown zone 'Mars/Olympus'");
+    }
+
+    @Test
+    void aMalformedDurationFailsStartup() {
+        assertStartupFails(
+                MalformedDuration.class, "MalformedDuration.Jobs.settle()", "fixedRate 'often' is not a duration");
+    }
+
+    @Test
+    void initialDelayWithCronFailsStartup() {
+        assertStartupFails(InitialDelayWithCron.class, "initialDelay is not supported with cron");
+    }
+
+    @Test
+    void aDisabledCronRegistersNothingAndAPlaceholderIsResolved() {
+        this.contextRunner
+                .withUserConfiguration(Placeholders.class)
+                .withPropertyValues("jobs.rate=2s", "jobs.cron=-")
+                .run((context) -> {
+                    assertThat(context).hasNotFailed();
+                    var registry = context.getBean(io.dsched.internal.definition.JobRegistry.class);
+                    assertThat(registry.definition("disabled")).isEmpty();
+                    assertThat(registry.definition("placeholder")).hasValueSatisfying((job) -> assertThat(
+                                    job.schedule().describe())
+                            .isEqualTo("fixedRate(PT2S, initialDelay PT0S)"));
+                    assertThat(registry.definition("placeholders.defaultName")).isPresent();
+                });
+    }
+
+    private void assertStartupFails(Class<?> configuration, String... messageParts) {
+        this.contextRunner.withUserConfiguration(configuration).run((context) -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure())
+                    .rootCause()
+                    .isInstanceOf(InvalidJobDefinitionException.class)
+                    .message()
+                    .contains(messageParts);
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class InvalidCron {
+        @Bean
+        BadCron badCron() {
+            return new BadCron();
+        }
+    }
+
+    static class BadCron {
+        @DistributedScheduled(cron = "0 61 * * * *")
+        void settle() {}
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class NeverCron {
+        @Bean
+        NeverCron.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            // the 30th of February
+            @DistributedScheduled(cron = "0 0 0 30 2 *")
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class CronAndRate {
+        @Bean
+        CronAndRate.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled(cron = "0 * * * * *", fixedRate = "5s")
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class NoSchedule {
+        @Bean
+        NoSchedule.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class WrongParameters {
+        @Bean
+        WrongParameters.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled(fixedRate = "5s")
+            void settle(String region, int batch) {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class DuplicateNames {
+        @Bean
+        Duplicates jobs() {
+            return new Duplicates();
+        }
+    }
+
+    static class Duplicates {
+        @DistributedScheduled(name = "settle", fixedRate = "5s")
+        void first() {}
+
+        @DistributedScheduled(name = "settle", fixedRate = "7s")
+        void second(JobContext context) {}
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class UnknownZone {
+        @Bean
+        UnknownZone.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled(cron = "0 0 * * * *", zone = "Mars/Olympus")
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class MalformedDuration {
+        @Bean
+        MalformedDuration.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled(fixedRate = "often")
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class InitialDelayWithCron {
+        @Bean
+        InitialDelayWithCron.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled(cron = "0 0 * * * *", initialDelay = "5s")
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Placeholders {
+        @Bean
+        Placeholders.Jobs placeholders() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled(name = "placeholder", fixedRate = "${jobs.rate}")
+            void rate() {}
+
+            @DistributedScheduled(name = "disabled", cron = "${jobs.cron}")
+            void disabled() {}
+
+            @DistributedScheduled(cron = "@hourly")
+            void defaultName() {}
+        }
+    }
+}

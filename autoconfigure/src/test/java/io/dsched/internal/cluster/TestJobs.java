@@ -1,0 +1,71 @@
+package io.dsched.internal.cluster;
+
+import io.dsched.annotation.DistributedScheduled;
+import io.dsched.execution.JobContext;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The application of the cluster tests. Every job is off unless a test sets its cron, and every
+ * invocation is counted in memory, shared by all nodes of the JVM, as the ground truth that the
+ * execution table is checked against.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableAutoConfiguration
+public class TestJobs {
+
+    /** Invocations of each job by scheduled time, across every node in this JVM. */
+    static final Map<String, Map<Instant, List<String>>> INVOCATIONS = new ConcurrentHashMap<>();
+
+    static void reset() {
+        INVOCATIONS.clear();
+    }
+
+    static Map<Instant, List<String>> invocations(String job) {
+        return INVOCATIONS.getOrDefault(job, Map.of());
+    }
+
+    static void record(JobContext context) {
+        INVOCATIONS
+                .computeIfAbsent(context.jobName(), (name) -> new ConcurrentHashMap<>())
+                .computeIfAbsent(context.scheduledAt(), (time) -> new CopyOnWriteArrayList<>())
+                .add(context.nodeId());
+    }
+
+    @Bean
+    Jobs jobs() {
+        return new Jobs();
+    }
+
+    /** The jobs. */
+    public static class Jobs {
+
+        @DistributedScheduled(name = "tick", cron = "${test.tick.cron:-}")
+        public void tick(JobContext context) {
+            record(context);
+        }
+
+        @DistributedScheduled(name = "slow", cron = "${test.slow.cron:-}")
+        public void slow(JobContext context) throws InterruptedException {
+            record(context);
+            // the work of a job that runs longer than its one-second interval
+            Thread.sleep(2500);
+        }
+
+        @DistributedScheduled(name = "once", cron = "${test.once.cron:-}")
+        public void once(JobContext context) {
+            record(context);
+        }
+
+        @DistributedScheduled(name = "evolving", cron = "${test.evolving.cron:-}")
+        public void evolving(JobContext context) {
+            record(context);
+        }
+    }
+}

@@ -1,0 +1,11 @@
+package io.dsched.internal.metrics;
+
+import io.dsched.test.TestDatabases;
+
+class PostgresMetricsTests extends AbstractMetricsTests {
+
+    @Override
+    protected TestDatabases.Kind kind() {
+        return TestDatabases.Kind.POSTGRESQL;
+    }
+}

@@ -1,2 +1,0 @@
-/** The audit log: who changed what through the management endpoint, when and from where. */
-package io.dsched.audit;

@@ -1,2 +1,0 @@
-/** Membership of the cluster: heartbeats in database time, dead nodes, and taking over their work. */
-package io.dsched.cluster;

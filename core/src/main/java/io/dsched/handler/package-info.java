@@ -1,2 +1,0 @@
-/** {@code @JobHandler} methods: the named handlers that one-off and runtime jobs run. */
-package io.dsched.handler;

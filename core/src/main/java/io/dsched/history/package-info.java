@@ -1,2 +1,0 @@
-/** Keeping the execution history to its retention: the cluster-wide housekeeping job. */
-package io.dsched.history;

@@ -1,0 +1,127 @@
+package io.dsched.internal.annotation;
+
+import io.dsched.annotation.JobHandler;
+import io.dsched.definition.InvalidJobDefinitionException;
+import io.dsched.execution.JobContext;
+import io.dsched.internal.execution.JobTarget;
+import io.dsched.internal.handler.HandlerDefinition;
+import io.dsched.internal.handler.HandlerRegistry;
+import io.dsched.internal.retry.RetryDefaults;
+import java.lang.reflect.Method;
+import java.lang.reflect.Type;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.context.EmbeddedValueResolverAware;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+import org.springframework.util.StringUtils;
+import org.springframework.util.StringValueResolver;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Finds {@link JobHandler} methods on beans and registers each in the {@link HandlerRegistry}; an
+ * invalid declaration fails the start-up with a message naming the method.
+ */
+public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedValueResolverAware {
+
+    private final HandlerRegistry registry;
+
+    private final Supplier<RetryDefaults> retryDefaults;
+
+    private final Supplier<JsonMapper> json;
+
+    private DeclarationValues values;
+
+    /**
+     * Creates a post-processor.
+     * @param registry where handlers go
+     * @param retryDefaults the values of {@code dsched.retry.*}
+     * @param json reads payloads
+     */
+    public JobHandlerBeanPostProcessor(
+            HandlerRegistry registry, Supplier<RetryDefaults> retryDefaults, Supplier<JsonMapper> json) {
+        this.registry = registry;
+        this.retryDefaults = retryDefaults;
+        this.json = json;
+        this.values = new DeclarationValues((value) -> value, retryDefaults);
+    }
+
+    @Override
+    public void setEmbeddedValueResolver(StringValueResolver resolver) {
+        this.values = new DeclarationValues(resolver, this.retryDefaults);
+    }
+
+    @Override
+    public Object postProcessAfterInitialization(Object bean, String beanName) {
+        Class<?> targetClass = AopUtils.getTargetClass(bean);
+        Map<Method, JobHandler> annotated =
+                MethodIntrospector.selectMethods(targetClass, (MethodIntrospector.MetadataLookup<JobHandler>)
+                        (method) -> AnnotatedElementUtils.findMergedAnnotation(method, JobHandler.class));
+        annotated.forEach(
+                (method, annotation) -> this.registry.register(define(bean, targetClass, method, annotation)));
+        return bean;
+    }
+
+    private HandlerDefinition define(Object bean, Class<?> targetClass, Method method, JobHandler annotation) {
+        String source = ClassUtils.getShortName(targetClass) + "." + method.getName() + "()";
+        String name = this.values.resolve(annotation.value());
+        if (!StringUtils.hasText(name) || name.length() > 200) {
+            throw new InvalidJobDefinitionException(source, "@JobHandler needs a name of 1 to 200 characters");
+        }
+        Class<?>[] types = method.getParameterTypes();
+        Type[] generic = method.getGenericParameterTypes();
+        if (types.length > 2) {
+            throw new InvalidJobDefinitionException(
+                    source,
+                    "a handler takes its payload, a JobContext, both or neither, but this takes " + types.length
+                            + " parameters");
+        }
+        int contextIndex = -1;
+        int payloadIndex = -1;
+        for (int i = 0; i < types.length; i++) {
+            if (types[i] == JobContext.class && contextIndex < 0) {
+                contextIndex = i;
+            } else if (payloadIndex < 0) {
+                payloadIndex = i;
+            } else {
+                throw new InvalidJobDefinitionException(source, "a handler takes one payload parameter only");
+            }
+        }
+        Duration timeout = this.values.duration(annotation.timeout(), "timeout", source);
+        if (timeout != null) {
+            DeclarationValues.positive(timeout, "timeout", source);
+        }
+        Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+        ReflectionUtils.makeAccessible(invocable);
+        Type payloadType = (payloadIndex >= 0) ? generic[payloadIndex] : null;
+        return new HandlerDefinition(
+                name,
+                payloadType,
+                this.values.retryPolicy(annotation.retry(), source),
+                timeout,
+                source,
+                invoker(bean, invocable, types.length, contextIndex, payloadIndex, payloadType));
+    }
+
+    private JobTarget.Invoker invoker(
+            Object bean, Method method, int arity, int contextIndex, int payloadIndex, Type payloadType) {
+        return (context, payload) -> {
+            Object[] arguments = new Object[arity];
+            if (contextIndex >= 0) {
+                arguments[contextIndex] = context;
+            }
+            if (payloadIndex >= 0) {
+                JsonMapper mapper = this.json.get();
+                arguments[payloadIndex] = (payload != null)
+                        ? mapper.readValue(payload, mapper.getTypeFactory().constructType(payloadType))
+                        : null;
+            }
+            DeclarationValues.invoke(bean, method, arguments);
+        };
+    }
+}

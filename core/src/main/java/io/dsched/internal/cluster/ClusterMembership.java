@@ -1,0 +1,329 @@
+package io.dsched.internal.cluster;
+
+import io.dsched.execution.ExecutionOrigin;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.internal.cluster.NodeTable.NodeSighting;
+import io.dsched.internal.engine.DschedPhases;
+import io.dsched.internal.execution.JobTarget;
+import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.queue.ExecutionQueue;
+import io.dsched.internal.store.DeadLetter;
+import io.dsched.internal.store.DeadLetterStatus;
+import io.dsched.internal.store.ExecutionStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * This node's membership of the cluster. It records a heartbeat in database time; it declares a
+ * node dead once it has gone unseen for the node timeout, and then takes over that node's running
+ * attempts: each is marked failed (fenced on the dead node, so only one node takes it over and the
+ * dead node, should it come back, cannot record an outcome) and re-run once as a recovery. At
+ * every heartbeat it measures the node's clock against the database's ({@link ClockSkew}).
+ *
+ * <p>A node only judges others after its own heartbeats have succeeded for a whole node timeout,
+ * so that a database outage, during which no node could record a heartbeat, is not mistaken for
+ * the death of every other node.
+ */
+public final class ClusterMembership implements SmartLifecycle {
+
+    private static final Logger logger = LoggerFactory.getLogger(ClusterMembership.class);
+
+    private final NodeTable nodes;
+
+    private final ExecutionStore store;
+
+    private final JobTargets targets;
+
+    private final ExecutionQueue queue;
+
+    private final String nodeId;
+
+    private final Duration heartbeatInterval;
+
+    private final Duration nodeTimeout;
+
+    private final Clock clock;
+
+    private final ClockSkew skew;
+
+    private ScheduledExecutorService timer;
+
+    private volatile boolean running;
+
+    private volatile Instant healthySince;
+
+    private final Instant createdAt;
+
+    private final java.util.function.Supplier<Set<Long>> inFlight;
+
+    /**
+     * Creates the membership of a node.
+     * @param nodes the node table
+     * @param store the execution history
+     * @param targets the jobs and handlers this node can run, for their retry policies
+     * @param queue the queue to wake when an attempt is taken over
+     * @param inFlight the attempts this node is running right now
+     * @param nodeId this node
+     * @param heartbeatInterval how often to record a heartbeat
+     * @param nodeTimeout how long a node may go unseen before it is declared dead
+     * @param clock database time, corrected by what {@code skew} measures
+     * @param skew measures the node's clock against the database's
+     */
+    public ClusterMembership(
+            NodeTable nodes,
+            ExecutionStore store,
+            JobTargets targets,
+            ExecutionQueue queue,
+            java.util.function.Supplier<Set<Long>> inFlight,
+            String nodeId,
+            Duration heartbeatInterval,
+            Duration nodeTimeout,
+            Clock clock,
+            ClockSkew skew) {
+        if (nodeTimeout.compareTo(heartbeatInterval.multipliedBy(2)) < 0) {
+            throw new IllegalArgumentException("dsched.recovery.node-timeout (" + nodeTimeout
+                    + ") must be at least twice dsched.recovery.heartbeat-interval (" + heartbeatInterval + ")");
+        }
+        this.nodes = nodes;
+        this.store = store;
+        this.targets = targets;
+        this.queue = queue;
+        this.inFlight = inFlight;
+        this.nodeId = nodeId;
+        this.heartbeatInterval = heartbeatInterval;
+        this.nodeTimeout = nodeTimeout;
+        this.clock = clock;
+        this.skew = skew;
+        // before anything reads database time: the attempts this process starts are compared with it
+        measureClock();
+        this.createdAt = clock.instant();
+    }
+
+    private void measureClock() {
+        try {
+            this.skew.measure(this.nodes);
+        } catch (RuntimeException ex) {
+            logger.warn(
+                    "Could not measure the clock of node {} against the database's: {}", this.nodeId, ex.getMessage());
+        }
+    }
+
+    @Override
+    public void start() {
+        awaitSilenceOfEarlierProcess();
+        this.nodes.heartbeat(this.nodeId);
+        this.healthySince = this.clock.instant();
+        // attempts left running by an earlier process with this node id cannot be running now;
+        // this process's own queue may already have claimed some (Spring starts it first, as a
+        // dependency), and those started after this membership was created
+        for (ExecutionRecord orphan : this.store.repository().findRunningOn(this.nodeId)) {
+            if (orphan.startedAt().isBefore(this.createdAt)) {
+                takeOver(orphan, "node " + this.nodeId + " restarted while running it");
+            }
+        }
+        this.timer = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+            Thread thread = new Thread(runnable, "dsched-membership");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long period = this.heartbeatInterval.toMillis();
+        this.timer.scheduleWithFixedDelay(this::beat, period, period, TimeUnit.MILLISECONDS);
+        this.running = true;
+    }
+
+    /**
+     * Waits until no other process records heartbeats under this node's id: an earlier process
+     * that died stops within two heartbeats; a live twin does not, and this node refuses to start.
+     */
+    private void awaitSilenceOfEarlierProcess() {
+        Duration quiet = this.heartbeatInterval.multipliedBy(2);
+        Instant deadline = this.clock.instant().plus(this.nodeTimeout);
+        while (true) {
+            Optional<NodeSighting> twin = this.nodes.sightings().stream()
+                    .filter((node) -> node.nodeId().equals(this.nodeId))
+                    .findFirst();
+            if (twin.isEmpty() || twin.get().silence().compareTo(quiet) > 0) {
+                return;
+            }
+            if (this.clock.instant().isAfter(deadline)) {
+                throw new IllegalStateException("Another running node uses the id '" + this.nodeId
+                        + "' (last seen " + twin.get().silence().toMillis() + " ms ago); give each node its own"
+                        + " dsched.node-id");
+            }
+            try {
+                Thread.sleep(this.heartbeatInterval.toMillis());
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting to join the cluster", ex);
+            }
+        }
+    }
+
+    private void beat() {
+        try {
+            this.nodes.heartbeat(this.nodeId);
+            if (this.healthySince == null) {
+                this.healthySince = this.clock.instant();
+                logger.info("Node {} reaches the database again", this.nodeId);
+            }
+        } catch (RuntimeException ex) {
+            if (this.healthySince != null) {
+                logger.warn("Node {} could not record its heartbeat: {}", this.nodeId, ex.getMessage());
+            }
+            this.healthySince = null;
+            return;
+        }
+        try {
+            // on its own: a clock that cannot be measured now does not make the node unhealthy
+            this.skew.measure(this.nodes);
+        } catch (RuntimeException ex) {
+            logger.warn("Node {} could not measure its clock against the database's: {}", this.nodeId, ex.getMessage());
+        }
+        try {
+            rescueStaleOwnAttempts();
+            if (judgesOthers()) {
+                rescueDeadNodes();
+            }
+        } catch (RuntimeException ex) {
+            logger.warn("Could not look for the work of dead nodes: {}", ex.getMessage());
+        }
+    }
+
+    /**
+     * Whether this node judges the liveness of others: its heartbeats have succeeded for a whole
+     * node timeout.
+     * @return {@code true} if it does
+     */
+    boolean judgesOthers() {
+        Instant since = this.healthySince;
+        return since != null && Duration.between(since, this.clock.instant()).compareTo(this.nodeTimeout) >= 0;
+    }
+
+    /**
+     * Takes over this node's own attempts that are recorded as running but are not: their outcome
+     * could not be written, for example while the database was unreachable.
+     */
+    void rescueStaleOwnAttempts() {
+        Set<Long> running = this.inFlight.get();
+        Instant staleBefore = this.clock.instant().minus(this.nodeTimeout);
+        for (ExecutionRecord attempt : this.store.repository().findRunningOn(this.nodeId)) {
+            if (!running.contains(attempt.id()) && attempt.startedAt().isBefore(staleBefore)) {
+                takeOver(attempt, "node " + this.nodeId + " lost track of it");
+            }
+        }
+    }
+
+    /** Takes over the running attempts of every node that has gone unseen for the node timeout. */
+    void rescueDeadNodes() {
+        List<NodeSighting> sightings = this.nodes.sightings();
+        Set<String> live = sightings.stream()
+                .filter((node) -> node.isAlive(this.nodeTimeout))
+                .map(NodeSighting::nodeId)
+                .collect(Collectors.toSet());
+        live.add(this.nodeId);
+        for (ExecutionRecord orphan : this.store.repository().findRunningNotOn(live)) {
+            String lastSeen = sightings.stream()
+                    .filter((node) -> node.nodeId().equals(orphan.nodeId()))
+                    .findFirst()
+                    .map((node) -> "unseen for " + node.silence().toSeconds() + "s")
+                    .orElse("gone");
+            takeOver(orphan, "node " + orphan.nodeId() + " died while running it (" + lastSeen + ")");
+        }
+        int released = this.nodes.releaseLocksNotHeldBy(live);
+        if (released > 0) {
+            logger.warn("Released {} job lock(s) held by dead nodes", released);
+        }
+        for (NodeSighting node : sightings) {
+            if (!live.contains(node.nodeId())
+                    && this.store.repository().findRunningOn(node.nodeId()).isEmpty()) {
+                this.nodes.forget(node);
+            }
+        }
+    }
+
+    private void takeOver(ExecutionRecord orphan, String reason) {
+        Instant now = this.clock.instant();
+        JobTarget target = this.targets.find(orphan.jobName()).orElse(null);
+        boolean lostTwice = orphan.origin() == ExecutionOrigin.RECOVERY
+                && target != null
+                && orphan.attempt() >= target.retry().maxAttempts();
+        ExecutionRecord next = lostTwice
+                ? null
+                : orphan.next(
+                        ExecutionOrigin.RECOVERY,
+                        this.nodeId,
+                        now,
+                        now,
+                        "recovery of attempt " + orphan.attempt() + ": " + reason);
+        boolean rescued = this.store
+                .outcomes()
+                .rescue(
+                        orphan,
+                        now,
+                        reason,
+                        next,
+                        (failedAt) -> new DeadLetter(
+                                null,
+                                orphan.jobName(),
+                                orphan.scheduledAt(),
+                                orphan.idempotencyKey(),
+                                orphan.attempt(),
+                                orphan.id(),
+                                ExecutionStore.NodeLostException.class.getName(),
+                                reason,
+                                null,
+                                orphan.payload(),
+                                failedAt,
+                                failedAt,
+                                orphan.nodeId(),
+                                DeadLetterStatus.OPEN,
+                                null,
+                                null,
+                                null));
+        if (rescued) {
+            logger.warn(
+                    "Took over attempt {} of '{}' scheduled at {}: {}; {}",
+                    orphan.attempt(),
+                    orphan.jobName(),
+                    orphan.scheduledAt(),
+                    reason,
+                    (next != null) ? "re-running it" : "dead-lettered it");
+            this.queue.wakeUp();
+        }
+    }
+
+    @Override
+    public void stop() {
+        this.running = false;
+        if (this.timer != null) {
+            this.timer.shutdownNow();
+        }
+        try {
+            this.nodes.remove(this.nodeId);
+        } catch (RuntimeException ex) {
+            logger.debug("Could not remove node {} from dsched_node", this.nodeId, ex);
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return this.running;
+    }
+
+    @Override
+    public int getPhase() {
+        // start before, and stop after, the engine and the queue
+        return DschedPhases.MEMBERSHIP;
+    }
+}

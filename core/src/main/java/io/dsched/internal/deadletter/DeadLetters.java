@@ -1,0 +1,201 @@
+package io.dsched.internal.deadletter;
+
+import io.dsched.execution.ExecutionOrigin;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.internal.store.DeadLetter;
+import io.dsched.internal.store.DeadLetterRepository;
+import io.dsched.internal.store.DeadLetterStatus;
+import io.dsched.internal.store.ExecutionRepository;
+import io.dsched.internal.store.Pages;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.springframework.data.domain.Page;
+import org.springframework.data.domain.Pageable;
+import org.springframework.data.domain.Sort;
+import org.springframework.data.jdbc.core.JdbcAggregateOperations;
+import org.springframework.data.relational.core.query.Criteria;
+import org.springframework.data.relational.core.query.Query;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.util.StringUtils;
+
+/**
+ * The dead letters of the cluster: list them, replay them under their original idempotency key,
+ * or discard them with a reason. Of two operators acting on one letter at once, only one
+ * succeeds: a letter replayed from two nodes at once runs once.
+ */
+public class DeadLetters {
+
+    private static final int MAX_REASON = 1000;
+
+    private final JdbcAggregateOperations aggregates;
+
+    private final DeadLetterRepository letters;
+
+    private final ExecutionRepository executions;
+
+    private final TransactionTemplate transactions;
+
+    private final String nodeId;
+
+    private final Clock clock;
+
+    private final Runnable wakeQueue;
+
+    /**
+     * Creates the API.
+     * @param aggregates Spring Data JDBC operations on dsched's DataSource
+     * @param letters the repository of dead letters
+     * @param executions the repository of executions
+     * @param transactions transactions on dsched's DataSource
+     * @param nodeId this node
+     * @param clock the clock
+     * @param wakeQueue makes this node look for due attempts at once
+     */
+    public DeadLetters(
+            JdbcAggregateOperations aggregates,
+            DeadLetterRepository letters,
+            ExecutionRepository executions,
+            TransactionTemplate transactions,
+            String nodeId,
+            Clock clock,
+            Runnable wakeQueue) {
+        this.aggregates = aggregates;
+        this.letters = letters;
+        this.executions = executions;
+        this.transactions = transactions;
+        this.nodeId = nodeId;
+        this.clock = clock;
+        this.wakeQueue = wakeQueue;
+    }
+
+    /**
+     * Lists dead letters, newest failure first.
+     * @param filter which letters
+     * @param page which page
+     * @return the page of letters
+     */
+    public Page<DeadLetter> list(DeadLetterFilter filter, Pageable page) {
+        Criteria criteria = Criteria.empty();
+        if (StringUtils.hasText(filter.jobName())) {
+            criteria = criteria.and("jobName").is(filter.jobName());
+        }
+        if (filter.status() != null) {
+            criteria = criteria.and("status").is(filter.status().name());
+        }
+        if (filter.failedFrom() != null) {
+            criteria = criteria.and("lastFailedAt").greaterThanOrEquals(filter.failedFrom());
+        }
+        if (filter.failedTo() != null) {
+            criteria = criteria.and("lastFailedAt").lessThan(filter.failedTo());
+        }
+        return Pages.read(
+                this.aggregates,
+                DeadLetter.class,
+                criteria,
+                Sort.by(Sort.Order.desc("lastFailedAt"), Sort.Order.desc("id")),
+                page);
+    }
+
+    /**
+     * Finds one letter.
+     * @param id the letter's id
+     * @return the letter, or empty
+     */
+    public Optional<DeadLetter> find(long id) {
+        return this.letters.findById(id);
+    }
+
+    /**
+     * Replays an open letter: schedules one more attempt at its fire, due now, under the fire's
+     * idempotency key, recorded with origin {@link ExecutionOrigin#REPLAY}.
+     * @param id the letter's id
+     * @param actor who replays it
+     * @param reason why
+     * @return the scheduled attempt, or empty if the letter is unknown or no longer open
+     */
+    public Optional<ExecutionRecord> replay(long id, String actor, String reason) {
+        checkActor(actor);
+        Instant now = this.clock.instant();
+        Optional<ExecutionRecord> replay = this.transactions.execute((tx) -> {
+            if (this.letters.close(id, DeadLetterStatus.REPLAYED.name(), actor, limit(reason), now) != 1) {
+                return Optional.<ExecutionRecord>empty();
+            }
+            DeadLetter letter = this.letters.findById(id).orElseThrow();
+            int attempt = this.executions.findByIdempotencyKey(letter.idempotencyKey()).stream()
+                    .mapToInt(ExecutionRecord::attempt)
+                    .max()
+                    .orElse(letter.attempts());
+            ExecutionRecord next = ExecutionRecord.waiting(
+                    letter.jobName(),
+                    letter.scheduledAt(),
+                    attempt + 1,
+                    letter.idempotencyKey(),
+                    ExecutionOrigin.REPLAY,
+                    this.nodeId,
+                    now,
+                    now,
+                    letter.payload(),
+                    "replay of dead letter " + id + " by " + actor);
+            return Optional.of(this.executions.save(next));
+        });
+        replay.ifPresent((attempt) -> this.wakeQueue.run());
+        return Objects.requireNonNull(replay);
+    }
+
+    /**
+     * Replays several letters; those not open are left out.
+     * @param ids the letters' ids
+     * @param actor who replays them
+     * @param reason why
+     * @return the scheduled attempts
+     */
+    public List<ExecutionRecord> replayAll(List<Long> ids, String actor, String reason) {
+        List<ExecutionRecord> replays = new ArrayList<>();
+        for (long id : ids) {
+            replay(id, actor, reason).ifPresent(replays::add);
+        }
+        return replays;
+    }
+
+    /**
+     * Discards an open letter.
+     * @param id the letter's id
+     * @param actor who discards it
+     * @param reason why; required
+     * @return {@code true} if it was open and is now discarded
+     */
+    public boolean discard(long id, String actor, String reason) {
+        checkActor(actor);
+        if (!StringUtils.hasText(reason)) {
+            throw new IllegalArgumentException("A reason is required to discard a dead letter");
+        }
+        return this.letters.close(id, DeadLetterStatus.DISCARDED.name(), actor, limit(reason), this.clock.instant())
+                == 1;
+    }
+
+    /**
+     * Counts the open letters.
+     * @return the backlog
+     */
+    public long openCount() {
+        return this.aggregates.count(
+                Query.query(Criteria.where("status").is(DeadLetterStatus.OPEN.name())), DeadLetter.class);
+    }
+
+    private static void checkActor(String actor) {
+        if (!StringUtils.hasText(actor)) {
+            throw new IllegalArgumentException("Say who acts on the dead letter");
+        }
+    }
+
+    private static String limit(String reason) {
+        if (reason == null) {
+            return null;
+        }
+        return (reason.length() <= MAX_REASON) ? reason : reason.substring(0, MAX_REASON);
+    }
+}

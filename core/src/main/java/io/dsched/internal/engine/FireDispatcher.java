@@ -1,0 +1,127 @@
+package io.dsched.internal.engine;
+
+import io.dsched.definition.Schedule;
+import io.dsched.engine.DschedQuartzJob;
+import io.dsched.internal.definition.JobDefinition;
+import io.dsched.internal.definition.JobRegistry;
+import io.dsched.internal.execution.Attempt;
+import io.dsched.internal.execution.FireExecutor;
+import io.dsched.quartz.FireClaims;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import org.quartz.JobExecutionContext;
+import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.quartz.TriggerKey;
+import org.quartz.spi.JobFactory;
+import org.quartz.spi.TriggerFiredBundle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Receives every fire Quartz hands this node and runs it through the {@link FireExecutor}; it is
+ * also the Quartz {@link JobFactory} that creates the jobs which call it.
+ */
+public final class FireDispatcher implements JobFactory, FireClaims {
+
+    private static final Logger logger = LoggerFactory.getLogger(FireDispatcher.class);
+
+    /** The key of the attempt claimed in the fire's transaction, in the fire's job data. */
+    static final String CLAIMED_AHEAD = "io.dsched.claimedAhead";
+
+    private final FireExecutor executor;
+
+    private final JobRegistry registry;
+
+    private final Clock clock;
+
+    /**
+     * Creates a dispatcher.
+     * @param executor runs fires
+     * @param registry the jobs this node declares
+     * @param clock the clock
+     */
+    public FireDispatcher(FireExecutor executor, JobRegistry registry, Clock clock) {
+        this.executor = executor;
+        this.registry = registry;
+        this.clock = clock;
+    }
+
+    @Override
+    public DschedQuartzJob newJob(TriggerFiredBundle bundle, org.quartz.Scheduler scheduler) {
+        return new DschedQuartzJob(this::dispatch);
+    }
+
+    /**
+     * Claims fires in the transaction that fires them and, once it has committed, hands each claim
+     * to its fire: the claimed attempt travels in the fire's job details to the worker that runs it.
+     */
+    @Override
+    public Runnable claim(Connection connection, List<TriggerFiredBundle> fired) throws SQLException {
+        List<FireExecutor.Fire> fires = new ArrayList<>(fired.size());
+        for (TriggerFiredBundle bundle : fired) {
+            fires.add(fire(bundle));
+        }
+        Map<FireExecutor.Fire, Attempt> claimed = this.executor.claimAhead(connection, fires);
+        return () -> {
+            for (TriggerFiredBundle bundle : fired) {
+                Attempt attempt = claimed.get(fire(bundle));
+                if (attempt != null) {
+                    // the bundle's job details are read anew for each fire and never stored again:
+                    // dsched's job does not persist its data after it runs
+                    bundle.getJobDetail().getJobDataMap().put(CLAIMED_AHEAD, attempt);
+                }
+            }
+        };
+    }
+
+    private static FireExecutor.Fire fire(TriggerFiredBundle bundle) {
+        return new FireExecutor.Fire(
+                bundle.getJobDetail().getKey().getName(),
+                bundle.getScheduledFireTime().toInstant());
+    }
+
+    void dispatch(JobExecutionContext context) {
+        String jobName = context.getJobDetail().getKey().getName();
+        try {
+            if (context.getJobDetail().getJobDataMap().get(CLAIMED_AHEAD) instanceof Attempt claimed) {
+                this.executor.run(claimed);
+            } else {
+                this.executor.fire(jobName, context.getScheduledFireTime().toInstant());
+            }
+        } finally {
+            this.registry
+                    .definition(jobName)
+                    .filter((job) -> job.schedule() instanceof Schedule.FixedDelay)
+                    .ifPresent((job) -> scheduleNextAfterDelay(context, job));
+        }
+    }
+
+    private void scheduleNextAfterDelay(JobExecutionContext context, JobDefinition job) {
+        TriggerKey key = JobSynchronizer.triggerKey(job.name());
+        if (!key.equals(context.getTrigger().getKey())) {
+            return;
+        }
+        Schedule.FixedDelay schedule = (Schedule.FixedDelay) job.schedule();
+        try {
+            Trigger stored = context.getScheduler().getTrigger(key);
+            // a newer deployment may have changed the job's schedule meanwhile: leave its trigger alone
+            if (stored == null || !job.fingerprint().equals(JobSynchronizer.fingerprint(stored))) {
+                return;
+            }
+            Date next = new Date(this.clock.millis() + schedule.delay().toMillis());
+            context.getScheduler()
+                    .rescheduleJob(key, stored.getTriggerBuilder().startAt(next).build());
+        } catch (SchedulerException ex) {
+            logger.warn(
+                    "Could not time the next run of '{}' from the end of this one; it keeps its fixed rate",
+                    job.name(),
+                    ex);
+        }
+    }
+}

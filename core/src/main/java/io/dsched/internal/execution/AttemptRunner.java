@@ -1,0 +1,205 @@
+package io.dsched.internal.execution;
+
+import io.dsched.execution.ExecutionListener;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.Outcome;
+import io.dsched.internal.store.ExecutionStore;
+import java.time.Clock;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.random.RandomGenerator;
+
+/**
+ * Runs one claimed attempt on this node through the stages of its pipeline, each of which only
+ * hands forward: admit ({@link Admission}, where the job's guard holds an attempt back), invoke
+ * ({@link Invocation}, within the job's timeout), decide ({@link Verdicts}: done, retried or
+ * dead-lettered), record ({@link Recording}: the outcome with its consequence, in one
+ * transaction) and report ({@link AttemptReport}). Every attempt enters claimed: a fire claimed
+ * by the {@link FireExecutor}, a waiting attempt (a retry, a recovery, a replay, a manual trigger
+ * or a one-off) by the queue.
+ */
+public final class AttemptRunner implements AutoCloseable {
+
+    private final JobTargets targets;
+
+    private final String nodeId;
+
+    private final Admission admission;
+
+    private final Invocation invocation;
+
+    private final Verdicts verdicts;
+
+    private final Recording recording;
+
+    private final AttemptReport report;
+
+    private final AttemptObserver observer;
+
+    private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Creates a runner.
+     * @param targets the jobs and handlers this node can run
+     * @param store the execution history
+     * @param guard the overlap guard
+     * @param nodeId this node
+     * @param clock the clock
+     * @param random the source of retry jitter
+     * @param listener hears what becomes of each attempt
+     * @param observer wraps each attempt, for tracing
+     * @param stops stops the attempts someone asked to stop
+     */
+    public AttemptRunner(
+            JobTargets targets,
+            ExecutionStore store,
+            JobGuard guard,
+            String nodeId,
+            Clock clock,
+            RandomGenerator random,
+            ExecutionListener listener,
+            AttemptObserver observer,
+            StopRequests stops) {
+        this.targets = targets;
+        this.nodeId = nodeId;
+        this.admission = new Admission(List.of(new GuardAdmission(guard)));
+        this.invocation = new Invocation(nodeId, clock, stops, listener);
+        this.verdicts = new Verdicts(nodeId, random);
+        this.recording = new Recording(store, nodeId, clock);
+        this.report = new AttemptReport(nodeId, listener);
+        this.observer = observer;
+    }
+
+    /**
+     * Returns this node's id.
+     * @return the node id
+     */
+    public String nodeId() {
+        return this.nodeId;
+    }
+
+    /**
+     * Returns the attempts this node is running right now.
+     * @return their execution ids
+     */
+    public Set<Long> inFlight() {
+        return Set.copyOf(this.inFlight);
+    }
+
+    /**
+     * Marks an attempt as in flight on this node from the moment it is claimed, before a worker
+     * runs it.
+     * @param executionId the claimed attempt
+     */
+    public void hold(long executionId) {
+        this.inFlight.add(executionId);
+    }
+
+    /**
+     * Runs a claimed attempt to its recorded outcome.
+     * @param claim the attempt, running on this node
+     * @return what became of it
+     */
+    public Outcome run(ExecutionRecord claim) {
+        return run(new Attempt(claim, this.targets.find(claim.jobName()).orElse(null), null));
+    }
+
+    /**
+     * Runs a claimed attempt to its recorded outcome.
+     * @param attempt the attempt, running on this node
+     * @return what became of it
+     */
+    public Outcome run(Attempt attempt) {
+        ExecutionRecord claim = attempt.claim();
+        this.inFlight.add(claim.id());
+        Outcome outcome = null;
+        try {
+            outcome = admitted(attempt);
+            return outcome;
+        } finally {
+            if (outcome != Outcome.SUCCEEDED) {
+                // a success stays in flight until its outcome is written
+                this.inFlight.remove(claim.id());
+            }
+        }
+    }
+
+    private Outcome admitted(Attempt attempt) {
+        ExecutionRecord claim = attempt.claim();
+        if (attempt.job().isEmpty()) {
+            if (attempt.guardTakenWithClaim() != null) {
+                attempt.guardTakenWithClaim().unlock();
+            }
+            this.report.notDeclared(claim);
+            return this.recording.skip(claim, "job is not declared on node " + this.nodeId);
+        }
+        Admission.Decision admitted;
+        try {
+            admitted = this.admission.admit(attempt);
+        } catch (RuntimeException ex) {
+            // the database did not answer: the attempt stays claimed, and the membership's sweep
+            // of stale attempts runs it again once the database is back
+            AttemptReport.logger.warn("Could not admit '{}': {}", claim.jobName(), ex.getMessage());
+            return Outcome.LOST;
+        }
+        if (!admitted.admitted()) {
+            // never skipped: the attempt waits until what holds it back lets it go
+            Outcome deferred = this.recording.defer(
+                    claim, admitted.hold().delay(), admitted.hold().reason());
+            this.report.heldBack(claim, admitted.hold());
+            return deferred;
+        }
+        try {
+            return observed(attempt.job().get(), claim, admitted.permits());
+        } finally {
+            admitted.permits().release();
+        }
+    }
+
+    private Outcome observed(JobTarget job, ExecutionRecord claim, Admission.Permits permits) {
+        AttemptObserver.Observed observed = this.observer.start(claim);
+        Outcome outcome = null;
+        try {
+            Invocation.Result result = this.invocation.invoke(job, claim);
+            Verdict verdict = this.verdicts.decide(job, claim, result);
+            if (!(verdict instanceof Verdict.Stopped) && result.failure() != null) {
+                observed.failed(result.failure());
+            }
+            outcome = recordAndReport(claim, result, verdict, permits);
+            if (result.failure() instanceof VirtualMachineError error) {
+                throw error;
+            }
+            return outcome;
+        } finally {
+            observed.stop(outcome);
+        }
+    }
+
+    private Outcome recordAndReport(
+            ExecutionRecord claim, Invocation.Result result, Verdict verdict, Admission.Permits permits) {
+        if (verdict instanceof Verdict.Succeeded) {
+            CompletableFuture<Void> written = this.recording.succeed(claim, result, permits);
+            written.whenComplete((ignored, ex) -> {
+                this.inFlight.remove(claim.id());
+                if (ex != null) {
+                    this.report.successNotWritten(claim, ex);
+                }
+            });
+            this.report.succeeded(claim, result);
+            return Outcome.SUCCEEDED;
+        }
+        if (verdict instanceof Verdict.Stopped stopped) {
+            Outcome outcome = this.recording.stopped(claim, result, stopped.stoppedBy());
+            this.report.stopped(claim, result, stopped.stoppedBy(), outcome);
+            return outcome;
+        }
+        return this.report.failed(claim, result, verdict, this.recording.failed(claim, result, verdict));
+    }
+
+    @Override
+    public void close() {
+        this.invocation.close();
+    }
+}

@@ -1,0 +1,193 @@
+package io.dsched.internal.execution;
+
+import io.dsched.execution.ExecutionListener;
+import io.dsched.execution.ExecutionOrigin;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.Outcome;
+import io.dsched.internal.store.ExecutionStore;
+import io.dsched.internal.store.TransientFailures;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The pipeline's claim stage for fires: claims the first attempt of a fire of a scheduled job,
+ * in the transaction that fires it or on the worker, then hands it to the {@link AttemptRunner}.
+ * A fire delivered twice is claimed once.
+ */
+public final class FireExecutor {
+
+    private static final Logger logger = LoggerFactory.getLogger(FireExecutor.class);
+
+    /**
+     * How long to keep trying to claim a fire while the database is unreachable. A claim that
+     * was written although its answer was lost is found by the membership's sweep of stale
+     * attempts and run again.
+     */
+    private static final Duration CLAIM_PATIENCE = Duration.ofMinutes(1);
+
+    private final ExecutionStore store;
+
+    private final AttemptRunner runner;
+
+    private final JobGuard guard;
+
+    private final JobTargets targets;
+
+    private final Runnable wakeQueue;
+
+    private final Clock clock;
+
+    private final ExecutionListener listener;
+
+    /**
+     * Creates an executor.
+     * @param store the execution history
+     * @param runner runs claimed attempts
+     * @param guard the overlap guard, for fires claimed in the transaction that fires them
+     * @param targets the jobs this node declares
+     * @param wakeQueue makes this node's queue look for due attempts at once
+     * @param clock the clock
+     * @param listener hears of fires not run on this node
+     */
+    public FireExecutor(
+            ExecutionStore store,
+            AttemptRunner runner,
+            JobGuard guard,
+            JobTargets targets,
+            Runnable wakeQueue,
+            Clock clock,
+            ExecutionListener listener) {
+        this.listener = listener;
+        this.store = store;
+        this.runner = runner;
+        this.guard = guard;
+        this.targets = targets;
+        this.wakeQueue = wakeQueue;
+        this.clock = clock;
+    }
+
+    /**
+     * Claims fires in the transaction that fires them, so that their workers need no commit of
+     * their own for the claim or the guard: the first attempt of each fire of a job this node
+     * declares and, for a guarded job, the job's lock. A fire whose guard another run holds, or
+     * that is claimed already, is left to its worker, which handles it as usual; so is every fire
+     * of a guarded job when the guard cannot lock inside a transaction.
+     * @param connection the connection of the fire's transaction
+     * @param fires the fires Quartz is about to hand to this node's workers
+     * @return the attempts claimed, by fire, for the workers to {@link #run}; valid once the
+     *     transaction has committed, and not at all if it has not
+     * @throws SQLException if a statement fails, which fails the transaction
+     */
+    public Map<Fire, Attempt> claimAhead(Connection connection, List<Fire> fires) throws SQLException {
+        Instant now = this.clock.instant();
+        List<ExecutionRecord> claims = new ArrayList<>(fires.size());
+        Map<String, JobTarget> jobs = new HashMap<>();
+        for (Fire fire : fires) {
+            Optional<JobTarget> job = this.targets.find(fire.jobName());
+            if (job.isPresent() && (!job.get().guarded() || this.guard.locksInTransactions())) {
+                ExecutionRecord claim =
+                        ExecutionRecord.claim(fire.jobName(), fire.scheduledAt(), this.runner.nodeId(), now);
+                claims.add(claim);
+                jobs.put(claim.idempotencyKey(), job.get());
+            }
+        }
+        if (claims.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, Attempt> claimed = new HashMap<>();
+        // guards in name order, as the outcomes' writes release them: no two transactions wait in a circle
+        List<ExecutionRecord> inserted =
+                new ArrayList<>(this.store.inserts().claimOn(connection, claims).values());
+        inserted.sort(java.util.Comparator.comparing(ExecutionRecord::jobName));
+        for (ExecutionRecord claim : inserted) {
+            JobTarget job = jobs.get(claim.idempotencyKey());
+            SimpleLock lock = null;
+            if (job.guarded()) {
+                Optional<SimpleLock> taken = this.guard.tryLockOn(connection, job);
+                if (taken.isEmpty()) {
+                    // another run holds the guard: the worker claims the fire and waits for it
+                    this.store.inserts().unclaimOn(connection, claim);
+                    continue;
+                }
+                lock = taken.get();
+            }
+            claimed.put(claim.idempotencyKey(), new Attempt(claim, job, lock));
+        }
+        Map<Fire, Attempt> byFire = new HashMap<>();
+        for (Fire fire : fires) {
+            Attempt attempt = claimed.get(ExecutionRecord.idempotencyKey(fire.jobName(), fire.scheduledAt()));
+            if (attempt != null) {
+                byFire.put(fire, attempt);
+            }
+        }
+        return byFire;
+    }
+
+    /**
+     * Runs a fire claimed in the transaction that fired it.
+     * @param claimedAhead the attempt {@link #claimAhead} claimed for it
+     * @return what became of the fire
+     */
+    public Outcome run(Attempt claimedAhead) {
+        return this.runner.run(claimedAhead);
+    }
+
+    /**
+     * Runs a fire, unless another node already claimed it.
+     * @param jobName the job
+     * @param scheduledAt the time the fire was scheduled for
+     * @return what became of the fire
+     */
+    public Outcome fire(String jobName, Instant scheduledAt) {
+        Instant now = this.clock.instant();
+        if (this.targets.find(jobName).isEmpty()) {
+            // a newer deployment's job fired on this older node: queue the fire for a node that knows it
+            logger.debug("Queueing '{}' scheduled at {} for a node that declares it", jobName, scheduledAt);
+            this.store
+                    .inserts()
+                    .claim(ExecutionRecord.waiting(
+                            jobName,
+                            scheduledAt,
+                            1,
+                            ExecutionRecord.idempotencyKey(jobName, scheduledAt),
+                            ExecutionOrigin.SCHEDULE,
+                            this.runner.nodeId(),
+                            now,
+                            now,
+                            null,
+                            "job is not declared on node " + this.runner.nodeId()));
+            this.wakeQueue.run();
+            this.listener.skipped(jobName, ExecutionListener.SkipReason.NOT_DECLARED);
+            return Outcome.DEFERRED;
+        }
+        Optional<ExecutionRecord> claimed =
+                TransientFailures.retry("the claim of '" + jobName + "'", CLAIM_PATIENCE, () -> this.store
+                        .inserts()
+                        .claim(ExecutionRecord.claim(jobName, scheduledAt, this.runner.nodeId(), now)));
+        if (claimed.isEmpty()) {
+            logger.debug("Not running '{}' scheduled at {}: already claimed", jobName, scheduledAt);
+            this.listener.skipped(jobName, ExecutionListener.SkipReason.ALREADY_CLAIMED);
+            return Outcome.ALREADY_CLAIMED;
+        }
+        return this.runner.run(claimed.get());
+    }
+
+    /**
+     * A fire Quartz hands this node.
+     *
+     * @param jobName the job
+     * @param scheduledAt the time it was scheduled for
+     */
+    public record Fire(String jobName, Instant scheduledAt) {}
+}

@@ -1,0 +1,123 @@
+package io.dsched.internal.execution;
+
+import io.dsched.execution.ExecutionListener;
+import io.dsched.internal.store.LockTable;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import net.javacrumbs.shedlock.core.SimpleLock;
+
+/**
+ * The overlap guard as an admission policy: a guarded job's attempt runs only with the job's
+ * lock ({@link JobGuard}), and waits while another run holds it.
+ */
+final class GuardAdmission implements AdmissionPolicy {
+
+    /** How long an attempt waits for another run's lock, and for this node's own release. */
+    static final Duration RETRY = Duration.ofSeconds(1);
+
+    static final String HELD = "waiting for another run of the job";
+
+    private final JobGuard guard;
+
+    /** Locks of jobs that succeeded here, by job, until their release is written with the outcome. */
+    private final Map<String, CompletableFuture<Void>> releasing = new ConcurrentHashMap<>();
+
+    GuardAdmission(JobGuard guard) {
+        this.guard = guard;
+    }
+
+    @Override
+    public Ticket admit(Attempt attempt) {
+        JobTarget job = attempt.job().orElseThrow();
+        if (attempt.guardTakenWithClaim() != null) {
+            return Ticket.admitted(new GuardPermit(attempt.guardTakenWithClaim()));
+        }
+        if (!job.guarded()) {
+            return Ticket.admitted(Permit.NONE);
+        }
+        // read first: a release written between a failed try and this read is still waited for
+        CompletableFuture<Void> ownRelease = this.releasing.get(job.name());
+        Optional<SimpleLock> lock = this.guard.tryLock(job);
+        if (lock.isEmpty() && ownRelease != null) {
+            lock = afterOwnRelease(job, ownRelease);
+        }
+        return lock.map((held) -> Ticket.admitted(new GuardPermit(held)))
+                .orElseGet(() -> Ticket.held(RETRY, HELD, ExecutionListener.SkipReason.GUARD_HELD));
+    }
+
+    /**
+     * When the last run of a job on this node succeeded and its lock is released with its
+     * outcome, a next run finds the lock held until that outcome is written: waits for it,
+     * briefly, and tries once more.
+     */
+    private Optional<SimpleLock> afterOwnRelease(JobTarget job, CompletableFuture<Void> release) {
+        try {
+            release.get(RETRY.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } catch (ExecutionException ex) {
+            // done either way: written with its release, or released on its own
+        } catch (TimeoutException ex) {
+            // not written yet: the attempt waits as usual
+            return Optional.empty();
+        }
+        return this.guard.tryLock(job);
+    }
+
+    /**
+     * A job's lock held by its attempt: released when the attempt ends, or handed over to the
+     * write of its outcome, which releases it in the same transaction.
+     */
+    final class GuardPermit implements Permit {
+
+        private SimpleLock lock;
+
+        GuardPermit(SimpleLock lock) {
+            this.lock = lock;
+        }
+
+        /**
+         * Hands the lock over to the write of a success, if that write can release it.
+         * @param jobName the job
+         * @param write releases the lock with the outcome once it is given the release
+         * @return what the write completes, or {@code null} if the lock stays with this permit
+         */
+        CompletableFuture<Void> handOver(
+                String jobName, java.util.function.Function<LockTable.Release, CompletableFuture<Void>> write) {
+            Optional<LockTable.Release> release =
+                    (this.lock != null) ? GuardAdmission.this.guard.releaseWithOutcome(this.lock) : Optional.empty();
+            if (release.isEmpty()) {
+                return null;
+            }
+            CompletableFuture<Void> written = write.apply(release.get());
+            SimpleLock handedOver = this.lock;
+            this.lock = null;
+            GuardAdmission.this.releasing.put(jobName, written);
+            written.whenComplete((ignored, ex) -> {
+                if (ex != null
+                        && !(ex.getCause() instanceof io.dsched.internal.store.ExecutionStore.LostClaimException)) {
+                    // the outcome's transaction did not commit, and its release with it
+                    handedOver.unlock();
+                }
+                GuardAdmission.this.releasing.remove(jobName, written);
+            });
+            return written;
+        }
+
+        @Override
+        public void release() {
+            if (this.lock != null) {
+                SimpleLock held = this.lock;
+                this.lock = null;
+                held.unlock();
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.dsched.internal.execution;
+
+import io.dsched.execution.JobContext;
+import io.dsched.internal.retry.RetryPolicy;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What an attempt runs: a scheduled job or a one-off handler, with the settings that govern its
+ * runs.
+ *
+ * @param name the job or handler name
+ * @param retry how its failures are retried
+ * @param timeout longest a run may take, or {@code null}
+ * @param guarded whether runs must not overlap (scheduled jobs)
+ * @param lockAtMostFor longest a run holds the guard, or {@code null} for the default
+ * @param lockAtLeastFor shortest a run holds the guard, or {@code null} for the default
+ * @param invoker runs it
+ */
+public record JobTarget(
+        String name,
+        RetryPolicy retry,
+        Duration timeout,
+        boolean guarded,
+        Duration lockAtMostFor,
+        Duration lockAtLeastFor,
+        Invoker invoker) {
+
+    public JobTarget {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(retry, "retry");
+        Objects.requireNonNull(invoker, "invoker");
+    }
+
+    /** Runs a target once. */
+    @FunctionalInterface
+    public interface Invoker {
+
+        /**
+         * Runs the target.
+         * @param context the attempt
+         * @param payload the JSON payload of a one-off job, or {@code null}
+         * @throws Exception whatever the job throws
+         */
+        void invoke(JobContext context, String payload) throws Exception;
+    }
+}

@@ -1,0 +1,27 @@
+package io.dsched.internal.handler;
+
+import io.dsched.internal.execution.JobTarget;
+import io.dsched.internal.retry.RetryPolicy;
+import java.lang.reflect.Type;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A named handler this node declares.
+ *
+ * @param name the handler's name
+ * @param payloadType the type its payload is read as, or {@code null} if it takes none
+ * @param retry how its failures are retried
+ * @param timeout longest a run may take, or {@code null}
+ * @param source where it was declared, for messages
+ * @param invoker runs it
+ */
+public record HandlerDefinition(
+        String name, Type payloadType, RetryPolicy retry, Duration timeout, String source, JobTarget.Invoker invoker) {
+
+    public HandlerDefinition {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(retry, "retry");
+        Objects.requireNonNull(invoker, "invoker");
+    }
+}

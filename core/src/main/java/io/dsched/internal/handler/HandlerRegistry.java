@@ -1,0 +1,53 @@
+package io.dsched.internal.handler;
+
+import io.dsched.definition.InvalidJobDefinitionException;
+import io.dsched.internal.execution.JobTarget;
+import io.dsched.internal.execution.JobTargets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The {@code @JobHandler} methods this node declares, by name. One-off jobs run on any node
+ * that declares their handler, several at once.
+ */
+public final class HandlerRegistry implements JobTargets {
+
+    private final Map<String, HandlerDefinition> handlers = new LinkedHashMap<>();
+
+    /**
+     * Adds a handler.
+     * @param handler the handler
+     * @throws InvalidJobDefinitionException if another handler has the same name
+     */
+    public synchronized void register(HandlerDefinition handler) {
+        HandlerDefinition existing = this.handlers.putIfAbsent(handler.name(), handler);
+        if (existing != null) {
+            throw new InvalidJobDefinitionException(
+                    handler.source(), "handler name '" + handler.name() + "' is already used by " + existing.source());
+        }
+    }
+
+    /**
+     * Looks a handler up.
+     * @param name the handler's name
+     * @return the handler, or empty
+     */
+    public synchronized Optional<HandlerDefinition> handler(String name) {
+        return Optional.ofNullable(this.handlers.get(name));
+    }
+
+    @Override
+    public Optional<JobTarget> find(String name) {
+        return handler(name)
+                .map((handler) -> new JobTarget(
+                        handler.name(), handler.retry(), handler.timeout(), false, null, null, handler.invoker()));
+    }
+
+    @Override
+    public synchronized Set<String> names() {
+        return new TreeSet<>(this.handlers.keySet());
+    }
+}

@@ -1,0 +1,117 @@
+package io.dsched.internal.jobs;
+
+import io.dsched.definition.MisfirePolicy;
+import io.dsched.definition.Schedule;
+import io.dsched.internal.definition.JobRegistry;
+import io.dsched.internal.handler.HandlerDefinition;
+import io.dsched.jobs.RecurringJob;
+import io.dsched.jobs.RuntimeJobRecord;
+import io.dsched.jobs.UnknownJobException;
+import java.time.Clock;
+import java.time.Instant;
+import org.quartz.JobKey;
+
+/** Creates, changes and deletes the recurring jobs defined at run time: their rows and their triggers. */
+final class RuntimeJobChanges {
+
+    private final JobRegistry jobs;
+
+    private final RuntimeJobs runtimeJobs;
+
+    private final Payloads payloads;
+
+    private final QuartzCalls quartz;
+
+    private final Clock clock;
+
+    RuntimeJobChanges(JobRegistry jobs, RuntimeJobs runtimeJobs, Payloads payloads, QuartzCalls quartz, Clock clock) {
+        this.jobs = jobs;
+        this.runtimeJobs = runtimeJobs;
+        this.payloads = payloads;
+        this.quartz = quartz;
+        this.clock = clock;
+    }
+
+    void create(RecurringJob job) {
+        if (job.name().isBlank() || job.name().length() > 200) {
+            throw new IllegalArgumentException("A job name has 1 to 200 characters");
+        }
+        if (this.jobs.definition(job.name()).isPresent()
+                || this.runtimeJobs.record(job.name()).isPresent()) {
+            throw new IllegalArgumentException("A job named '" + job.name() + "' exists already");
+        }
+        HandlerDefinition handler = this.payloads.handler(job.handler());
+        ScheduleRules.validateRuntime(job.schedule());
+        Instant now = this.clock.instant();
+        RuntimeJobRecord record = record(
+                job.name(),
+                handler,
+                job.schedule(),
+                this.payloads.write(handler, job.params()),
+                job.misfire(),
+                now,
+                now);
+        this.runtimeJobs.insert(record);
+        try {
+            this.quartz.act((quartz) -> this.runtimeJobs.schedule(quartz, record));
+        } catch (RuntimeException ex) {
+            this.runtimeJobs.delete(job.name(), now);
+            throw ex;
+        }
+    }
+
+    void update(String job, Schedule schedule, Object params) {
+        RuntimeJobRecord known = this.runtimeJobs
+                .record(job)
+                .orElseThrow(() -> new UnknownJobException("No job named '" + job + "' was defined at run time"));
+        HandlerDefinition handler = this.payloads.handler(known.handler());
+        if (schedule != null) {
+            ScheduleRules.validateRuntime(schedule);
+        }
+        String newParams = (params != null) ? this.payloads.write(handler, params) : null;
+        // from the stored job as it is at the change, and with its trigger: together or not at all
+        this.runtimeJobs.change(
+                job,
+                (current) -> record(
+                        job,
+                        handler,
+                        (schedule != null) ? schedule : current.schedule(),
+                        (newParams != null) ? newParams : current.params(),
+                        current.misfire(),
+                        current.createdAt(),
+                        this.clock.instant()),
+                (record) -> this.quartz.act((quartz) -> this.runtimeJobs.schedule(quartz, record)));
+    }
+
+    void delete(String job) {
+        if (this.jobs.definition(job).isPresent()) {
+            throw new IllegalArgumentException("'" + job + "' is declared in code; remove its @DistributedScheduled");
+        }
+        if (this.runtimeJobs.record(job).isEmpty()) {
+            throw new UnknownJobException("No job named '" + job + "' was defined at run time");
+        }
+        // its trigger first, so that no fire starts between the two
+        this.quartz.act((quartz) -> quartz.deleteJob(JobKey.jobKey(job, RuntimeJobs.GROUP)));
+        this.runtimeJobs.delete(job, this.clock.instant());
+    }
+
+    private static RuntimeJobRecord record(
+            String name,
+            HandlerDefinition handler,
+            Schedule schedule,
+            String params,
+            MisfirePolicy misfire,
+            Instant createdAt,
+            Instant updatedAt) {
+        String cron = null;
+        String zone = null;
+        Long interval = null;
+        if (schedule instanceof Schedule.Cron c) {
+            cron = c.expression();
+            zone = (c.zone() != null) ? c.zone().getId() : null;
+        } else {
+            interval = ((Schedule.FixedRate) schedule).interval().toMillis();
+        }
+        return new RuntimeJobRecord(name, handler.name(), cron, zone, interval, params, misfire, createdAt, updatedAt);
+    }
+}

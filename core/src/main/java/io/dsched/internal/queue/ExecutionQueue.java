@@ -1,0 +1,239 @@
+package io.dsched.internal.queue;
+
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.internal.engine.DschedPhases;
+import io.dsched.internal.engine.GracefulShutdown;
+import io.dsched.internal.execution.AttemptRunner;
+import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.store.ExecutionStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Claims waiting attempts that have fallen due and runs them on this node's workers. Each
+ * attempt is claimed by a fenced update, so only one node runs it; a node claims only attempts of
+ * the jobs and handlers it declares, and no more than it has free workers for, plus, while its
+ * attempts are short, as many again held ready so that no worker waits for the next claim. Long
+ * attempts are never claimed ahead: they spread over the nodes instead of queueing on one.
+ */
+public final class ExecutionQueue implements SmartLifecycle {
+
+    private static final Logger logger = LoggerFactory.getLogger(ExecutionQueue.class);
+
+    private final ExecutionStore store;
+
+    private final AttemptRunner runner;
+
+    private final JobTargets targets;
+
+    private final Clock clock;
+
+    private final Duration pollInterval;
+
+    private final int threads;
+
+    private final GracefulShutdown shutdown;
+
+    private final boolean runJobs;
+
+    /** Attempts claimed and not yet finished on this node: running, or held ready. */
+    private final AtomicInteger outstanding = new AtomicInteger();
+
+    /** Moving average of how long this node's attempts take, in milliseconds. */
+    private volatile double averageMillis = Double.MAX_VALUE;
+
+    private final Object signal = new Object();
+
+    private ExecutorService workers;
+
+    private Thread poller;
+
+    private volatile boolean running;
+
+    private volatile boolean accepting;
+
+    private boolean wakeRequested;
+
+    /** Whether the last look found more due attempts than there were free workers. */
+    private volatile boolean backlog;
+
+    /** How many workers must be free before a worker wakes the poller while there is a backlog. */
+    private final int wakeThreshold;
+
+    /**
+     * Creates a queue.
+     * @param store the execution history
+     * @param runner runs claimed attempts
+     * @param targets the jobs and handlers this node can run
+     * @param clock the clock
+     * @param pollInterval how often to look for due attempts
+     * @param threads how many attempts to run at once
+     * @param shutdown how stopping waits for running attempts
+     * @param runJobs whether this node runs attempts; when not, the queue never starts
+     */
+    public ExecutionQueue(
+            ExecutionStore store,
+            AttemptRunner runner,
+            JobTargets targets,
+            Clock clock,
+            Duration pollInterval,
+            int threads,
+            GracefulShutdown shutdown,
+            boolean runJobs) {
+        this.store = store;
+        this.runner = runner;
+        this.targets = targets;
+        this.clock = clock;
+        this.pollInterval = pollInterval;
+        this.threads = threads;
+        this.shutdown = shutdown;
+        shutdown.onQuiesce(this::quiesce);
+        this.runJobs = runJobs;
+        // claims come in batches of at least a quarter of the workers: fewer round trips per
+        // attempt, while a worker waits at most one claim for its next attempt
+        this.wakeThreshold = Math.max(1, threads / 4);
+    }
+
+    /** Makes the queue look for due attempts now rather than at its next poll. */
+    public void wakeUp() {
+        synchronized (this.signal) {
+            this.wakeRequested = true;
+            this.signal.notifyAll();
+        }
+    }
+
+    @Override
+    public void start() {
+        AtomicInteger count = new AtomicInteger();
+        this.workers = Executors.newFixedThreadPool(this.threads, (runnable) -> {
+            Thread thread = new Thread(runnable, "dsched-queue-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.running = true;
+        this.accepting = true;
+        this.poller = new Thread(this::poll, "dsched-queue-poller");
+        this.poller.setDaemon(true);
+        this.poller.start();
+    }
+
+    private void poll() {
+        while (this.accepting) {
+            int claimed = 0;
+            int free = capacity() - this.outstanding.get();
+            try {
+                if (free > 0) {
+                    claimed = claimAndRun(free);
+                }
+            } catch (RuntimeException ex) {
+                logger.warn("Could not look for due attempts: {}", ex.getMessage());
+            }
+            if (claimed == 0 || claimed < free) {
+                awaitNextPoll();
+            }
+        }
+    }
+
+    private int claimAndRun(int free) {
+        Set<String> names = this.targets.names();
+        if (names.isEmpty()) {
+            return 0;
+        }
+        List<ExecutionRecord> attempts =
+                this.store.claims().claimDue(this.runner.nodeId(), this.clock.instant(), free, names);
+        this.backlog = attempts.size() == free;
+        for (ExecutionRecord attempt : attempts) {
+            // in flight from its claim: the sweep of stale attempts must not take back one held ready
+            this.runner.hold(attempt.id());
+            this.outstanding.incrementAndGet();
+            this.workers.execute(() -> runClaimed(attempt));
+        }
+        return attempts.size();
+    }
+
+    private void runClaimed(ExecutionRecord attempt) {
+        long start = System.nanoTime();
+        try {
+            this.runner.run(attempt);
+        } catch (RuntimeException ex) {
+            logger.error("Attempt {} of '{}' could not be recorded", attempt.attempt(), attempt.jobName(), ex);
+        } finally {
+            double millis = (System.nanoTime() - start) / 1e6;
+            double average = this.averageMillis;
+            this.averageMillis = (average == Double.MAX_VALUE) ? millis : average * 0.9 + millis * 0.1;
+            int outstanding = this.outstanding.decrementAndGet();
+            if (this.backlog && capacity() - outstanding >= this.wakeThreshold) {
+                wakeUp();
+            }
+        }
+    }
+
+    /** How many attempts this node may have claimed at once: more while its attempts are short. */
+    private int capacity() {
+        return (this.averageMillis < this.pollInterval.toMillis()) ? 2 * this.threads : this.threads;
+    }
+
+    private void awaitNextPoll() {
+        synchronized (this.signal) {
+            if (!this.wakeRequested && this.accepting) {
+                try {
+                    this.signal.wait(this.pollInterval.toMillis());
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    this.accepting = false;
+                }
+            }
+            this.wakeRequested = false;
+        }
+    }
+
+    private void quiesce() {
+        this.accepting = false;
+        wakeUp();
+    }
+
+    @Override
+    public void stop() {
+        quiesce();
+        if (this.workers == null) {
+            return;
+        }
+        try {
+            // a claim in flight when the shutdown began hands its attempts to the workers first
+            this.poller.join(Math.max(1, this.shutdown.remaining().toMillis()));
+            this.workers.shutdown();
+            if (!this.workers.awaitTermination(this.shutdown.remaining().toMillis(), TimeUnit.MILLISECONDS)) {
+                logger.warn("Stopping with attempts still running after the shutdown timeout; another node"
+                        + " takes them over");
+            }
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        } finally {
+            this.running = false;
+        }
+    }
+
+    @Override
+    public boolean isAutoStartup() {
+        return this.runJobs;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return this.running;
+    }
+
+    @Override
+    public int getPhase() {
+        return DschedPhases.ENGINE;
+    }
+}

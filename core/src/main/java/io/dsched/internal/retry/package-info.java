@@ -1,0 +1,2 @@
+/** Internal: the retry policy, exponential backoff with its defaults. No compatibility promise. */
+package io.dsched.internal.retry;

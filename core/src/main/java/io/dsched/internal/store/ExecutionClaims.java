@@ -1,0 +1,67 @@
+package io.dsched.internal.store;
+
+import io.dsched.execution.ExecutionRecord;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Claims waiting attempts of {@code dsched_execution} that have fallen due: in batches that pass
+ * over rows another node has locked where the database can ({@code SKIP LOCKED}), otherwise one
+ * conditional update per attempt.
+ */
+public final class ExecutionClaims {
+
+    private final ExecutionRows rows;
+
+    private final TransactionTemplate transactions;
+
+    private final boolean skipLocked;
+
+    ExecutionClaims(ExecutionRows rows, TransactionTemplate transactions, boolean skipLocked) {
+        this.rows = rows;
+        this.transactions = transactions;
+        this.skipLocked = skipLocked && rows.dialect.skipsLocked();
+    }
+
+    /**
+     * Tells whether due attempts are claimed with {@code FOR UPDATE SKIP LOCKED}.
+     * @return {@code true} if they are
+     */
+    public boolean claimsWithSkipLocked() {
+        return this.skipLocked;
+    }
+
+    /**
+     * Claims waiting attempts that have fallen due.
+     * @param nodeId the claiming node
+     * @param now the current time
+     * @param limit how many at most
+     * @param names the jobs and handlers the node can run
+     * @return the attempts this node claimed, now running: the oldest due, oldest first
+     */
+    public List<ExecutionRecord> claimDue(String nodeId, Instant now, int limit, Collection<String> names) {
+        if (this.skipLocked) {
+            return this.transactions.execute(
+                    (tx) -> oldestFirst(this.rows.dialect.claimDue(this.rows, tx, nodeId, now, limit, names)));
+        }
+        // one conditional update per attempt: the first node to change the row has it
+        ExecutionRepository repository = this.rows.repository;
+        List<ExecutionRecord> claimed = new ArrayList<>();
+        for (ExecutionRecord candidate : repository.findDue(now, limit, names)) {
+            if (repository.claimWaiting(candidate.id(), candidate.status().name(), nodeId, now) == 1) {
+                claimed.add(candidate.claimedBy(nodeId, now));
+            }
+        }
+        return claimed;
+    }
+
+    private static List<ExecutionRecord> oldestFirst(List<ExecutionRecord> claimed) {
+        return claimed.stream()
+                .sorted(Comparator.comparing(ExecutionRecord::dueAt).thenComparing(ExecutionRecord::id))
+                .toList();
+    }
+}

@@ -1,0 +1,162 @@
+package io.dsched.internal.store;
+
+import io.dsched.execution.ExecutionRecord;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Inserts attempts into {@code dsched_execution} under their unique (idempotency key, attempt):
+ * claims of running attempts and waiting ones, one at a time or in batches, with the trace context
+ * their fire was submitted in ({@code dsched_execution_trace}) in the same transaction.
+ */
+public final class ExecutionInserts {
+
+    private static final Logger logger = LoggerFactory.getLogger(ExecutionInserts.class);
+
+    private static final int INSERT_BATCH = 1000;
+
+    private final ExecutionRows rows;
+
+    private final TransactionTemplate transactions;
+
+    private final ExecutionTraces traces;
+
+    ExecutionInserts(ExecutionRows rows, TransactionTemplate transactions, ExecutionTraces traces) {
+        this.rows = rows;
+        this.transactions = transactions;
+        this.traces = traces;
+    }
+
+    /**
+     * Inserts an attempt under the unique (idempotency key, attempt): a claim of a running
+     * attempt, or a waiting one. Only one insert of an attempt can succeed.
+     * @param attempt the row to insert
+     * @return the saved row, or empty if the attempt already exists
+     */
+    public Optional<ExecutionRecord> claim(ExecutionRecord attempt) {
+        try {
+            return Optional.of(insert(attempt));
+        } catch (DuplicateKeyException ex) {
+            logger.debug("Attempt {} of '{}' already exists", attempt.attempt(), attempt.idempotencyKey());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Inserts an attempt as {@link #claim(ExecutionRecord)} does and, in the same transaction, the
+     * trace context its fire was submitted in.
+     * @param attempt the first attempt of a fire, waiting
+     * @param traceCarrier the trace context's propagation fields, encoded, or {@code null} for none;
+     *     one longer than 1000 characters is not stored
+     * @return the saved row, or empty if the attempt already exists
+     */
+    public Optional<ExecutionRecord> claim(ExecutionRecord attempt, String traceCarrier) {
+        String carrier = storable(traceCarrier);
+        if (carrier == null) {
+            return claim(attempt);
+        }
+        try {
+            return Optional.of(this.transactions.execute((tx) -> {
+                ExecutionRecord saved = insert(attempt);
+                this.traces.save(List.of(saved), carrier);
+                return saved;
+            }));
+        } catch (DuplicateKeyException ex) {
+            logger.debug("Attempt {} of '{}' already exists", attempt.attempt(), attempt.idempotencyKey());
+            return Optional.empty();
+        }
+    }
+
+    private static String storable(String traceCarrier) {
+        if (traceCarrier != null && traceCarrier.length() > ExecutionTraces.MAX_CARRIER) {
+            logger.debug(
+                    "Not storing a trace context of {} characters; at most {} fit",
+                    traceCarrier.length(),
+                    ExecutionTraces.MAX_CARRIER);
+            return null;
+        }
+        return traceCarrier;
+    }
+
+    /**
+     * Claims first attempts of fires on a connection whose transaction the caller owns and
+     * commits: the fires Quartz hands this node, claimed in the transaction that fires them, so
+     * that a worker finds its fire claimed instead of claiming it with a commit of its own. A
+     * fire that already has the attempt is left out, and so is everything on a database with no
+     * insert that passes over a conflict without failing the transaction (H2).
+     * @param connection the connection, inside a transaction
+     * @param claims the attempts to insert, each {@link ExecutionRecord#claim running}
+     * @return the attempts inserted, by idempotency key
+     * @throws SQLException if an insert fails
+     */
+    public Map<String, ExecutionRecord> claimOn(Connection connection, List<ExecutionRecord> claims)
+            throws SQLException {
+        return this.rows.dialect.claimOn(this.rows, connection, claims);
+    }
+
+    /**
+     * Takes back, inside the transaction that inserted it, an attempt {@link #claimOn claimed}
+     * there.
+     * @param connection the connection, inside that transaction
+     * @param claim the attempt
+     * @throws SQLException if the delete fails
+     */
+    public void unclaimOn(Connection connection, ExecutionRecord claim) throws SQLException {
+        try (PreparedStatement statement =
+                connection.prepareStatement(this.rows.tables.sql("DELETE FROM dsched_execution WHERE id = ?"))) {
+            statement.setLong(1, claim.id());
+            statement.executeUpdate();
+        }
+    }
+
+    /**
+     * Inserts new waiting attempts, whose idempotency keys no other row has, in batches of one
+     * transaction each.
+     * @param attempts the rows to insert
+     * @return the saved rows, in order
+     */
+    public List<ExecutionRecord> insertAll(List<ExecutionRecord> attempts) {
+        return insertAll(attempts, null);
+    }
+
+    /**
+     * Inserts new waiting attempts as {@link #insertAll(List)} does and, in the transaction of
+     * each batch, the trace context they were submitted in.
+     * @param attempts the rows to insert
+     * @param traceCarrier the trace context's propagation fields, encoded, or {@code null} for none;
+     *     one longer than 1000 characters is not stored
+     * @return the saved rows, in order
+     */
+    public List<ExecutionRecord> insertAll(List<ExecutionRecord> attempts, String traceCarrier) {
+        String carrier = storable(traceCarrier);
+        List<ExecutionRecord> saved = new ArrayList<>(attempts.size());
+        for (int from = 0; from < attempts.size(); from += INSERT_BATCH) {
+            List<ExecutionRecord> batch = attempts.subList(from, Math.min(attempts.size(), from + INSERT_BATCH));
+            List<Long> ids = this.transactions.execute((tx) -> {
+                List<Long> inserted = this.rows.dialect.insertBatch(this.rows, batch);
+                if (carrier != null) {
+                    this.traces.save(batch, carrier);
+                }
+                return inserted;
+            });
+            for (int i = 0; i < batch.size(); i++) {
+                saved.add(batch.get(i).withId(ids.get(i)));
+            }
+        }
+        return saved;
+    }
+
+    /** Inserts one attempt in the caller's transaction, if any. */
+    ExecutionRecord insert(ExecutionRecord row) {
+        return row.withId(this.rows.dialect.insertBatch(this.rows, List.of(row)).get(0));
+    }
+}

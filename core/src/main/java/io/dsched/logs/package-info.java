@@ -1,2 +1,0 @@
-/** What each attempt logged while it ran, captured from Logback and kept with its execution. */
-package io.dsched.logs;

@@ -1,2 +1,0 @@
-/** Managing a cluster at run time: what the management endpoint reads and changes, and its errors. */
-package io.dsched.management;

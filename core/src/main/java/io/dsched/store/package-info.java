@@ -1,2 +1,0 @@
-/** dsched's own tables: the execution history and the job definitions in force. */
-package io.dsched.store;
