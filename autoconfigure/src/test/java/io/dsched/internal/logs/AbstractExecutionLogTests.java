@@ -84,10 +84,10 @@ abstract class AbstractExecutionLogTests {
         assertThat(first.jobName()).isEqualTo("doomed");
         assertThat(first.truncated()).isFalse();
         assertThat(first.lines())
-                .anyMatch((line) ->
-                        line.matches(TIMESTAMP + " INFO io\\.dsched\\.logs\\.LogJobs - Loading batch 7 on attempt 1"))
-                .anyMatch((line) ->
-                        line.matches(TIMESTAMP + " WARN io\\.dsched\\.logs\\.LogJobs - Partner slow on attempt 1"))
+                .anyMatch((line) -> line.matches(
+                        TIMESTAMP + " INFO io\\.dsched\\.internal\\.logs\\.LogJobs - Loading batch 7 on attempt 1"))
+                .anyMatch((line) -> line.matches(
+                        TIMESTAMP + " WARN io\\.dsched\\.internal\\.logs\\.LogJobs - Partner slow on attempt 1"))
                 .contains("java.io.IOException: read timed out")
                 .anyMatch((line) -> line.startsWith("\tat io.dsched.internal.logs.LogJobs$Jobs.doomed"))
                 .anyMatch((line) ->
