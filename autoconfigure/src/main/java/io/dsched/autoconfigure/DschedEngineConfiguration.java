@@ -1,0 +1,103 @@
+package io.dsched.autoconfigure;
+
+import io.dsched.cluster.ClockSkew;
+import io.dsched.cluster.ClusterMembership;
+import io.dsched.cluster.DatabaseClock;
+import io.dsched.cluster.MembershipStanding;
+import io.dsched.cluster.NodeTable;
+import io.dsched.definition.JobRegistry;
+import io.dsched.engine.DeploymentLock;
+import io.dsched.engine.DschedEngine;
+import io.dsched.engine.FireDispatcher;
+import io.dsched.engine.GracefulShutdown;
+import io.dsched.engine.JobSynchronizer;
+import io.dsched.engine.NodeId;
+import io.dsched.engine.QuartzSettings;
+import io.dsched.execution.FireExecutor;
+import io.dsched.history.Housekeeping;
+import io.dsched.jobs.RuntimeJobs;
+import io.dsched.store.DeploymentStore;
+import io.dsched.store.JobDefinitionStore;
+import org.quartz.SchedulerException;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.info.BuildProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The engine: this node's clustered Quartz scheduler, which writes the declared jobs into the
+ * store on start and hands its fires to the executor.
+ */
+@Configuration(proxyBeanMethods = false)
+final class DschedEngineConfiguration {
+
+    // housekeeping registers its job before the engine writes the declared jobs
+    @Bean
+    @ConditionalOnMissingBean
+    DschedEngine dschedEngine(
+            DschedProperties properties,
+            DschedJdbc jdbc,
+            DschedSchemaInitializer schemaInitializer,
+            NodeId nodeId,
+            JobRegistry registry,
+            FireExecutor executor,
+            JobDefinitionStore definitions,
+            DeploymentStore deployments,
+            DeploymentLock deploymentLock,
+            ObjectProvider<BuildProperties> build,
+            Housekeeping housekeeping,
+            RuntimeJobs runtimeJobs,
+            GracefulShutdown shutdown,
+            ClusterMembership membership,
+            ClockSkew skew,
+            DatabaseClock clock)
+            throws SchedulerException {
+        DschedProperties.Cluster cluster = properties.getCluster();
+        if (!jdbc.tables().clusterName().equals(cluster.getName())) {
+            throw new IllegalStateException("dsched.cluster.name is '" + cluster.getName()
+                    + "' but the DschedJdbc bean "
+                    + "names the tables of cluster '" + jdbc.tables().clusterName() + "': give it ClusterTables.of(\""
+                    + cluster.getName() + "\")");
+        }
+        return new DschedEngine(
+                QuartzSettings.forNode(
+                        jdbc.dataSource(),
+                        jdbc.platform(),
+                        // the name the tables were named by, also with a DschedJdbc of the application's
+                        jdbc.tables().clusterName(),
+                        nodeId.value(),
+                        properties.getThreads(),
+                        cluster.getCheckinInterval(),
+                        cluster.getIdleWait(),
+                        cluster.getMisfireThreshold(),
+                        cluster.isSkipLocked()),
+                new FireDispatcher(executor, registry, clock),
+                (scheduler) -> new JobSynchronizer(
+                        scheduler,
+                        registry,
+                        definitions,
+                        new JobSynchronizer.Deployments(deployments, deploymentLock, build(build)),
+                        nodeId.value(),
+                        properties.getJobs().isReapplySuperseded(),
+                        clock,
+                        runtimeJobs::synchronize),
+                shutdown,
+                properties.isRunJobs(),
+                new MembershipStanding(
+                        membership,
+                        skew,
+                        new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
+                        properties.getRecovery().getNodeTimeout(),
+                        nodeId.value()));
+    }
+
+    private static String build(ObjectProvider<BuildProperties> build) {
+        BuildProperties properties = build.getIfAvailable();
+        if (properties == null) {
+            return null;
+        }
+        return properties.getGroup() + ":" + properties.getArtifact() + ":" + properties.getVersion() + "@"
+                + properties.getTime();
+    }
+}
