@@ -18,6 +18,7 @@ import io.dsched.history.Housekeeping;
 import io.dsched.jobs.RuntimeJobs;
 import io.dsched.store.DeploymentStore;
 import io.dsched.store.JobDefinitionStore;
+import java.util.Properties;
 import org.quartz.SchedulerException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -27,7 +28,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The engine: this node's clustered Quartz scheduler, which writes the declared jobs into the
- * store on start and hands its fires to the executor.
+ * store on start and hands its fires to the executor. Its settings are derived from the
+ * properties, then handed to every {@link DschedCustomizer}, in order, last.
  */
 @Configuration(proxyBeanMethods = false)
 final class DschedEngineConfiguration {
@@ -51,7 +53,8 @@ final class DschedEngineConfiguration {
             GracefulShutdown shutdown,
             ClusterMembership membership,
             ClockSkew skew,
-            DatabaseClock clock)
+            DatabaseClock clock,
+            ObjectProvider<DschedCustomizer> customizers)
             throws SchedulerException {
         DschedProperties.Cluster cluster = properties.getCluster();
         if (!jdbc.tables().clusterName().equals(cluster.getName())) {
@@ -60,18 +63,22 @@ final class DschedEngineConfiguration {
                     + "names the tables of cluster '" + jdbc.tables().clusterName() + "': give it ClusterTables.of(\""
                     + cluster.getName() + "\")");
         }
+        Properties quartz = QuartzSettings.forNode(
+                jdbc.dataSource(),
+                jdbc.platform(),
+                // the name the tables were named by, also with a DschedJdbc of the application's
+                jdbc.tables().clusterName(),
+                nodeId.value(),
+                properties.getThreads(),
+                cluster.getCheckinInterval(),
+                cluster.getIdleWait(),
+                cluster.getMisfireThreshold(),
+                cluster.isSkipLocked());
+        DschedEngineSettings settings =
+                new DschedEngineSettings(jdbc.tables().clusterName(), nodeId.value(), jdbc.platform(), quartz);
+        customizers.orderedStream().forEach((customizer) -> customizer.customize(settings));
         return new DschedEngine(
-                QuartzSettings.forNode(
-                        jdbc.dataSource(),
-                        jdbc.platform(),
-                        // the name the tables were named by, also with a DschedJdbc of the application's
-                        jdbc.tables().clusterName(),
-                        nodeId.value(),
-                        properties.getThreads(),
-                        cluster.getCheckinInterval(),
-                        cluster.getIdleWait(),
-                        cluster.getMisfireThreshold(),
-                        cluster.isSkipLocked()),
+                quartz,
                 new FireDispatcher(executor, registry, clock),
                 (scheduler) -> new JobSynchronizer(
                         scheduler,
