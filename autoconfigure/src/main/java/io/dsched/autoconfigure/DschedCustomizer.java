@@ -3,8 +3,7 @@ package io.dsched.autoconfigure;
 /**
  * Callback to customize the settings of this node's engine, for what the {@code dsched.*}
  * properties do not cover: most often a Quartz property such as
- * {@code org.quartz.jobStore.txIsolationLevelReadCommitted} or
- * {@code org.quartz.threadPool.threadPriority}.
+ * {@code org.quartz.threadPool.threadPriority} or {@code org.quartz.jobStore.dbRetryInterval}.
  *
  * <p>Every bean of this type is called, in the order of {@link org.springframework.core.Ordered}
  * and {@link org.springframework.core.annotation.Order @Order}, after the settings have been
@@ -15,8 +14,8 @@ package io.dsched.autoconfigure;
  *
  * <pre>{@code
  * @Bean
- * DschedCustomizer readCommitted() {
- *     return (settings) -> settings.setQuartzProperty("org.quartz.jobStore.txIsolationLevelReadCommitted", "true");
+ * DschedCustomizer lowerPriority() {
+ *     return (settings) -> settings.setQuartzProperty("org.quartz.threadPool.threadPriority", "4");
  * }
  * }</pre>
  *
