@@ -21,16 +21,15 @@ public final class DschedEngineSettings {
             "org.quartz.scheduler.instanceName", "set dsched.cluster.name instead",
             "org.quartz.scheduler.instanceId", "set dsched.node-id or define a NodeId bean instead",
             "org.quartz.jobStore.class",
-                    "dsched's store keeps the cluster; choose how it acquires with " + "dsched.cluster.skip-locked",
+                    "dsched's store keeps the cluster; choose how it acquires with dsched.cluster.skip-locked",
             "org.quartz.jobStore.driverDelegateClass",
-                    "it follows the database and the store; set "
-                            + "dsched.jdbc.platform if the database is not detected right",
+                    "it follows the database and the store; set dsched.jdbc.platform if the database is misdetected",
             "org.quartz.jobStore.driverDelegateInitString", "it registers the Spring cron trigger's persistence",
             "org.quartz.jobStore.dataSource", "mark the DataSource dsched should use @DschedDataSource instead",
             "org.quartz.jobStore.tablePrefix", "dsched's schema scripts create its Quartz tables under this prefix",
             "org.quartz.jobStore.isClustered", "every dsched node is a member of its cluster",
             "org.quartz.jobStore.useProperties",
-                    "job data is kept as strings so that nodes of different " + "versions read each other's rows");
+                    "job data is kept as strings so that nodes of different versions read each other's rows");
 
     private final String clusterName;
 
