@@ -1,6 +1,5 @@
 package io.dsched.actuate;
 
-import io.dsched.internal.actuate.SecretKeySanitizer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -9,7 +8,7 @@ import org.jspecify.annotations.Nullable;
  * {@code SanitizingFunction}.
  *
  * <p>The endpoint walks the JSON of each payload and parameters it shows, objects nested in arrays
- * too, and asks for every key. Beans of this type replace the default, a {@link SecretKeySanitizer}
+ * too, and asks for every key. Beans of this type replace the default, one
  * that masks keys that look secret, and are asked in their order: the first that returns another
  * value than the one it was given decides, and what it returned is not walked further. Sanitizing
  * comes on top of {@code dsched.management.show-values}: a caller who may not see values sees every

@@ -9,29 +9,17 @@ import io.dsched.internal.actuate.SecretKeySanitizer;
 import io.dsched.internal.actuate.ValueMasking;
 import io.dsched.internal.audit.AuditLog;
 import io.dsched.internal.audit.RefusedWrites;
-import io.dsched.internal.cluster.ClockSkew;
-import io.dsched.internal.cluster.NodeTable;
 import io.dsched.internal.deadletter.DeadLetters;
-import io.dsched.internal.definition.JobRegistry;
-import io.dsched.internal.engine.DschedEngine;
 import io.dsched.internal.engine.NodeId;
-import io.dsched.internal.jobs.RuntimeJobs;
-import io.dsched.internal.logs.ExecutionLogs;
 import io.dsched.internal.management.ClusterViews;
 import io.dsched.internal.management.DeadLetterCommands;
 import io.dsched.internal.management.ExecutionViews;
 import io.dsched.internal.management.JobCommands;
-import io.dsched.internal.management.JobStatistics;
 import io.dsched.internal.management.JobViews;
-import io.dsched.internal.management.ManagedJobs;
-import io.dsched.internal.management.NodeViews;
-import io.dsched.internal.store.DschedRepositories;
-import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.jobs.JobScheduler;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Clock;
-import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.OperationFilter;
@@ -44,6 +32,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -52,90 +41,15 @@ import org.springframework.util.ClassUtils;
  * operations are offered only with Spring Security, or when
  * {@code dsched.management.unsecured-writes} turns them on. The values it shows are sanitized by
  * the application's {@link ValueSanitizer} beans, in their order, or by a {@link SecretKeySanitizer}
- * when it has none.
+ * when it has none. What the endpoint reads and does is configured apart, in the views and
+ * commands it imports.
  */
 @AutoConfiguration(after = DschedAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnBean(JobScheduler.class)
 @ConditionalOnAvailableEndpoint(endpoint = DschedEndpoint.class)
+@Import(DschedManagementConfiguration.class)
 public final class DschedEndpointAutoConfiguration {
-
-    @Bean
-    @ConditionalOnMissingBean
-    AuditLog dschedAuditLog(DschedRepositories repositories) {
-        return new AuditLog(repositories.aggregates());
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    ManagedJobs dschedManagedJobs(JobRegistry registry, RuntimeJobs runtimeJobs, DschedEngine engine) {
-        return new ManagedJobs(registry, runtimeJobs, engine::scheduler);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    ClusterViews dschedClusterViews(
-            DschedJdbc jdbc,
-            ManagedJobs jobs,
-            DschedRepositories repositories,
-            DeadLetters deadLetters,
-            NodeId nodeId,
-            DschedProperties properties,
-            ClockSkew skew) {
-        return new ClusterViews(
-                jobs,
-                new NodeViews(
-                        new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
-                        properties.getRecovery().getNodeTimeout(),
-                        skew,
-                        nodeId.value()),
-                new JobStatistics(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
-                deadLetters,
-                repositories.aggregates(),
-                Clock.systemUTC());
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    ExecutionViews dschedExecutionViews(
-            ManagedJobs jobs,
-            ExecutionRepository executions,
-            DschedRepositories repositories,
-            ObjectProvider<ExecutionLogs> logs) {
-        return new ExecutionViews(executions, repositories.aggregates(), jobs, (id) -> {
-            ExecutionLogs found = logs.getIfAvailable();
-            return (found != null) ? found.find(id) : Optional.empty();
-        });
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    JobViews dschedJobViews(
-            DschedJdbc jdbc,
-            ManagedJobs jobs,
-            JobScheduler scheduler,
-            ExecutionRepository executions,
-            ExecutionViews executionViews) {
-        return new JobViews(
-                jobs,
-                scheduler,
-                executions,
-                new JobStatistics(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
-                executionViews,
-                Clock.systemUTC());
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    JobCommands dschedJobCommands(ManagedJobs jobs, JobScheduler scheduler) {
-        return new JobCommands(jobs, scheduler);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    DeadLetterCommands dschedDeadLetterCommands(DeadLetters deadLetters, DschedJdbc jdbc) {
-        return new DeadLetterCommands(deadLetters, jdbc.transactions());
-    }
 
     @Bean
     @ConditionalOnMissingBean

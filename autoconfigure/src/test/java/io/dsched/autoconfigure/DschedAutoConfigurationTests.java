@@ -43,6 +43,44 @@ class DschedAutoConfigurationTests {
     }
 
     @Test
+    void definesItsBeansUnderTheNamesThatApplicationsOverrideAndQualifyThem() {
+        this.withH2.run((context) -> assertThat(context.getBeanDefinitionNames())
+                .contains(
+                        "dschedJobRegistry",
+                        "distributedScheduledBeanPostProcessor",
+                        "dschedHandlerRegistry",
+                        "jobHandlerBeanPostProcessor",
+                        "dschedLazyInitializationExcludeFilter",
+                        "dschedNodeId",
+                        "dschedJdbc",
+                        "dschedSchemaInitializer",
+                        "dschedLockProvider",
+                        "dschedRepositories",
+                        "dschedExecutionRepository",
+                        "dschedDeadLetterRepository",
+                        "dschedExecutionStore",
+                        "dschedJobDefinitionStore",
+                        "dschedDeploymentStore",
+                        "dschedDeploymentLock",
+                        "dschedJobRemovals",
+                        "dschedJobGuard",
+                        "dschedJobTargets",
+                        "dschedRuntimeJobs",
+                        "dschedJobScheduler",
+                        "dschedStopRequests",
+                        "dschedAttemptRunner",
+                        "dschedFireExecutor",
+                        "dschedGracefulShutdown",
+                        "dschedExecutionQueue",
+                        "dschedDatabaseClock",
+                        "dschedClockSkew",
+                        "dschedClusterMembership",
+                        "dschedDeadLetters",
+                        "dschedHousekeeping",
+                        "dschedEngine"));
+    }
+
+    @Test
     void isOffWhenDisabled() {
         this.withH2.withPropertyValues("dsched.enabled=false").run((context) -> {
             assertThat(context).hasNotFailed();

@@ -40,11 +40,11 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class WebhookNotifier implements Notifier, AutoCloseable {
 
-    /** Header of the signature: {@code sha256=} and a hex HMAC-SHA256. */
-    public static final String SIGNATURE_HEADER = "X-Dsched-Signature";
+    /** Header of the signature, as {@link WebhookSignature#SIGNATURE_HEADER}. */
+    public static final String SIGNATURE_HEADER = WebhookSignature.SIGNATURE_HEADER;
 
-    /** Header of the time of the request, in epoch seconds, which the signature covers. */
-    public static final String TIMESTAMP_HEADER = "X-Dsched-Timestamp";
+    /** Header of the time of the request, as {@link WebhookSignature#TIMESTAMP_HEADER}. */
+    public static final String TIMESTAMP_HEADER = WebhookSignature.TIMESTAMP_HEADER;
 
     /** Header of the event: {@code dead-lettered} or {@code failure-streak}. */
     public static final String EVENT_HEADER = "X-Dsched-Event";

@@ -1,0 +1,63 @@
+package io.dsched.autoconfigure;
+
+import io.dsched.internal.cluster.ClockSkew;
+import io.dsched.internal.cluster.ClusterMembership;
+import io.dsched.internal.cluster.DatabaseClock;
+import io.dsched.internal.cluster.NodeTable;
+import io.dsched.internal.engine.NodeId;
+import io.dsched.internal.execution.AttemptRunner;
+import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.queue.ExecutionQueue;
+import io.dsched.internal.store.ExecutionStore;
+import java.time.Clock;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The node's membership of the cluster: the database's clock every node decides by, the check
+ * of this node's clock against it, and the heartbeat that declares dead nodes and recovers
+ * their attempts.
+ */
+@Configuration(proxyBeanMethods = false)
+final class DschedClusterConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    DatabaseClock dschedDatabaseClock() {
+        return new DatabaseClock(Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ClockSkew dschedClockSkew(DatabaseClock clock, DschedProperties properties, NodeId nodeId) {
+        return new ClockSkew(clock, properties.getCluster().getMaxClockSkew(), nodeId.value());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ClusterMembership dschedClusterMembership(
+            DschedJdbc jdbc,
+            ExecutionStore store,
+            JobTargets targets,
+            ExecutionQueue queue,
+            AttemptRunner runner,
+            NodeId nodeId,
+            DschedProperties properties,
+            DschedSchemaInitializer schemaInitializer,
+            DatabaseClock clock,
+            ClockSkew skew) {
+        DschedProperties.Recovery recovery = properties.getRecovery();
+        return new ClusterMembership(
+                new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
+                store,
+                targets,
+                queue,
+                runner::inFlight,
+                nodeId.value(),
+                recovery.getHeartbeatInterval(),
+                recovery.getNodeTimeout(),
+                clock,
+                skew);
+    }
+}

@@ -1,0 +1,109 @@
+package io.dsched.autoconfigure;
+
+import io.dsched.internal.store.DatabasePlatform;
+import java.util.Map;
+import java.util.Properties;
+import org.springframework.util.Assert;
+
+/**
+ * The settings a node's engine is built from, as {@link DschedCustomizer}s see them: the node's
+ * Quartz properties, derived from the {@code dsched.*} properties, with the cluster, the node and
+ * the database they were derived for.
+ *
+ * <p>Most Quartz properties may be changed. Those that tie the node to its cluster, its tables and
+ * dsched's store may not, and changing one fails with the property that decides it.
+ */
+public final class DschedEngineSettings {
+
+    private static final String QUARTZ_PREFIX = "org.quartz.";
+
+    private static final Map<String, String> RESERVED = Map.of(
+            "org.quartz.scheduler.instanceName", "set dsched.cluster.name instead",
+            "org.quartz.scheduler.instanceId", "set dsched.node-id or define a NodeId bean instead",
+            "org.quartz.jobStore.class",
+                    "dsched's store keeps the cluster; choose how it acquires with dsched.cluster.skip-locked",
+            "org.quartz.jobStore.driverDelegateClass",
+                    "it follows the database and the store; set dsched.jdbc.platform if the database is misdetected",
+            "org.quartz.jobStore.driverDelegateInitString", "it registers the Spring cron trigger's persistence",
+            "org.quartz.jobStore.dataSource", "mark the DataSource dsched should use @DschedDataSource instead",
+            "org.quartz.jobStore.tablePrefix", "dsched's schema scripts create its Quartz tables under this prefix",
+            "org.quartz.jobStore.isClustered", "every dsched node is a member of its cluster",
+            "org.quartz.jobStore.useProperties",
+                    "job data is kept as strings so that nodes of different versions read each other's rows");
+
+    private final String clusterName;
+
+    private final String nodeId;
+
+    private final DatabasePlatform platform;
+
+    private final Properties quartzProperties;
+
+    DschedEngineSettings(String clusterName, String nodeId, DatabasePlatform platform, Properties quartzProperties) {
+        this.clusterName = clusterName;
+        this.nodeId = nodeId;
+        this.platform = platform;
+        this.quartzProperties = quartzProperties;
+    }
+
+    /**
+     * Returns the name of the cluster the node is a member of.
+     * @return the cluster's name
+     */
+    public String clusterName() {
+        return this.clusterName;
+    }
+
+    /**
+     * Returns the id of this node.
+     * @return the node's id
+     */
+    public String nodeId() {
+        return this.nodeId;
+    }
+
+    /**
+     * Returns the database the cluster keeps its state in, for settings that depend on it.
+     * @return {@code postgresql}, {@code mysql} (MySQL and MariaDB) or {@code h2}, as {@code
+     *     dsched.jdbc.platform} names them
+     */
+    public String database() {
+        return this.platform.id();
+    }
+
+    /**
+     * Returns a Quartz property as it stands.
+     * @param name the property's name, such as {@code org.quartz.threadPool.threadCount}
+     * @return its value, or {@code null} when it is not set
+     */
+    public String getQuartzProperty(String name) {
+        return this.quartzProperties.getProperty(name);
+    }
+
+    /**
+     * Sets a Quartz property.
+     * @param name the property's name, starting with {@code org.quartz.}
+     * @param value its value
+     * @throws IllegalArgumentException if the name is not a Quartz property's, or is one that
+     *     dsched decides
+     */
+    public void setQuartzProperty(String name, String value) {
+        Assert.isTrue(
+                name != null && name.startsWith(QUARTZ_PREFIX),
+                () -> "'" + name + "' is not the name of a Quartz property: they start with " + QUARTZ_PREFIX);
+        Assert.notNull(value, () -> "The value of " + name + " must not be null");
+        String reason = RESERVED.get(name);
+        Assert.isTrue(reason == null, () -> "A DschedCustomizer cannot set " + name + ": " + reason);
+        this.quartzProperties.setProperty(name, value);
+    }
+
+    /**
+     * Returns a copy of every Quartz property as it stands.
+     * @return the properties
+     */
+    public Properties getQuartzProperties() {
+        Properties copy = new Properties();
+        copy.putAll(this.quartzProperties);
+        return copy;
+    }
+}

@@ -1,0 +1,113 @@
+package io.dsched.autoconfigure;
+
+import io.dsched.internal.audit.AuditLog;
+import io.dsched.internal.cluster.ClockSkew;
+import io.dsched.internal.cluster.NodeTable;
+import io.dsched.internal.deadletter.DeadLetters;
+import io.dsched.internal.definition.JobRegistry;
+import io.dsched.internal.engine.DschedEngine;
+import io.dsched.internal.engine.NodeId;
+import io.dsched.internal.jobs.RuntimeJobs;
+import io.dsched.internal.logs.ExecutionLogs;
+import io.dsched.internal.management.ClusterViews;
+import io.dsched.internal.management.DeadLetterCommands;
+import io.dsched.internal.management.ExecutionViews;
+import io.dsched.internal.management.JobCommands;
+import io.dsched.internal.management.JobStatistics;
+import io.dsched.internal.management.JobViews;
+import io.dsched.internal.management.ManagedJobs;
+import io.dsched.internal.management.NodeViews;
+import io.dsched.internal.store.DschedRepositories;
+import io.dsched.internal.store.ExecutionRepository;
+import io.dsched.jobs.JobScheduler;
+import java.time.Clock;
+import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * What the endpoint reads and does, apart from how it is exposed: the views of the cluster, its
+ * jobs and their attempts, the commands on jobs and dead letters, and the audit log of writes.
+ */
+@Configuration(proxyBeanMethods = false)
+final class DschedManagementConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    AuditLog dschedAuditLog(DschedRepositories repositories) {
+        return new AuditLog(repositories.aggregates());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ManagedJobs dschedManagedJobs(JobRegistry registry, RuntimeJobs runtimeJobs, DschedEngine engine) {
+        return new ManagedJobs(registry, runtimeJobs, engine::scheduler);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ClusterViews dschedClusterViews(
+            DschedJdbc jdbc,
+            ManagedJobs jobs,
+            DschedRepositories repositories,
+            DeadLetters deadLetters,
+            NodeId nodeId,
+            DschedProperties properties,
+            ClockSkew skew) {
+        return new ClusterViews(
+                jobs,
+                new NodeViews(
+                        new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
+                        properties.getRecovery().getNodeTimeout(),
+                        skew,
+                        nodeId.value()),
+                new JobStatistics(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
+                deadLetters,
+                repositories.aggregates(),
+                Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ExecutionViews dschedExecutionViews(
+            ManagedJobs jobs,
+            ExecutionRepository executions,
+            DschedRepositories repositories,
+            ObjectProvider<ExecutionLogs> logs) {
+        return new ExecutionViews(executions, repositories.aggregates(), jobs, (id) -> {
+            ExecutionLogs found = logs.getIfAvailable();
+            return (found != null) ? found.find(id) : Optional.empty();
+        });
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    JobViews dschedJobViews(
+            DschedJdbc jdbc,
+            ManagedJobs jobs,
+            JobScheduler scheduler,
+            ExecutionRepository executions,
+            ExecutionViews executionViews) {
+        return new JobViews(
+                jobs,
+                scheduler,
+                executions,
+                new JobStatistics(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
+                executionViews,
+                Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    JobCommands dschedJobCommands(ManagedJobs jobs, JobScheduler scheduler) {
+        return new JobCommands(jobs, scheduler);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DeadLetterCommands dschedDeadLetterCommands(DeadLetters deadLetters, DschedJdbc jdbc) {
+        return new DeadLetterCommands(deadLetters, jdbc.transactions());
+    }
+}

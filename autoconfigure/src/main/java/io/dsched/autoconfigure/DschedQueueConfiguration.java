@@ -1,0 +1,51 @@
+package io.dsched.autoconfigure;
+
+import io.dsched.internal.cluster.DatabaseClock;
+import io.dsched.internal.engine.GracefulShutdown;
+import io.dsched.internal.execution.AttemptRunner;
+import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.queue.ExecutionQueue;
+import io.dsched.internal.store.ExecutionStore;
+import java.time.Clock;
+import java.time.Duration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The queue of waiting attempts (retries, one-off jobs, recoveries) and the graceful shutdown
+ * that both the queue and the engine wait on.
+ */
+@Configuration(proxyBeanMethods = false)
+final class DschedQueueConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    GracefulShutdown dschedGracefulShutdown(DschedProperties properties) {
+        DschedProperties.Shutdown shutdown = properties.getShutdown();
+        return new GracefulShutdown(
+                shutdown.isWaitForJobs() ? shutdown.getTimeout() : Duration.ZERO, Clock.systemUTC());
+    }
+
+    // after the schema, which the queue polls as soon as it starts
+    @Bean
+    @ConditionalOnMissingBean
+    ExecutionQueue dschedExecutionQueue(
+            ExecutionStore store,
+            AttemptRunner runner,
+            JobTargets targets,
+            DschedProperties properties,
+            DschedSchemaInitializer schemaInitializer,
+            GracefulShutdown shutdown,
+            DatabaseClock clock) {
+        return new ExecutionQueue(
+                store,
+                runner,
+                targets,
+                clock,
+                properties.getQueue().getPollInterval(),
+                properties.getThreads(),
+                shutdown,
+                properties.isRunJobs());
+    }
+}

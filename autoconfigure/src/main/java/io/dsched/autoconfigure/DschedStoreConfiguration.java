@@ -1,0 +1,56 @@
+package io.dsched.autoconfigure;
+
+import io.dsched.internal.store.DeadLetterRepository;
+import io.dsched.internal.store.DschedRepositories;
+import io.dsched.internal.store.ExecutionRepository;
+import io.dsched.internal.store.ExecutionStore;
+import io.dsched.internal.store.JobDefinitionStore;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The repositories and stores of dsched's tables: attempts, dead letters, job definitions. */
+@Configuration(proxyBeanMethods = false)
+final class DschedStoreConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    DschedRepositories dschedRepositories(DschedJdbc jdbc) {
+        return new DschedRepositories(jdbc.dataSource(), jdbc.platform(), jdbc.tables());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ExecutionRepository dschedExecutionRepository(DschedRepositories repositories) {
+        return repositories.executions();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DeadLetterRepository dschedDeadLetterRepository(DschedRepositories repositories) {
+        return repositories.deadLetters();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ExecutionStore dschedExecutionStore(
+            ExecutionRepository executions,
+            DeadLetterRepository deadLetters,
+            DschedJdbc jdbc,
+            DschedProperties properties) {
+        return new ExecutionStore(
+                executions,
+                deadLetters,
+                jdbc.transactions(),
+                jdbc.dataSource(),
+                jdbc.platform(),
+                jdbc.tables(),
+                properties.getQueue().isSkipLocked());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    JobDefinitionStore dschedJobDefinitionStore(DschedJdbc jdbc) {
+        return new JobDefinitionStore(jdbc.dataSource(), jdbc.platform(), jdbc.tables());
+    }
+}
