@@ -38,6 +38,11 @@ public final class FireDispatcher implements JobFactory, FireClaims {
 
     private final JobRegistry registry;
 
+    // Quartz's scheduler thread starts a trigger up to 2 ms before its time, and the history keeps
+    // milliseconds: without the pad a fixed delay's next run could be recorded as starting a
+    // millisecond or two short of the delay after the previous one ended
+    private static final long EARLY_FIRE_PAD_MILLIS = 3;
+
     private final Clock clock;
 
     /**
@@ -114,7 +119,7 @@ public final class FireDispatcher implements JobFactory, FireClaims {
             if (stored == null || !job.fingerprint().equals(JobSynchronizer.fingerprint(stored))) {
                 return;
             }
-            Date next = new Date(this.clock.millis() + schedule.delay().toMillis());
+            Date next = new Date(this.clock.millis() + schedule.delay().toMillis() + EARLY_FIRE_PAD_MILLIS);
             context.getScheduler()
                     .rescheduleJob(key, stored.getTriggerBuilder().startAt(next).build());
         } catch (SchedulerException ex) {
