@@ -10,12 +10,8 @@ import io.dsched.internal.definition.JobRegistry;
 import io.dsched.internal.retry.RetryDefaults;
 import io.dsched.internal.retry.RetryPolicy;
 import java.lang.reflect.Method;
-import java.time.DateTimeException;
 import java.time.Duration;
-import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -24,7 +20,6 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.EmbeddedValueResolverAware;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.scheduling.support.CronExpression;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
@@ -88,7 +83,7 @@ public class DistributedScheduledBeanPostProcessor implements BeanPostProcessor,
         if (name.length() > 200) {
             throw new InvalidJobDefinitionException(source, "name '" + name + "' is longer than 200 characters");
         }
-        Schedule schedule = schedule(annotation, cron, source);
+        Schedule schedule = DeclaredSchedules.schedule(this.values, annotation, cron, source);
         Duration atMostFor = this.values.duration(annotation.lockAtMostFor(), "lockAtMostFor", source);
         Duration atLeastFor = this.values.duration(annotation.lockAtLeastFor(), "lockAtLeastFor", source);
         if (atMostFor != null && atLeastFor != null && atLeastFor.compareTo(atMostFor) > 0) {
@@ -125,69 +120,6 @@ public class DistributedScheduledBeanPostProcessor implements BeanPostProcessor,
         String found = Arrays.stream(types).map(Class::getSimpleName).collect(Collectors.joining(", "));
         throw new InvalidJobDefinitionException(
                 source, "the method must take no parameter or a single JobContext, but takes (" + found + ")");
-    }
-
-    private Schedule schedule(DistributedScheduled annotation, String cron, String source) {
-        String fixedRate = this.values.resolve(annotation.fixedRate());
-        String fixedDelay = this.values.resolve(annotation.fixedDelay());
-        List<String> given = new ArrayList<>();
-        if (StringUtils.hasText(cron)) {
-            given.add("cron");
-        }
-        if (StringUtils.hasText(fixedRate)) {
-            given.add("fixedRate");
-        }
-        if (StringUtils.hasText(fixedDelay)) {
-            given.add("fixedDelay");
-        }
-        if (given.size() != 1) {
-            throw new InvalidJobDefinitionException(
-                    source,
-                    "exactly one of cron, fixedRate and fixedDelay must be set, but "
-                            + (given.isEmpty() ? "none is" : String.join(" and ", given) + " are"));
-        }
-        String zone = this.values.resolve(annotation.zone());
-        Duration initialDelay = this.values.duration(annotation.initialDelay(), "initialDelay", source);
-        if (given.contains("cron")) {
-            if (initialDelay != null) {
-                throw new InvalidJobDefinitionException(source, "initialDelay is not supported with cron");
-            }
-            try {
-                CronExpression.parse(cron);
-            } catch (IllegalArgumentException ex) {
-                throw new InvalidJobDefinitionException(
-                        source, "invalid cron expression '" + cron + "': " + ex.getMessage());
-            }
-            Schedule.Cron schedule = new Schedule.Cron(cron, zone(zone, source));
-            if (schedule.neverFires()) {
-                throw new InvalidJobDefinitionException(
-                        source, "cron expression '" + cron + "' never fires: no date matches it");
-            }
-            return schedule;
-        }
-        if (StringUtils.hasText(zone)) {
-            throw new InvalidJobDefinitionException(source, "zone applies to cron only");
-        }
-        Duration delay = (initialDelay != null) ? initialDelay : Duration.ZERO;
-        if (given.contains("fixedRate")) {
-            return new Schedule.FixedRate(
-                    this.values.positive(this.values.duration(fixedRate, "fixedRate", source), "fixedRate", source),
-                    delay);
-        }
-        return new Schedule.FixedDelay(
-                this.values.positive(this.values.duration(fixedDelay, "fixedDelay", source), "fixedDelay", source),
-                delay);
-    }
-
-    private static ZoneId zone(String zone, String source) {
-        if (!StringUtils.hasText(zone)) {
-            return null;
-        }
-        try {
-            return ZoneId.of(zone);
-        } catch (DateTimeException ex) {
-            throw new InvalidJobDefinitionException(source, "unknown zone '" + zone + "'");
-        }
     }
 
     private static JobInvoker invoker(Object bean, Method method, boolean passesContext) {

@@ -51,11 +51,11 @@ final class RuntimeJobChanges {
                 job.misfire(),
                 now,
                 now);
-        this.runtimeJobs.insert(record);
+        this.runtimeJobs.store().insert(record);
         try {
             this.quartz.act((quartz) -> this.runtimeJobs.schedule(quartz, record));
         } catch (RuntimeException ex) {
-            this.runtimeJobs.delete(job.name(), now);
+            this.runtimeJobs.store().delete(job.name(), now);
             throw ex;
         }
     }
@@ -70,17 +70,19 @@ final class RuntimeJobChanges {
         }
         String newParams = (params != null) ? this.payloads.write(handler, params) : null;
         // from the stored job as it is at the change, and with its trigger: together or not at all
-        this.runtimeJobs.change(
-                job,
-                (current) -> record(
+        this.runtimeJobs
+                .store()
+                .change(
                         job,
-                        handler,
-                        (schedule != null) ? schedule : current.schedule(),
-                        (newParams != null) ? newParams : current.params(),
-                        current.misfire(),
-                        current.createdAt(),
-                        this.clock.instant()),
-                (record) -> this.quartz.act((quartz) -> this.runtimeJobs.schedule(quartz, record)));
+                        (current) -> record(
+                                job,
+                                handler,
+                                (schedule != null) ? schedule : current.schedule(),
+                                (newParams != null) ? newParams : current.params(),
+                                current.misfire(),
+                                current.createdAt(),
+                                this.clock.instant()),
+                        (record) -> this.quartz.act((quartz) -> this.runtimeJobs.schedule(quartz, record)));
     }
 
     void delete(String job) {
@@ -92,7 +94,7 @@ final class RuntimeJobChanges {
         }
         // its trigger first, so that no fire starts between the two
         this.quartz.act((quartz) -> quartz.deleteJob(JobKey.jobKey(job, RuntimeJobs.GROUP)));
-        this.runtimeJobs.delete(job, this.clock.instant());
+        this.runtimeJobs.store().delete(job, this.clock.instant());
     }
 
     private static RuntimeJobRecord record(

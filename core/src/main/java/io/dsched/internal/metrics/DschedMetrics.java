@@ -6,27 +6,18 @@ import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.JobTimeoutException;
 import io.dsched.execution.Outcome;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.TimeGauge;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZonedDateTime;
 import java.util.Collection;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.scheduling.support.CronExpression;
 
 /**
  * dsched's Micrometer meters: what every attempt on this node did, and gauges of the cluster read
@@ -52,39 +43,13 @@ import org.springframework.scheduling.support.CronExpression;
  */
 public final class DschedMetrics implements ExecutionListener, MeterBinder, SmartInitializingSingleton {
 
-    /** Bucket bounds of the histograms, from a few milliseconds to an hour. */
-    static final Duration[] BUCKETS = {
-        Duration.ofMillis(5),
-        Duration.ofMillis(25),
-        Duration.ofMillis(100),
-        Duration.ofMillis(250),
-        Duration.ofMillis(500),
-        Duration.ofSeconds(1),
-        Duration.ofSeconds(2),
-        Duration.ofSeconds(5),
-        Duration.ofSeconds(10),
-        Duration.ofSeconds(30),
-        Duration.ofMinutes(1),
-        Duration.ofMinutes(5),
-        Duration.ofMinutes(15),
-        Duration.ofHours(1)
-    };
-
-    private static final Logger logger = LoggerFactory.getLogger(DschedMetrics.class);
-
-    private static final String[] OUTCOMES = {"succeeded", "failed", "timed_out", "dead_lettered", "lost", "cancelled"};
-
     private final ClusterGauges cluster;
-
-    private final Function<String, Optional<Schedule>> schedules;
-
-    private final Function<String, Optional<Instant>> lastSuccessInStore;
 
     private final Supplier<Collection<String>> declaredJobs;
 
     private final Integer expectedNodes;
 
-    private final Map<String, Instant> lastSuccess = new ConcurrentHashMap<>();
+    private final JobGauges jobs;
 
     private final Map<String, Boolean> jobsSeen = new ConcurrentHashMap<>();
 
@@ -105,8 +70,7 @@ public final class DschedMetrics implements ExecutionListener, MeterBinder, Smar
             Supplier<Collection<String>> declaredJobs,
             Integer expectedNodes) {
         this.cluster = cluster;
-        this.schedules = schedules;
-        this.lastSuccessInStore = lastSuccessInStore;
+        this.jobs = new JobGauges(schedules, lastSuccessInStore);
         this.declaredJobs = declaredJobs;
         this.expectedNodes = expectedNodes;
     }
@@ -155,9 +119,9 @@ public final class DschedMetrics implements ExecutionListener, MeterBinder, Smar
         see(registry, job);
         Instant due = (attempt.dueAt() != null) ? attempt.dueAt() : attempt.scheduledAt();
         Duration lag = Duration.between(due, startedAt);
-        fireLag(registry, job).record(lag.isNegative() ? Duration.ZERO : lag);
+        AttemptMeters.fireLag(registry, job).record(lag.isNegative() ? Duration.ZERO : lag);
         if (attempt.origin() == ExecutionOrigin.RECOVERY) {
-            counter(registry, "dsched.recoveries", job).increment();
+            AttemptMeters.counter(registry, AttemptMeters.RECOVERIES, job).increment();
         }
     }
 
@@ -177,13 +141,13 @@ public final class DschedMetrics implements ExecutionListener, MeterBinder, Smar
                     case CANCELLED -> "cancelled";
                     default -> (failure instanceof JobTimeoutException) ? "timed_out" : "failed";
                 };
-        execution(registry, job, tag).record(duration);
+        AttemptMeters.execution(registry, job, tag).record(duration);
         if (outcome == Outcome.SUCCEEDED) {
-            this.lastSuccess.merge(job, attempt.startedAt().plus(duration), DschedMetrics::later);
+            this.jobs.succeeded(job, attempt.startedAt().plus(duration));
         } else if (outcome == Outcome.RETRY_SCHEDULED) {
-            counter(registry, "dsched.retries", job).increment();
+            AttemptMeters.counter(registry, AttemptMeters.RETRIES, job).increment();
         } else if (outcome == Outcome.DEAD_LETTERED) {
-            counter(registry, "dsched.dead.letters", job).increment();
+            AttemptMeters.counter(registry, AttemptMeters.DEAD_LETTERS, job).increment();
         }
     }
 
@@ -194,7 +158,7 @@ public final class DschedMetrics implements ExecutionListener, MeterBinder, Smar
             return;
         }
         see(registry, jobName);
-        skippedCounter(registry, jobName, reason).increment();
+        AttemptMeters.skipped(registry, jobName, reason).increment();
     }
 
     /** Registers a job's series at zero the first time the job is seen, so that rates start from it. */
@@ -202,98 +166,8 @@ public final class DschedMetrics implements ExecutionListener, MeterBinder, Smar
         if (this.jobsSeen.putIfAbsent(job, Boolean.TRUE) != null) {
             return;
         }
-        try {
-            this.lastSuccessInStore.apply(job).ifPresent((at) -> this.lastSuccess.merge(job, at, DschedMetrics::later));
-        } catch (RuntimeException ex) {
-            // the gauge starts empty and fills with this node's next success
-            logger.debug("Could not read the last success of '{}': {}", job, ex.getMessage());
-        }
-        for (String outcome : OUTCOMES) {
-            execution(registry, job, outcome);
-        }
-        fireLag(registry, job);
-        counter(registry, "dsched.retries", job);
-        counter(registry, "dsched.dead.letters", job);
-        counter(registry, "dsched.recoveries", job);
-        for (SkipReason reason : SkipReason.values()) {
-            skippedCounter(registry, job, reason);
-        }
-        TimeGauge.builder(
-                        "dsched.job.last.success.timestamp",
-                        this.lastSuccess,
-                        TimeUnit.SECONDS,
-                        (times) -> Optional.ofNullable(times.get(job))
-                                .map((at) -> at.toEpochMilli() / 1000.0)
-                                .orElse(Double.NaN))
-                .description("When the job last succeeded, as this node knows it")
-                .tag("job", job)
-                .register(registry);
-        if (this.schedules.apply(job).isPresent()) {
-            TimeGauge.builder("dsched.job.period", this, TimeUnit.SECONDS, (metrics) -> metrics.periodSeconds(job))
-                    .description("Time between two fires of the job's schedule")
-                    .tag("job", job)
-                    .register(registry);
-        }
-    }
-
-    private double periodSeconds(String job) {
-        return this.schedules
-                .apply(job)
-                .map(DschedMetrics::period)
-                .filter((period) -> !period.isZero())
-                .map((period) -> period.toMillis() / 1000.0)
-                .orElse(Double.NaN);
-    }
-
-    /**
-     * The time between two fires of a schedule: for a cron, between its next two fires.
-     * @param schedule the schedule
-     * @return the period, zero for a cron that fires no more
-     */
-    static Duration period(Schedule schedule) {
-        if (schedule instanceof Schedule.FixedRate rate) {
-            return rate.interval();
-        }
-        if (schedule instanceof Schedule.FixedDelay delay) {
-            return delay.delay();
-        }
-        Schedule.Cron cron = (Schedule.Cron) schedule;
-        CronExpression expression = CronExpression.parse(cron.expression());
-        ZonedDateTime next = expression.next(ZonedDateTime.now(cron.effectiveZone()));
-        ZonedDateTime after = (next != null) ? expression.next(next) : null;
-        return (after != null) ? Duration.between(next, after) : Duration.ZERO;
-    }
-
-    private static Timer execution(MeterRegistry registry, String job, String outcome) {
-        return Timer.builder("dsched.execution")
-                .description("Attempts run on this node, by outcome, and how long they ran")
-                .tag("job", job)
-                .tag("outcome", outcome)
-                .serviceLevelObjectives(BUCKETS)
-                .register(registry);
-    }
-
-    private static Timer fireLag(MeterRegistry registry, String job) {
-        return Timer.builder("dsched.fire.lag")
-                .description("Start of an attempt on this node minus the time it was due")
-                .tag("job", job)
-                .serviceLevelObjectives(BUCKETS)
-                .register(registry);
-    }
-
-    private static Counter counter(MeterRegistry registry, String name, String job) {
-        return Counter.builder(name).tag("job", job).register(registry);
-    }
-
-    private static Counter skippedCounter(MeterRegistry registry, String job, SkipReason reason) {
-        return Counter.builder("dsched.skipped")
-                .description("Fires and attempts not run on this node, by reason")
-                .tag("job", job)
-                .tag("reason", reason.name().toLowerCase(Locale.ROOT))
-                .register(registry);
-    }
-
-    private static Instant later(Instant a, Instant b) {
-        return a.isAfter(b) ? a : b;
+        this.jobs.readStored(job);
+        AttemptMeters.registerAtZero(registry, job);
+        this.jobs.register(registry, job);
     }
 }

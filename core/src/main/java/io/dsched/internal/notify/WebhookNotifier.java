@@ -12,8 +12,6 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -22,7 +20,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Posts notifications as JSON to a URL, signed with a secret shared with the receiver.
@@ -57,13 +54,7 @@ public final class WebhookNotifier implements Notifier, AutoCloseable {
 
     private static final Logger logger = LoggerFactory.getLogger(WebhookNotifier.class);
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
-    private final URI url;
-
     private final String target;
-
-    private final String secret;
 
     private final Set<Kind> events;
 
@@ -75,7 +66,7 @@ public final class WebhookNotifier implements Notifier, AutoCloseable {
 
     private final int capacity;
 
-    private final Clock clock;
+    private final WebhookRequests requests;
 
     private final HttpClient client;
 
@@ -121,16 +112,14 @@ public final class WebhookNotifier implements Notifier, AutoCloseable {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("A webhook needs at least 1 attempt, but has " + maxAttempts);
         }
-        this.url = url;
         // logged without path and query: chat webhooks carry their token there
         this.target = url.getScheme() + "://" + url.getHost() + ((url.getPort() != -1) ? ":" + url.getPort() : "");
-        this.secret = secret;
         this.events = events.isEmpty() ? EnumSet.noneOf(Kind.class) : EnumSet.copyOf(events);
         this.timeout = timeout;
         this.maxAttempts = maxAttempts;
         this.initialBackoff = initialBackoff;
         this.capacity = capacity;
-        this.clock = clock;
+        this.requests = new WebhookRequests(url, secret, timeout, clock);
         this.client = HttpClient.newBuilder()
                 .connectTimeout(timeout)
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -155,28 +144,12 @@ public final class WebhookNotifier implements Notifier, AutoCloseable {
             return;
         }
         try {
-            byte[] body = JSON.writeValueAsBytes(body(notification));
+            byte[] body = this.requests.body(notification);
             this.sender.execute(() -> attempt(notification, body, 1));
         } catch (RuntimeException ex) {
             this.pending.decrementAndGet();
             drop(notification, (ex instanceof RejectedExecutionException) ? "the notifier is closed" : ex.toString());
         }
-    }
-
-    private static Map<String, Object> body(Notification notification) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", notification.id());
-        body.put("event", notification.kind().value());
-        body.put("job", notification.job());
-        body.put("executionId", notification.executionId());
-        body.put("attempt", notification.attempt());
-        body.put("scheduledAt", notification.scheduledAt().toString());
-        body.put("errorClass", notification.errorClass());
-        body.put("errorMessage", notification.errorMessage());
-        body.put("streak", notification.streak());
-        body.put("node", notification.node());
-        body.put("time", notification.time().toString());
-        return body;
     }
 
     private void attempt(Notification notification, byte[] body, int attempt) {
@@ -188,17 +161,7 @@ public final class WebhookNotifier implements Notifier, AutoCloseable {
     }
 
     private void send(Notification notification, byte[] body, int attempt) {
-        String timestamp = String.valueOf(this.clock.instant().getEpochSecond());
-        HttpRequest request = HttpRequest.newBuilder(this.url)
-                .timeout(this.timeout)
-                .header("Content-Type", "application/json")
-                .header("User-Agent", "dsched")
-                .header(EVENT_HEADER, notification.kind().value())
-                .header(ID_HEADER, notification.id())
-                .header(TIMESTAMP_HEADER, timestamp)
-                .header(SIGNATURE_HEADER, WebhookSignature.sign(this.secret, timestamp, body))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                .build();
+        HttpRequest request = this.requests.request(notification, body);
         String failure;
         boolean retryable;
         try {
