@@ -24,6 +24,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -34,22 +35,19 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 abstract class AbstractCancelTests {
 
-    private TestCluster cluster;
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
 
     protected abstract TestDatabases.Kind kind();
 
     @BeforeEach
-    void createDatabase() {
+    void resetJobs() {
         CancelJobs.reset();
-        this.cluster = TestCluster.on(kind());
     }
 
     @AfterEach
-    void stopNodesAndDropDatabase() {
+    void releaseJobs() {
         CancelJobs.BLOCKED.countDown();
-        if (this.cluster != null) {
-            this.cluster.close();
-        }
     }
 
     @Test

@@ -18,9 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +35,8 @@ abstract class AbstractDatabaseOutageTests {
 
     private static final Logger logger = LoggerFactory.getLogger(AbstractDatabaseOutageTests.class);
 
-    private TestCluster cluster;
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
 
     protected abstract TestDatabases.Kind kind();
 
@@ -54,16 +55,8 @@ abstract class AbstractDatabaseOutageTests {
     protected abstract Map<String, Object> tagConnections();
 
     @BeforeEach
-    void createDatabase() {
+    void resetJobs() {
         ReliabilityJobs.reset();
-        this.cluster = TestCluster.on(kind());
-    }
-
-    @AfterEach
-    void stopNodesAndDropDatabase() {
-        if (this.cluster != null) {
-            this.cluster.close();
-        }
     }
 
     @Test

@@ -53,6 +53,7 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.quartz.Scheduler;
@@ -76,7 +77,8 @@ abstract class AbstractReliabilityTests {
     /** How far a node's measured clock offset may move between two heartbeats here. */
     private static final Duration OFFSET_REMEASURED = Duration.ofMillis(20);
 
-    private TestCluster cluster;
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind, this::clusterName);
 
     protected abstract TestDatabases.Kind kind();
 
@@ -89,27 +91,19 @@ abstract class AbstractReliabilityTests {
     }
 
     @BeforeEach
-    void createDatabase() {
+    void resetJobs() {
         ReliabilityJobs.reset();
-        this.cluster = TestCluster.on(kind(), clusterName());
     }
 
     @AfterEach
-    void stopNodesAndDropDatabase() {
-        if (this.cluster != null) {
-            try {
-                this.cluster.nodes().forEach(ClusterNode::close);
-                if (!clusterName().equals(ClusterTables.DEFAULT_CLUSTER)) {
-                    // every statement named the cluster's own tables: the default's were never made
-                    assertThat(this.cluster.tableNames())
-                            .filteredOn((table) -> table.startsWith("dsched_") && !table.startsWith("dsched_qrtz_"))
-                            .isEmpty();
-                    assertThat(this.cluster.tableNames())
-                            .contains(this.cluster.tables().table("dsched_execution"));
-                }
-            } finally {
-                this.cluster.close();
-            }
+    void stopNodesAndCheckTheirTables() {
+        this.cluster.nodes().forEach(ClusterNode::close);
+        if (!clusterName().equals(ClusterTables.DEFAULT_CLUSTER)) {
+            // every statement named the cluster's own tables: the default's were never made
+            assertThat(this.cluster.tableNames())
+                    .filteredOn((table) -> table.startsWith("dsched_") && !table.startsWith("dsched_qrtz_"))
+                    .isEmpty();
+            assertThat(this.cluster.tableNames()).contains(this.cluster.tables().table("dsched_execution"));
         }
     }
 

@@ -16,9 +16,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What {@code @Retry}'s {@code includes}, {@code excludes} and {@code jitter} do to the attempts a
@@ -29,7 +29,8 @@ abstract class AbstractRetryTests {
 
     private static final Instant FIRST = Instant.parse("2031-01-01T00:00:00Z");
 
-    private TestCluster cluster;
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
 
     private FireExecutor fires;
 
@@ -38,16 +39,8 @@ abstract class AbstractRetryTests {
     @BeforeEach
     void startNode() {
         RetryJobs.FAILURES.clear();
-        this.cluster = TestCluster.on(kind());
         ClusterNode node = this.cluster.start("node-1", RetryJobs.class, Map.of());
         this.fires = node.bean(FireExecutor.class);
-    }
-
-    @AfterEach
-    void stopNodeAndDropDatabase() {
-        if (this.cluster != null) {
-            this.cluster.close();
-        }
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A stopping node takes no new fires, lets its running jobs finish within
@@ -24,22 +25,19 @@ import org.junit.jupiter.api.Test;
  */
 abstract class AbstractGracefulShutdownTests {
 
-    private TestCluster cluster;
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
 
     protected abstract TestDatabases.Kind kind();
 
     @BeforeEach
-    void createDatabase() {
+    void resetJobs() {
         ShutdownJobs.reset();
-        this.cluster = TestCluster.on(kind());
     }
 
     @AfterEach
-    void stopNodesAndDropDatabase() {
+    void releaseJobs() {
         ShutdownJobs.release.countDown();
-        if (this.cluster != null) {
-            this.cluster.close();
-        }
     }
 
     @Test

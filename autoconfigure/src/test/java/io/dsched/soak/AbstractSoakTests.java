@@ -18,9 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -48,21 +48,14 @@ abstract class AbstractSoakTests {
 
     private static final Duration RATE = LONG ? Duration.ofSeconds(5) : Duration.ofSeconds(2);
 
-    private TestCluster cluster;
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
 
     protected abstract TestDatabases.Kind kind();
 
     @BeforeEach
-    void createDatabase() {
+    void resetJobs() {
         SoakJobs.INVOCATIONS.clear();
-        this.cluster = TestCluster.on(kind());
-    }
-
-    @AfterEach
-    void stopNodesAndDropDatabase() {
-        if (this.cluster != null) {
-            this.cluster.close();
-        }
     }
 
     @Test

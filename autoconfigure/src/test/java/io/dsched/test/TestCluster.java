@@ -13,30 +13,53 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A test's cluster: a fresh database, the nodes started on it, and a connection pool of the
  * test's own to observe what they did. Closing it stops every node and drops the database.
+ *
+ * <p>A suite declares it as a JUnit extension, which creates it before each test and closes it
+ * after (after the suite's own {@code @AfterEach} methods, which may still look at it):
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * final TestCluster cluster = TestCluster.of(this::kind);
+ * }</pre>
+ *
+ * In a class with {@code @TestInstance(PER_CLASS)} the tests share one cluster, created before the
+ * first and closed once the class is done: for suites whose tests do not interfere.
  */
-public final class TestCluster implements AutoCloseable {
+public final class TestCluster implements AutoCloseable, BeforeEachCallback, AfterEachCallback {
 
-    private final TestDatabase database;
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(TestCluster.class);
 
-    private final HikariDataSource observer;
+    private final Supplier<TestDatabases.Kind> kind;
+
+    private final Supplier<String> clusterName;
 
     private final List<ClusterNode> nodes = new ArrayList<>();
 
-    private DatabasePlatform platform;
+    private TestDatabase database;
 
-    private final ClusterTables tables;
+    private HikariDataSource observer;
+
+    private ClusterTables tables;
+
+    private DatabasePlatform platform;
 
     private ExecutionRepository executions;
 
-    private TestCluster(TestDatabase database, ClusterTables tables) {
-        this.database = database;
-        this.observer = database.newDataSource();
-        this.tables = tables;
+    private boolean sharedByClass;
+
+    private TestCluster(Supplier<TestDatabases.Kind> kind, Supplier<String> clusterName) {
+        this.kind = kind;
+        this.clusterName = clusterName;
     }
 
     /**
@@ -56,8 +79,72 @@ public final class TestCluster implements AutoCloseable {
      * @return the cluster, with no node yet
      */
     public static TestCluster on(TestDatabases.Kind kind, String clusterName) {
-        ClusterTables tables = ClusterTables.of(clusterName);
-        return new TestCluster(TestDatabases.create(kind), tables);
+        TestCluster cluster = new TestCluster(() -> kind, () -> clusterName);
+        cluster.open();
+        return cluster;
+    }
+
+    /**
+     * Returns a cluster for a suite to register as an extension: its database is created before
+     * each test (or before the first, in a {@code PER_CLASS} suite) and dropped after it.
+     * @param kind the kind of database, asked for when the database is created
+     * @return the extension
+     */
+    public static TestCluster of(Supplier<TestDatabases.Kind> kind) {
+        return of(kind, () -> ClusterTables.DEFAULT_CLUSTER);
+    }
+
+    /**
+     * Returns a cluster of the given name for a suite to register as an extension.
+     * @param kind the kind of database, asked for when the database is created
+     * @param clusterName the cluster's name, asked for likewise
+     * @return the extension
+     * @see #of(Supplier)
+     */
+    public static TestCluster of(Supplier<TestDatabases.Kind> kind, Supplier<String> clusterName) {
+        return new TestCluster(kind, clusterName);
+    }
+
+    private void open() {
+        this.nodes.clear();
+        this.tables = ClusterTables.of(this.clusterName.get());
+        this.database = TestDatabases.create(this.kind.get());
+        try {
+            this.observer = this.database.newDataSource();
+        } catch (RuntimeException ex) {
+            this.database.close();
+            this.database = null;
+            throw ex;
+        }
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        if (this.database != null) {
+            return;
+        }
+        this.sharedByClass = context.getTestInstanceLifecycle().orElse(TestInstance.Lifecycle.PER_METHOD)
+                == TestInstance.Lifecycle.PER_CLASS;
+        open();
+        if (this.sharedByClass) {
+            // closed with the class's context, once its last test and @AfterAll methods are done
+            classContext(context).getStore(NAMESPACE).put(this, this);
+        }
+    }
+
+    private static ExtensionContext classContext(ExtensionContext context) {
+        ExtensionContext current = context;
+        while (current.getTestMethod().isPresent()) {
+            current = current.getParent().orElseThrow();
+        }
+        return current;
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        if (!this.sharedByClass) {
+            close();
+        }
     }
 
     /**
@@ -173,8 +260,19 @@ public final class TestCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        this.nodes.forEach(ClusterNode::close);
-        this.observer.close();
-        this.database.close();
+        if (this.database == null) {
+            return;
+        }
+        try {
+            this.nodes.forEach(ClusterNode::close);
+            this.observer.close();
+        } finally {
+            this.database.close();
+            this.database = null;
+            this.observer = null;
+            this.platform = null;
+            this.executions = null;
+            this.nodes.clear();
+        }
     }
 }

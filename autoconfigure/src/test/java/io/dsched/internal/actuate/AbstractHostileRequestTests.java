@@ -12,9 +12,9 @@ import io.dsched.test.TestDatabases;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -27,7 +27,8 @@ abstract class AbstractHostileRequestTests {
 
     private static final String VICTIM = "victim";
 
-    private TestCluster cluster;
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
 
     private ClusterNode node;
 
@@ -53,7 +54,6 @@ abstract class AbstractHostileRequestTests {
 
     @BeforeEach
     void startNode() {
-        this.cluster = TestCluster.on(kind());
         this.node = this.cluster.startWeb(
                 "node-1",
                 SecuredManagementApp.class,
@@ -65,13 +65,6 @@ abstract class AbstractHostileRequestTests {
                 null);
         this.client = new EndpointClient(this.node.port());
         this.sql = new JdbcTemplate(this.cluster.observer());
-    }
-
-    @AfterEach
-    void stopNodesAndDropDatabase() {
-        if (this.cluster != null) {
-            this.cluster.close();
-        }
     }
 
     @Test

@@ -19,9 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -33,7 +33,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 abstract class AbstractManagementEndpointTests {
 
-    private TestCluster cluster;
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
 
     private ClusterNode node;
 
@@ -45,7 +46,6 @@ abstract class AbstractManagementEndpointTests {
 
     @BeforeEach
     void startNode() {
-        this.cluster = TestCluster.on(kind());
         this.node = this.cluster.startWeb(
                 "node-1",
                 SecuredManagementApp.class,
@@ -60,13 +60,6 @@ abstract class AbstractManagementEndpointTests {
                 null);
         this.client = new EndpointClient(this.node.port());
         this.sql = new JdbcTemplate(this.cluster.observer());
-    }
-
-    @AfterEach
-    void stopNodesAndDropDatabase() {
-        if (this.cluster != null) {
-            this.cluster.close();
-        }
     }
 
     @Test

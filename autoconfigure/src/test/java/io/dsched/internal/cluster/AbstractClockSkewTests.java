@@ -20,9 +20,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -44,21 +44,14 @@ abstract class AbstractClockSkewTests {
             "dsched.cluster.checkin-interval", "1s",
             "management.endpoints.web.exposure.include", "dsched");
 
-    private TestCluster cluster;
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
 
     protected abstract TestDatabases.Kind kind();
 
     @BeforeEach
-    void createDatabase() {
+    void resetJobs() {
         TestJobs.reset();
-        this.cluster = TestCluster.on(kind());
-    }
-
-    @AfterEach
-    void stopNodesAndDropDatabase() {
-        if (this.cluster != null) {
-            this.cluster.close();
-        }
     }
 
     @Test

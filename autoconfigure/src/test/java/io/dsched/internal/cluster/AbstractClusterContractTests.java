@@ -25,9 +25,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.quartz.Scheduler;
 import org.quartz.TriggerKey;
 import org.slf4j.Logger;
@@ -41,7 +41,8 @@ abstract class AbstractClusterContractTests {
 
     private static final Logger logger = LoggerFactory.getLogger(AbstractClusterContractTests.class);
 
-    private TestCluster cluster;
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
 
     /**
      * Returns the database this suite runs on.
@@ -50,16 +51,8 @@ abstract class AbstractClusterContractTests {
     protected abstract TestDatabases.Kind kind();
 
     @BeforeEach
-    void createDatabase() {
+    void resetJobs() {
         TestJobs.reset();
-        this.cluster = TestCluster.on(kind());
-    }
-
-    @AfterEach
-    void stopNodesAndDropDatabase() {
-        if (this.cluster != null) {
-            this.cluster.close();
-        }
     }
 
     @Test

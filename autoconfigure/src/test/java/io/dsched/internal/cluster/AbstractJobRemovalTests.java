@@ -27,9 +27,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -52,7 +52,8 @@ abstract class AbstractJobRemovalTests {
             "dsched.recovery.node-timeout",
             "5s");
 
-    private TestCluster cluster;
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
 
     /**
      * Returns the database this suite runs on.
@@ -61,16 +62,8 @@ abstract class AbstractJobRemovalTests {
     protected abstract TestDatabases.Kind kind();
 
     @BeforeEach
-    void createDatabase() {
+    void resetJobs() {
         TestJobs.reset();
-        this.cluster = TestCluster.on(kind());
-    }
-
-    @AfterEach
-    void stopNodesAndDropDatabase() {
-        if (this.cluster != null) {
-            this.cluster.close();
-        }
     }
 
     @Test

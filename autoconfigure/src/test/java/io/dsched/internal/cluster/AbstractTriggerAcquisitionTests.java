@@ -24,9 +24,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -40,7 +40,8 @@ abstract class AbstractTriggerAcquisitionTests {
 
     private static final Map<String, Object> TICK_EVERY_SECOND = Map.of("test.tick.cron", "* * * * * *");
 
-    private TestCluster cluster;
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
 
     protected abstract TestDatabases.Kind kind();
 
@@ -52,16 +53,8 @@ abstract class AbstractTriggerAcquisitionTests {
     protected abstract int sessionsWaitingForALock(JdbcTemplate jdbc);
 
     @BeforeEach
-    void createDatabase() {
+    void resetJobs() {
         TestJobs.reset();
-        this.cluster = TestCluster.on(kind());
-    }
-
-    @AfterEach
-    void stopNodesAndDropDatabase() {
-        if (this.cluster != null) {
-            this.cluster.close();
-        }
     }
 
     @Test

@@ -24,6 +24,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
@@ -48,7 +49,8 @@ abstract class AbstractHealthTests {
 
     private final String login = "dsched_node_" + UUID.randomUUID().toString().substring(0, 8);
 
-    private TestCluster cluster;
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
 
     private JdbcTemplate admin;
 
@@ -97,23 +99,15 @@ abstract class AbstractHealthTests {
     protected abstract void dropNodeLogin(JdbcTemplate admin, String login);
 
     @BeforeEach
-    void createDatabase() {
-        this.cluster = TestCluster.on(kind());
+    void connectAsAdmin() {
         this.admin = new JdbcTemplate(this.cluster.observer());
     }
 
     @AfterEach
-    void stopNodesAndDropDatabase() {
-        if (this.cluster == null) {
-            return;
-        }
-        try {
-            this.cluster.nodes().forEach(ClusterNode::close);
-            if (this.loginCreated) {
-                dropNodeLogin(this.admin, this.login);
-            }
-        } finally {
-            this.cluster.close();
+    void stopNodesAndDropTheirLogin() {
+        this.cluster.nodes().forEach(ClusterNode::close);
+        if (this.loginCreated) {
+            dropNodeLogin(this.admin, this.login);
         }
     }
 

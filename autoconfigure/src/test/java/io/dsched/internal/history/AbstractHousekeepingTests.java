@@ -41,6 +41,7 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -66,7 +67,8 @@ abstract class AbstractHousekeepingTests {
     private static final String FINISHED =
             "'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'SKIPPED', 'DEAD_LETTERED', 'CANCELLED'";
 
-    private TestCluster cluster;
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
 
     private DatabasePlatform platform;
 
@@ -82,19 +84,15 @@ abstract class AbstractHousekeepingTests {
     protected abstract TestDatabases.Kind kind();
 
     @BeforeEach
-    void createDatabase() {
+    void holdJobsAndConnect() {
         HousekeepingJobs.release = new CountDownLatch(1);
-        this.cluster = TestCluster.on(kind());
         this.platform = this.cluster.platform();
         this.sql = new JdbcTemplate(this.cluster.observer());
     }
 
     @AfterEach
-    void stopNodesAndDropDatabase() {
+    void releaseJobs() {
         HousekeepingJobs.release.countDown();
-        if (this.cluster != null) {
-            this.cluster.close();
-        }
     }
 
     @Test

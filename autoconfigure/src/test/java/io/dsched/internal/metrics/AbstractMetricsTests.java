@@ -15,9 +15,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -27,21 +26,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 abstract class AbstractMetricsTests {
 
-    private TestCluster cluster;
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
 
     protected abstract TestDatabases.Kind kind();
-
-    @BeforeEach
-    void createDatabase() {
-        this.cluster = TestCluster.on(kind());
-    }
-
-    @AfterEach
-    void stopNodesAndDropDatabase() {
-        if (this.cluster != null) {
-            this.cluster.close();
-        }
-    }
 
     @Test
     void aKnownSequenceOfRunsShowsInTheScrapeWithItsCounts() {

@@ -15,9 +15,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,9 +31,12 @@ abstract class AbstractNotificationTests {
 
     private static final String SECRET = "shared-with-the-receiver";
 
+    // closed after the cluster, whose nodes may still post to it as they stop
+    @AutoClose
     private final WebhookReceiver receiver = new WebhookReceiver();
 
-    private TestCluster cluster;
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
 
     private ClusterNode node;
 
@@ -42,7 +46,6 @@ abstract class AbstractNotificationTests {
 
     @BeforeEach
     void startNode() {
-        this.cluster = TestCluster.on(kind());
         this.node = this.cluster.start(
                 "node-1",
                 NotifyJobs.class,
@@ -55,14 +58,6 @@ abstract class AbstractNotificationTests {
                         "100ms",
                         "dsched.notify.failure-streak",
                         3));
-    }
-
-    @AfterEach
-    void stopNodeAndReceiver() {
-        if (this.cluster != null) {
-            this.cluster.close();
-        }
-        this.receiver.close();
     }
 
     @Test

@@ -55,6 +55,9 @@ public final class SampleNode {
 
     private int port;
 
+    /** The signed-in viewer of the running JVM, or {@code null} until a read needs one. */
+    private volatile SampleClient viewer;
+
     /**
      * Creates a node that is not started yet.
      * @param nodeId its {@code dsched.node-id}
@@ -109,6 +112,7 @@ public final class SampleNode {
             throw new IllegalStateException(JAR.toAbsolutePath() + " is missing: run the ITs with ./mvnw verify");
         }
         this.port = freePort();
+        this.viewer = null;
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m",
@@ -231,7 +235,7 @@ public final class SampleNode {
      * @return the answer
      */
     JsonNode read(String path) {
-        return expect(200, as("viewer").get("/actuator/dsched" + path));
+        return expect(200, viewer().get("/actuator/dsched" + path));
     }
 
     /**
@@ -240,7 +244,7 @@ public final class SampleNode {
      * @return whether it is paused and its schedule
      */
     Job job(String job) {
-        JsonNode shown = expect(200, as("viewer").get("/actuator/dsched/jobs/" + job + "?size=1"))
+        JsonNode shown = expect(200, viewer().get("/actuator/dsched/jobs/" + job + "?size=1"))
                 .get("job");
         return new Job(
                 shown.get("name").asString(),
@@ -267,7 +271,7 @@ public final class SampleNode {
      * @return the overview, with its {@code nodes}
      */
     JsonNode overview() {
-        return expect(200, as("viewer").get("/actuator/dsched"));
+        return expect(200, viewer().get("/actuator/dsched"));
     }
 
     /**
@@ -275,7 +279,7 @@ public final class SampleNode {
      * @return the health
      */
     JsonNode health() {
-        return expect(200, as("viewer").get("/actuator/health/dsched"));
+        return expect(200, viewer().get("/actuator/health/dsched"));
     }
 
     /**
@@ -294,7 +298,7 @@ public final class SampleNode {
      * @return the scrape
      */
     String prometheus() {
-        SampleClient.Response response = as("viewer").get("/actuator/prometheus");
+        SampleClient.Response response = viewer().get("/actuator/prometheus");
         if (response.status() != 200) {
             throw new IllegalStateException(this.nodeId + ": " + response);
         }
@@ -318,7 +322,7 @@ public final class SampleNode {
      * @return its state
      */
     String orderStatus(long id) {
-        return expect(200, as("viewer").get("/orders/" + id)).get("status").asString();
+        return expect(200, viewer().get("/orders/" + id)).get("status").asString();
     }
 
     /**
@@ -342,6 +346,21 @@ public final class SampleNode {
 
     private String base() {
         return "http://127.0.0.1:" + this.port;
+    }
+
+    /**
+     * The viewer, who reads what the tests poll for (every 200 ms while they wait), signed in once
+     * a start of the node through the login form: HTTP Basic on every read cost the node, whose
+     * passwords are in bcrypt, a tenth of a second of CPU each time, beside the fail-over it is
+     * being watched for.
+     */
+    private SampleClient viewer() {
+        SampleClient viewer = this.viewer;
+        if (viewer == null) {
+            viewer = SampleClient.session(base(), "viewer", this.passwords.get("viewer"));
+            this.viewer = viewer;
+        }
+        return viewer;
     }
 
     private SampleClient as(String user) {
