@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -123,6 +125,8 @@ class WriteBehindTests {
         CompletableFuture<Boolean> waiting = this.writer.submit(2);
         Thread closing = new Thread(this.writer::close);
         closing.start();
+        // closed while the writer is inside its write: it must still write what is waiting
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> closing.getState() == Thread.State.TIMED_WAITING);
         this.firstWriteMayEnd.countDown();
         closing.join(TimeUnit.SECONDS.toMillis(10));
         assertThat(closing.isAlive()).isFalse();
