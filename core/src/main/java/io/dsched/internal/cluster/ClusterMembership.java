@@ -1,14 +1,11 @@
 package io.dsched.internal.cluster;
 
-import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.internal.cluster.NodeTable.NodeSighting;
 import io.dsched.internal.engine.DschedPhases;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.queue.ExecutionQueue;
-import io.dsched.internal.store.DeadLetter;
-import io.dsched.internal.store.DeadLetterStatus;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,7 +16,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -57,6 +54,8 @@ public final class ClusterMembership implements SmartLifecycle {
 
     private final ClockSkew skew;
 
+    private final Liveness liveness;
+
     private ScheduledExecutorService timer;
 
     private volatile boolean running;
@@ -65,7 +64,7 @@ public final class ClusterMembership implements SmartLifecycle {
 
     private final Instant createdAt;
 
-    private final java.util.function.Supplier<Set<Long>> inFlight;
+    private final Supplier<Set<Long>> inFlight;
 
     /**
      * Creates the membership of a node.
@@ -85,16 +84,13 @@ public final class ClusterMembership implements SmartLifecycle {
             ExecutionStore store,
             JobTargets targets,
             ExecutionQueue queue,
-            java.util.function.Supplier<Set<Long>> inFlight,
+            Supplier<Set<Long>> inFlight,
             String nodeId,
             Duration heartbeatInterval,
             Duration nodeTimeout,
             Clock clock,
             ClockSkew skew) {
-        if (nodeTimeout.compareTo(heartbeatInterval.multipliedBy(2)) < 0) {
-            throw new IllegalArgumentException("dsched.recovery.node-timeout (" + nodeTimeout
-                    + ") must be at least twice dsched.recovery.heartbeat-interval (" + heartbeatInterval + ")");
-        }
+        this.liveness = new Liveness(nodeId, heartbeatInterval, nodeTimeout);
         this.nodes = nodes;
         this.store = store;
         this.targets = targets;
@@ -147,15 +143,9 @@ public final class ClusterMembership implements SmartLifecycle {
      * that died stops within two heartbeats; a live twin does not, and this node refuses to start.
      */
     private void awaitSilenceOfEarlierProcess() {
-        Duration quiet = this.heartbeatInterval.multipliedBy(2);
         Instant deadline = this.clock.instant().plus(this.nodeTimeout);
-        while (true) {
-            Optional<NodeSighting> twin = this.nodes.sightings().stream()
-                    .filter((node) -> node.nodeId().equals(this.nodeId))
-                    .findFirst();
-            if (twin.isEmpty() || twin.get().silence().compareTo(quiet) > 0) {
-                return;
-            }
+        Optional<NodeSighting> twin;
+        while ((twin = this.liveness.liveTwin(this.nodes.sightings())).isPresent()) {
             if (this.clock.instant().isAfter(deadline)) {
                 throw new IllegalStateException("Another running node uses the id '" + this.nodeId
                         + "' (last seen " + twin.get().silence().toMillis() + " ms ago); give each node its own"
@@ -206,8 +196,11 @@ public final class ClusterMembership implements SmartLifecycle {
      * @return {@code true} if it does
      */
     boolean judgesOthers() {
-        Instant since = this.healthySince;
-        return since != null && Duration.between(since, this.clock.instant()).compareTo(this.nodeTimeout) >= 0;
+        return this.liveness.judgesOthers(this.healthySince, this.clock.instant());
+    }
+
+    Liveness liveness() {
+        return this.liveness;
     }
 
     /**
@@ -216,9 +209,9 @@ public final class ClusterMembership implements SmartLifecycle {
      */
     void rescueStaleOwnAttempts() {
         Set<Long> running = this.inFlight.get();
-        Instant staleBefore = this.clock.instant().minus(this.nodeTimeout);
+        Instant now = this.clock.instant();
         for (ExecutionRecord attempt : this.store.repository().findRunningOn(this.nodeId)) {
-            if (!running.contains(attempt.id()) && attempt.startedAt().isBefore(staleBefore)) {
+            if (this.liveness.isStale(attempt, running, now)) {
                 takeOver(attempt, "node " + this.nodeId + " lost track of it");
             }
         }
@@ -227,18 +220,9 @@ public final class ClusterMembership implements SmartLifecycle {
     /** Takes over the running attempts of every node that has gone unseen for the node timeout. */
     void rescueDeadNodes() {
         List<NodeSighting> sightings = this.nodes.sightings();
-        Set<String> live = sightings.stream()
-                .filter((node) -> node.isAlive(this.nodeTimeout))
-                .map(NodeSighting::nodeId)
-                .collect(Collectors.toSet());
-        live.add(this.nodeId);
+        Set<String> live = this.liveness.liveNodes(sightings);
         for (ExecutionRecord orphan : this.store.repository().findRunningNotOn(live)) {
-            String lastSeen = sightings.stream()
-                    .filter((node) -> node.nodeId().equals(orphan.nodeId()))
-                    .findFirst()
-                    .map((node) -> "unseen for " + node.silence().toSeconds() + "s")
-                    .orElse("gone");
-            takeOver(orphan, "node " + orphan.nodeId() + " died while running it (" + lastSeen + ")");
+            takeOver(orphan, Liveness.deathOf(orphan.nodeId(), sightings));
         }
         int released = this.nodes.releaseLocksNotHeldBy(live);
         if (released > 0) {
@@ -255,42 +239,10 @@ public final class ClusterMembership implements SmartLifecycle {
     private void takeOver(ExecutionRecord orphan, String reason) {
         Instant now = this.clock.instant();
         JobTarget target = this.targets.find(orphan.jobName()).orElse(null);
-        boolean lostTwice = orphan.origin() == ExecutionOrigin.RECOVERY
-                && target != null
-                && orphan.attempt() >= target.retry().maxAttempts();
-        ExecutionRecord next = lostTwice
-                ? null
-                : orphan.next(
-                        ExecutionOrigin.RECOVERY,
-                        this.nodeId,
-                        now,
-                        now,
-                        "recovery of attempt " + orphan.attempt() + ": " + reason);
+        ExecutionRecord next = Recovery.rerunOf(orphan, target, this.nodeId, now, reason);
         boolean rescued = this.store
                 .outcomes()
-                .rescue(
-                        orphan,
-                        now,
-                        reason,
-                        next,
-                        (failedAt) -> new DeadLetter(
-                                null,
-                                orphan.jobName(),
-                                orphan.scheduledAt(),
-                                orphan.idempotencyKey(),
-                                orphan.attempt(),
-                                orphan.id(),
-                                ExecutionStore.NodeLostException.class.getName(),
-                                reason,
-                                null,
-                                orphan.payload(),
-                                failedAt,
-                                failedAt,
-                                orphan.nodeId(),
-                                DeadLetterStatus.OPEN,
-                                null,
-                                null,
-                                null));
+                .rescue(orphan, now, reason, next, (failedAt) -> Recovery.letterOf(orphan, reason, failedAt));
         if (rescued) {
             logger.warn(
                     "Took over attempt {} of '{}' scheduled at {}: {}; {}",

@@ -1,12 +1,10 @@
 package io.dsched.internal.cluster;
 
-import io.dsched.internal.cluster.NodeTable.NodeSighting;
 import io.dsched.quartz.NodeStanding;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Collectors;
 
 /**
  * A node's standing as its membership sees it, for the Quartz store: it takes fires while its clock
@@ -18,11 +16,9 @@ public final class MembershipStanding implements NodeStanding {
 
     private final NodeTable nodes;
 
-    private final Duration nodeTimeout;
-
     private final BooleanSupplier judges;
 
-    private final String nodeId;
+    private final Liveness liveness;
 
     /**
      * Creates the standing of a node.
@@ -36,9 +32,8 @@ public final class MembershipStanding implements NodeStanding {
             ClusterMembership membership, ClockSkew skew, NodeTable nodes, Duration nodeTimeout, String nodeId) {
         this.skew = skew;
         this.nodes = nodes;
-        this.nodeTimeout = nodeTimeout;
         this.judges = membership::judgesOthers;
-        this.nodeId = nodeId;
+        this.liveness = membership.liveness();
     }
 
     @Override
@@ -51,11 +46,6 @@ public final class MembershipStanding implements NodeStanding {
         if (!this.judges.getAsBoolean()) {
             return Optional.empty();
         }
-        Set<String> live = this.nodes.sightings().stream()
-                .filter((node) -> node.isAlive(this.nodeTimeout))
-                .map(NodeSighting::nodeId)
-                .collect(Collectors.toSet());
-        live.add(this.nodeId);
-        return Optional.of(live);
+        return Optional.of(this.liveness.liveNodes(this.nodes.sightings()));
     }
 }

@@ -45,11 +45,7 @@ public final class ExecutionQueue implements SmartLifecycle {
 
     private final boolean runJobs;
 
-    /** Attempts claimed and not yet finished on this node: running, or held ready. */
-    private final AtomicInteger outstanding = new AtomicInteger();
-
-    /** Moving average of how long this node's attempts take, in milliseconds. */
-    private volatile double averageMillis = Double.MAX_VALUE;
+    private final Intake intake;
 
     private final Object signal = new Object();
 
@@ -62,12 +58,6 @@ public final class ExecutionQueue implements SmartLifecycle {
     private volatile boolean accepting;
 
     private boolean wakeRequested;
-
-    /** Whether the last look found more due attempts than there were free workers. */
-    private volatile boolean backlog;
-
-    /** How many workers must be free before a worker wakes the poller while there is a backlog. */
-    private final int wakeThreshold;
 
     /**
      * Creates a queue.
@@ -98,9 +88,7 @@ public final class ExecutionQueue implements SmartLifecycle {
         this.shutdown = shutdown;
         shutdown.onQuiesce(this::quiesce);
         this.runJobs = runJobs;
-        // claims come in batches of at least a quarter of the workers: fewer round trips per
-        // attempt, while a worker waits at most one claim for its next attempt
-        this.wakeThreshold = Math.max(1, threads / 4);
+        this.intake = new Intake(threads, pollInterval);
     }
 
     /** Makes the queue look for due attempts now rather than at its next poll. */
@@ -129,7 +117,7 @@ public final class ExecutionQueue implements SmartLifecycle {
     private void poll() {
         while (this.accepting) {
             int claimed = 0;
-            int free = capacity() - this.outstanding.get();
+            int free = this.intake.free();
             try {
                 if (free > 0) {
                     claimed = claimAndRun(free);
@@ -137,7 +125,7 @@ public final class ExecutionQueue implements SmartLifecycle {
             } catch (RuntimeException ex) {
                 logger.warn("Could not look for due attempts: {}", ex.getMessage());
             }
-            if (claimed == 0 || claimed < free) {
+            if (this.intake.waitsAfter(free, claimed)) {
                 awaitNextPoll();
             }
         }
@@ -150,11 +138,10 @@ public final class ExecutionQueue implements SmartLifecycle {
         }
         List<ExecutionRecord> attempts =
                 this.store.claims().claimDue(this.runner.nodeId(), this.clock.instant(), free, names);
-        this.backlog = attempts.size() == free;
+        this.intake.claimed(free, attempts.size());
         for (ExecutionRecord attempt : attempts) {
             // in flight from its claim: the sweep of stale attempts must not take back one held ready
             this.runner.hold(attempt.id());
-            this.outstanding.incrementAndGet();
             this.workers.execute(() -> runClaimed(attempt));
         }
         return attempts.size();
@@ -167,19 +154,10 @@ public final class ExecutionQueue implements SmartLifecycle {
         } catch (RuntimeException ex) {
             logger.error("Attempt {} of '{}' could not be recorded", attempt.attempt(), attempt.jobName(), ex);
         } finally {
-            double millis = (System.nanoTime() - start) / 1e6;
-            double average = this.averageMillis;
-            this.averageMillis = (average == Double.MAX_VALUE) ? millis : average * 0.9 + millis * 0.1;
-            int outstanding = this.outstanding.decrementAndGet();
-            if (this.backlog && capacity() - outstanding >= this.wakeThreshold) {
+            if (this.intake.finished((System.nanoTime() - start) / 1e6)) {
                 wakeUp();
             }
         }
-    }
-
-    /** How many attempts this node may have claimed at once: more while its attempts are short. */
-    private int capacity() {
-        return (this.averageMillis < this.pollInterval.toMillis()) ? 2 * this.threads : this.threads;
     }
 
     private void awaitNextPoll() {

@@ -13,12 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import net.javacrumbs.shedlock.core.LockConfiguration;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.BatchPreparedStatementSetter;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -37,8 +33,6 @@ import org.springframework.transaction.support.TransactionTemplate;
  * guard is held until the outcome is written, and the worker spends no commit of its own on it.
  */
 final class GroupedSuccesses implements AutoCloseable {
-
-    private static final Logger logger = LoggerFactory.getLogger(GroupedSuccesses.class);
 
     private static final int MAX_BATCH = 256;
 
@@ -60,20 +54,14 @@ final class GroupedSuccesses implements AutoCloseable {
     private final TransactionTemplate transactions;
 
     /** Bounded, so that workers wait rather than run ahead of a database that cannot keep up. */
-    private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>(4 * MAX_BATCH);
-
-    private final Thread writer;
-
-    private volatile boolean open = true;
+    private final WriteBehind<Pending> writer;
 
     GroupedSuccesses(JdbcTemplate jdbc, SqlDialect dialect, ClusterTables tables, TransactionTemplate transactions) {
         this.jdbc = jdbc;
         this.tables = tables;
         this.dialect = dialect;
         this.transactions = transactions;
-        this.writer = new Thread(this::writeWhileOpen, "dsched-outcomes");
-        this.writer.setDaemon(true);
-        this.writer.start();
+        this.writer = new WriteBehind<>("dsched-outcomes", MAX_BATCH, 4 * MAX_BATCH, this::write);
     }
 
     /**
@@ -87,53 +75,15 @@ final class GroupedSuccesses implements AutoCloseable {
      */
     CompletableFuture<Boolean> succeed(
             ExecutionRecord claim, Instant startedAt, Instant finishedAt, LockTable.Release guard) {
-        if (!this.open) {
-            throw new IllegalStateException("dsched's outcome writer is closed");
-        }
-        Pending pending = new Pending(claim, startedAt, finishedAt, guard, new CompletableFuture<>());
-        try {
-            this.queue.put(pending);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            pending.written().completeExceptionally(ex);
-        }
-        return pending.written();
+        return this.writer.submit(new Pending(claim, startedAt, finishedAt, guard));
     }
 
-    private void writeWhileOpen() {
-        List<Pending> batch = new ArrayList<>(MAX_BATCH);
-        while (this.open || !this.queue.isEmpty()) {
-            try {
-                Pending first = this.queue.poll(200, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
-                }
-                batch.add(first);
-                this.queue.drainTo(batch, MAX_BATCH - 1);
-                write(batch);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                return;
-            } finally {
-                batch.clear();
-            }
-        }
-    }
-
-    private void write(List<Pending> batch) {
-        try {
-            AtomicBoolean tried = new AtomicBoolean();
-            boolean[] written = TransientFailures.retry(
-                    batch.size() + " outcome(s)",
-                    PATIENCE,
-                    () -> this.transactions.execute((tx) -> update(batch, tried.getAndSet(true))));
-            for (int i = 0; i < batch.size(); i++) {
-                batch.get(i).written().complete(written[i]);
-            }
-        } catch (RuntimeException ex) {
-            logger.warn("Could not write {} outcome(s): {}", batch.size(), ex.getMessage());
-            batch.forEach((pending) -> pending.written().completeExceptionally(ex));
-        }
+    private boolean[] write(List<Pending> batch) {
+        AtomicBoolean tried = new AtomicBoolean();
+        return TransientFailures.retry(
+                batch.size() + " outcome(s)",
+                PATIENCE,
+                () -> this.transactions.execute((tx) -> update(batch, tried.getAndSet(true))));
     }
 
     private boolean[] update(List<Pending> batch, boolean again) {
@@ -230,18 +180,8 @@ final class GroupedSuccesses implements AutoCloseable {
     /** Writes what was handed over, waiting up to half a minute, then stops the writer. */
     @Override
     public void close() {
-        this.open = false;
-        try {
-            this.writer.join(TimeUnit.SECONDS.toMillis(30));
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
+        this.writer.close();
     }
 
-    private record Pending(
-            ExecutionRecord claim,
-            Instant startedAt,
-            Instant finishedAt,
-            LockTable.Release guard,
-            CompletableFuture<Boolean> written) {}
+    private record Pending(ExecutionRecord claim, Instant startedAt, Instant finishedAt, LockTable.Release guard) {}
 }

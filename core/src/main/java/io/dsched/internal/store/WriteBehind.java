@@ -1,0 +1,121 @@
+package io.dsched.internal.store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes what is handed over on a thread of its own, in groups: what is handed over while a group
+ * is being written is written together in the next one, up to a maximum. The hand-over is bounded,
+ * so that callers wait rather than run ahead of a writer that cannot keep up. The writing itself
+ * is the {@link Writer}'s; this class decides only the grouping and tells each caller its answer.
+ *
+ * @param <T> what is written
+ */
+final class WriteBehind<T> implements AutoCloseable {
+
+    private static final Logger logger = LoggerFactory.getLogger(WriteBehind.class);
+
+    private final int maxBatch;
+
+    private final Writer<T> writer;
+
+    private final LinkedBlockingQueue<Entry<T>> queue;
+
+    private final Thread thread;
+
+    private volatile boolean open = true;
+
+    WriteBehind(String threadName, int maxBatch, int capacity, Writer<T> writer) {
+        this.maxBatch = maxBatch;
+        this.writer = writer;
+        this.queue = new LinkedBlockingQueue<>(capacity);
+        this.thread = new Thread(this::writeWhileOpen, threadName);
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    /**
+     * Hands an item over, waiting while the hand-over is full.
+     * @return completes with what the writer answered for the item, or exceptionally with what its
+     *     group failed with
+     * @throws IllegalStateException once closed
+     */
+    CompletableFuture<Boolean> submit(T item) {
+        if (!this.open) {
+            throw new IllegalStateException("dsched's outcome writer is closed");
+        }
+        Entry<T> entry = new Entry<>(item, new CompletableFuture<>());
+        try {
+            this.queue.put(entry);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            entry.written().completeExceptionally(ex);
+        }
+        return entry.written();
+    }
+
+    private void writeWhileOpen() {
+        List<Entry<T>> batch = new ArrayList<>(this.maxBatch);
+        while (this.open || !this.queue.isEmpty()) {
+            try {
+                Entry<T> first = this.queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                this.queue.drainTo(batch, this.maxBatch - 1);
+                write(batch);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return;
+            } finally {
+                batch.clear();
+            }
+        }
+    }
+
+    private void write(List<Entry<T>> batch) {
+        try {
+            boolean[] written =
+                    this.writer.write(batch.stream().map(Entry::item).toList());
+            for (int i = 0; i < batch.size(); i++) {
+                batch.get(i).written().complete(written[i]);
+            }
+        } catch (RuntimeException ex) {
+            logger.warn("Could not write {} outcome(s): {}", batch.size(), ex.getMessage());
+            batch.forEach((entry) -> entry.written().completeExceptionally(ex));
+        }
+    }
+
+    /** Writes what was handed over, waiting up to half a minute, then stops the writer. */
+    @Override
+    public void close() {
+        this.open = false;
+        try {
+            this.thread.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Writes one group.
+     * @param <T> what is written
+     */
+    @FunctionalInterface
+    interface Writer<T> {
+
+        /**
+         * Writes a group, all or nothing.
+         * @return for each item, whether it was written
+         */
+        boolean[] write(List<T> batch);
+    }
+
+    private record Entry<T>(T item, CompletableFuture<Boolean> written) {}
+}

@@ -1,0 +1,79 @@
+package io.dsched.internal.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How much the queue claims: as many as it has free workers, twice as many while its attempts are
+ * short; and when a claim that found a backlog is followed by the next, without waiting for the poll.
+ */
+class IntakeTests {
+
+    private static final Duration POLL = Duration.ofMillis(500);
+
+    private final Intake intake = new Intake(8, POLL);
+
+    @Test
+    void aNodeClaimsNoMoreThanItHasWorkersUntilItsAttemptsAreKnownToBeShort() {
+        assertThat(this.intake.free()).isEqualTo(8);
+        this.intake.claimed(8, 3);
+        assertThat(this.intake.free()).isEqualTo(5);
+        this.intake.finished(499);
+        assertThat(this.intake.capacity())
+                .as("short attempts: as many again held ready")
+                .isEqualTo(16);
+        assertThat(this.intake.free()).isEqualTo(14);
+    }
+
+    @Test
+    void longAttemptsAreNotClaimedAhead() {
+        this.intake.claimed(8, 1);
+        this.intake.finished(POLL.toMillis());
+        assertThat(this.intake.capacity()).as("as long as the poll interval").isEqualTo(8);
+    }
+
+    @Test
+    void theCapacityFollowsAMovingAverageOfTheAttemptsDurations() {
+        this.intake.claimed(8, 2);
+        this.intake.finished(100);
+        // one slow attempt among short ones does not take the held-ready places away at once
+        this.intake.finished(3000);
+        assertThat(this.intake.capacity()).isEqualTo(16);
+        this.intake.claimed(16, 5);
+        for (int i = 0; i < 5; i++) {
+            this.intake.finished(3000);
+        }
+        assertThat(this.intake.capacity()).isEqualTo(8);
+    }
+
+    @Test
+    void whileThereIsABacklogAFinishingAttemptWakesThePollerOnceAQuarterOfTheWorkersIsFree() {
+        this.intake.claimed(8, 8);
+        this.intake.finished(1000);
+        assertThat(this.intake.free()).isEqualTo(1);
+        assertThat(this.intake.finished(1000)).as("two free").isTrue();
+        Intake large = new Intake(16, POLL);
+        large.claimed(16, 16);
+        assertThat(large.finished(1000)).as("one of sixteen free").isFalse();
+        assertThat(large.finished(1000)).isFalse();
+        assertThat(large.finished(1000)).isFalse();
+        assertThat(large.finished(1000)).as("four of sixteen free").isTrue();
+    }
+
+    @Test
+    void withoutABacklogAFinishingAttemptLeavesThePollerToItsPoll() {
+        this.intake.claimed(8, 7);
+        for (int i = 0; i < 7; i++) {
+            assertThat(this.intake.finished(1000)).isFalse();
+        }
+    }
+
+    @Test
+    void thePollerClaimsAgainAtOnceOnlyWhenTheClaimFilledEveryFreePlace() {
+        assertThat(this.intake.waitsAfter(8, 8)).isFalse();
+        assertThat(this.intake.waitsAfter(8, 7)).isTrue();
+        assertThat(this.intake.waitsAfter(0, 0)).as("no free place").isTrue();
+    }
+}

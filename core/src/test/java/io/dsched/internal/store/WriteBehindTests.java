@@ -1,0 +1,149 @@
+package io.dsched.internal.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The grouping of successes off the worker: what workers hand over while a group is being written
+ * goes together into the next group, no group is larger than the maximum, and each worker learns
+ * the answer for its own outcome. The writer is held inside a write by a latch, so the order of
+ * hand-over and write is the test's, not the scheduler's.
+ */
+class WriteBehindTests {
+
+    private static final int MAX_BATCH = 4;
+
+    private final List<List<Integer>> batches = Collections.synchronizedList(new ArrayList<>());
+
+    private final CountDownLatch firstWriteEntered = new CountDownLatch(1);
+
+    private final CountDownLatch firstWriteMayEnd = new CountDownLatch(1);
+
+    private volatile RuntimeException failFirst;
+
+    private final WriteBehind<Integer> writer = new WriteBehind<>("test-outcomes", MAX_BATCH, 64, this::write);
+
+    @AfterEach
+    void close() {
+        this.firstWriteMayEnd.countDown();
+        this.writer.close();
+    }
+
+    /** Answers for each item whether it is even; the first write waits for the test. */
+    private boolean[] write(List<Integer> batch) {
+        boolean first = this.batches.isEmpty();
+        this.batches.add(List.copyOf(batch));
+        if (first) {
+            this.firstWriteEntered.countDown();
+            await(this.firstWriteMayEnd);
+            if (this.failFirst != null) {
+                throw this.failFirst;
+            }
+        }
+        boolean[] written = new boolean[batch.size()];
+        for (int i = 0; i < batch.size(); i++) {
+            written[i] = batch.get(i) % 2 == 0;
+        }
+        return written;
+    }
+
+    @Test
+    void successesHandedOverDuringAWriteAreWrittenTogetherInTheNextGroup() throws Exception {
+        CompletableFuture<Boolean> first = this.writer.submit(0);
+        await(this.firstWriteEntered);
+        List<CompletableFuture<Boolean>> during =
+                IntStream.of(2, 4, 6).mapToObj(this.writer::submit).toList();
+        this.firstWriteMayEnd.countDown();
+        assertThat(first.get(10, TimeUnit.SECONDS)).isTrue();
+        for (CompletableFuture<Boolean> written : during) {
+            assertThat(written.get(10, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(this.batches).containsExactly(List.of(0), List.of(2, 4, 6));
+    }
+
+    @Test
+    void noGroupIsLargerThanTheMaximumAndNothingHandedOverIsLost() throws Exception {
+        this.writer.submit(0);
+        await(this.firstWriteEntered);
+        List<CompletableFuture<Boolean>> during = IntStream.rangeClosed(1, 2 * MAX_BATCH + 1)
+                .mapToObj(this.writer::submit)
+                .toList();
+        this.firstWriteMayEnd.countDown();
+        CompletableFuture.allOf(during.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+        assertThat(this.batches).containsExactly(List.of(0), List.of(1, 2, 3, 4), List.of(5, 6, 7, 8), List.of(9));
+    }
+
+    @Test
+    void eachWorkerLearnsWhetherItsOwnOutcomeWasWritten() throws Exception {
+        this.writer.submit(0);
+        await(this.firstWriteEntered);
+        CompletableFuture<Boolean> kept = this.writer.submit(2);
+        CompletableFuture<Boolean> lost = this.writer.submit(3);
+        CompletableFuture<Boolean> alsoKept = this.writer.submit(4);
+        this.firstWriteMayEnd.countDown();
+        assertThat(kept.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(lost.get(10, TimeUnit.SECONDS))
+                .as("no longer running on its node")
+                .isFalse();
+        assertThat(alsoKept.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(this.batches).hasSize(2);
+    }
+
+    @Test
+    void aGroupThatCannotBeWrittenFailsItsOwnOutcomesAndNotThoseOfTheNextGroup() throws Exception {
+        this.failFirst = new IllegalStateException("database unreachable");
+        CompletableFuture<Boolean> failed = this.writer.submit(0);
+        await(this.firstWriteEntered);
+        CompletableFuture<Boolean> next = this.writer.submit(2);
+        CompletableFuture<Boolean> alsoNext = this.writer.submit(4);
+        this.firstWriteMayEnd.countDown();
+        assertThatThrownBy(() -> failed.get(10, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .hasRootCauseMessage("database unreachable");
+        assertThat(next.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(alsoNext.get(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void closingWritesWhatWasHandedOverAndRefusesMore() throws Exception {
+        this.writer.submit(0);
+        await(this.firstWriteEntered);
+        CompletableFuture<Boolean> waiting = this.writer.submit(2);
+        Thread closing = new Thread(this.writer::close);
+        closing.start();
+        // closed while the writer is inside its write: it must still write what is waiting
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> closing.getState() == Thread.State.TIMED_WAITING);
+        this.firstWriteMayEnd.countDown();
+        closing.join(TimeUnit.SECONDS.toMillis(10));
+        assertThat(closing.isAlive()).isFalse();
+        assertThat(waiting).isCompletedWithValue(true);
+        assertThatIllegalStateException()
+                .isThrownBy(() -> this.writer.submit(4))
+                .withMessageContaining("closed");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(10, TimeUnit.SECONDS))
+                    .as("latch within 10 s")
+                    .isTrue();
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+}
