@@ -74,7 +74,7 @@ class ArchitectureTests {
 
     /**
      * What a user touches lives outside {@code io.dsched.internal}, and needs nothing inside it:
-     * the internals may change in any release, the API only with notice.
+     * the internals may change in any release, the API only with notice in `CHANGELOG.md`.
      */
     @Test
     void theApiNeedsNoInternals() {

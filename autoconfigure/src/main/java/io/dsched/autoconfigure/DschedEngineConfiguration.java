@@ -92,11 +92,7 @@ final class DschedEngineConfiguration {
                 shutdown,
                 properties.isRunJobs(),
                 new MembershipStanding(
-                        membership,
-                        skew,
-                        new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
-                        properties.getRecovery().getNodeTimeout(),
-                        nodeId.value()));
+                        membership, skew, new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables())));
     }
 
     private static String build(ObjectProvider<BuildProperties> build) {

@@ -17,19 +17,42 @@ public final class DschedEngineSettings {
 
     private static final String QUARTZ_PREFIX = "org.quartz.";
 
-    private static final Map<String, String> RESERVED = Map.of(
-            "org.quartz.scheduler.instanceName", "set dsched.cluster.name instead",
-            "org.quartz.scheduler.instanceId", "set dsched.node-id or define a NodeId bean instead",
-            "org.quartz.jobStore.class",
-                    "dsched's store keeps the cluster; choose how it acquires with dsched.cluster.skip-locked",
-            "org.quartz.jobStore.driverDelegateClass",
-                    "it follows the database and the store; set dsched.jdbc.platform if the database is misdetected",
-            "org.quartz.jobStore.driverDelegateInitString", "it registers the Spring cron trigger's persistence",
-            "org.quartz.jobStore.dataSource", "mark the DataSource dsched should use @DschedDataSource instead",
-            "org.quartz.jobStore.tablePrefix", "dsched's schema scripts create its Quartz tables under this prefix",
-            "org.quartz.jobStore.isClustered", "every dsched node is a member of its cluster",
-            "org.quartz.jobStore.useProperties",
-                    "job data is kept as strings so that nodes of different versions read each other's rows");
+    private static final String DATA_SOURCES = "org.quartz.dataSource.";
+
+    private static final Map<String, String> RESERVED = Map.ofEntries(
+            Map.entry("org.quartz.scheduler.instanceName", "set dsched.cluster.name instead"),
+            Map.entry("org.quartz.scheduler.instanceId", "set dsched.node-id or define a NodeId bean instead"),
+            Map.entry(
+                    "org.quartz.jobStore.class",
+                    "dsched's store keeps the cluster; choose how it acquires with dsched.cluster.skip-locked"),
+            Map.entry(
+                    "org.quartz.jobStore.driverDelegateClass",
+                    "it follows the database and the store; set dsched.jdbc.platform if the database is misdetected"),
+            Map.entry(
+                    "org.quartz.jobStore.driverDelegateInitString",
+                    "it registers the Spring cron trigger's persistence"),
+            Map.entry(
+                    "org.quartz.jobStore.dataSource",
+                    "mark the DataSource dsched should use @DschedDataSource instead"),
+            Map.entry(
+                    "org.quartz.jobStore.tablePrefix",
+                    "dsched's schema scripts create its Quartz tables under this prefix"),
+            Map.entry("org.quartz.jobStore.isClustered", "every dsched node is a member of its cluster"),
+            Map.entry(
+                    "org.quartz.jobStore.useProperties",
+                    "job data is kept as strings so that nodes of different versions read each other's rows"),
+            Map.entry(
+                    "org.quartz.jobStore.lockHandler.class",
+                    "Quartz's lock must be the database's row lock, shared by the cluster"),
+            Map.entry(
+                    "org.quartz.jobStore.selectWithLockSQL",
+                    "Quartz's lock must be the database's row lock, shared by the cluster"),
+            Map.entry(
+                    "org.quartz.jobStore.acquireTriggersWithinLock",
+                    "it follows the store; choose how it acquires with dsched.cluster.skip-locked"),
+            Map.entry(
+                    "org.quartz.scheduler.batchTriggerAcquisitionFireAheadTimeWindow",
+                    "fires would start before their time"));
 
     private final String clusterName;
 
@@ -92,7 +115,9 @@ public final class DschedEngineSettings {
                 name != null && name.startsWith(QUARTZ_PREFIX),
                 () -> "'" + name + "' is not the name of a Quartz property: they start with " + QUARTZ_PREFIX);
         Assert.notNull(value, () -> "The value of " + name + " must not be null");
-        String reason = RESERVED.get(name);
+        String reason = name.startsWith(DATA_SOURCES)
+                ? "Quartz's tables live in dsched's DataSource; mark another one @DschedDataSource instead"
+                : RESERVED.get(name);
         Assert.isTrue(reason == null, () -> "A DschedCustomizer cannot set " + name + ": " + reason);
         this.quartzProperties.setProperty(name, value);
     }

@@ -11,6 +11,8 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -30,7 +32,7 @@ class DschedCustomizerTests {
                         "dsched.threads=3",
                         "dsched.cluster.name=billing",
                         "dsched.node-id=billing-1")
-                // registered last, ordered last
+                // registered first, ordered last: the order decides, not the registration
                 .withBean("second", DschedCustomizer.class, () -> new Recording("second", 2, calls, "7"))
                 .withBean("first", DschedCustomizer.class, () -> new Recording("first", 1, calls, "5"))
                 .run((context) -> {
@@ -78,6 +80,25 @@ class DschedCustomizerTests {
                             .rootCause()
                             .hasMessageContaining("cannot set org.quartz.scheduler.instanceId")
                             .hasMessageContaining("dsched.node-id");
+                });
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "org.quartz.jobStore.lockHandler.class",
+                "org.quartz.jobStore.selectWithLockSQL",
+                "org.quartz.jobStore.acquireTriggersWithinLock",
+                "org.quartz.scheduler.batchTriggerAcquisitionFireAheadTimeWindow",
+                "org.quartz.dataSource.elsewhere.URL"
+            })
+    void aCustomizerCannotLoosenQuartzsLockNorMoveItsTables(String name) {
+        this.contextRunner
+                .withPropertyValues("spring.datasource.url=jdbc:h2:mem:customizer-lock;DB_CLOSE_DELAY=-1")
+                .withBean(DschedCustomizer.class, () -> (settings) -> settings.setQuartzProperty(name, "x"))
+                .run((context) -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("cannot set " + name);
                 });
     }
 

@@ -1,7 +1,6 @@
 package io.dsched.internal.cluster;
 
 import io.dsched.quartz.NodeStanding;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -25,11 +24,8 @@ public final class MembershipStanding implements NodeStanding {
      * @param membership the node's membership
      * @param skew the node's clock measurement
      * @param nodes the node table
-     * @param nodeTimeout how long a node may go unseen before it is declared dead
-     * @param nodeId this node
      */
-    public MembershipStanding(
-            ClusterMembership membership, ClockSkew skew, NodeTable nodes, Duration nodeTimeout, String nodeId) {
+    public MembershipStanding(ClusterMembership membership, ClockSkew skew, NodeTable nodes) {
         this.skew = skew;
         this.nodes = nodes;
         this.judges = membership::judgesOthers;

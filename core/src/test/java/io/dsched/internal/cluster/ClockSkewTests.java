@@ -89,8 +89,7 @@ class ClockSkewTests {
                 Duration.ofSeconds(10),
                 this.databaseClock,
                 this.skew);
-        MembershipStanding standing =
-                new MembershipStanding(membership, this.skew, this.nodes, Duration.ofSeconds(10), "node-1");
+        MembershipStanding standing = new MembershipStanding(membership, this.skew, this.nodes);
         assertThat(standing.takesFires()).isTrue();
         assertThat(standing.liveNodes()).as("not yet judging others").isEmpty();
         this.nodes.nodeAhead(Duration.ofSeconds(5));
