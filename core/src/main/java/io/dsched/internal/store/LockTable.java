@@ -1,6 +1,7 @@
 package io.dsched.internal.store;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,11 @@ import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import net.javacrumbs.shedlock.provider.sql.SqlStatementsSource;
+import org.springframework.jdbc.core.SqlTypeValue;
+import org.springframework.jdbc.core.StatementCreatorUtils;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterUtils;
+import org.springframework.jdbc.core.namedparam.ParsedSql;
 
 /**
  * dsched's ShedLock table, {@code dsched_lock} (of the cluster's tables), written with the statements ShedLock itself uses
@@ -25,11 +31,11 @@ public final class LockTable {
 
     private final SqlStatementsSource statements;
 
-    private final LockStatement insert;
+    private final Statement insert;
 
-    private final LockStatement update;
+    private final Statement update;
 
-    private final LockStatement unlock;
+    private final Statement unlock;
 
     private final boolean insertPassesOverConflicts;
 
@@ -43,9 +49,9 @@ public final class LockTable {
     public LockTable(DataSource dataSource, DatabasePlatform platform, ClusterTables tables, String lockedBy) {
         this.dataSource = dataSource;
         this.statements = SqlStatementsSource.create(configuration(dataSource, platform, tables, lockedBy));
-        this.insert = new LockStatement(this.statements.getInsertStatement());
-        this.update = new LockStatement(this.statements.getUpdateStatement());
-        this.unlock = new LockStatement(this.statements.getUnlockStatement());
+        this.insert = new Statement(this.statements.getInsertStatement());
+        this.update = new Statement(this.statements.getUpdateStatement());
+        this.unlock = new Statement(this.statements.getUnlockStatement());
         this.insertPassesOverConflicts = platform.dialect().insertsPassOverConflicts();
     }
 
@@ -171,6 +177,43 @@ public final class LockTable {
                 return false;
             }
             throw ex;
+        }
+    }
+
+    /** One of ShedLock's statements, its named parameters resolved once. */
+    private static final class Statement {
+
+        private final ParsedSql parsed;
+
+        private final String sql;
+
+        Statement(String namedSql) {
+            this.parsed = NamedParameterUtils.parseSqlStatement(namedSql);
+            this.sql = NamedParameterUtils.substituteNamedParameters(this.parsed, null);
+        }
+
+        int execute(Connection connection, Map<String, Object> params) throws SQLException {
+            try (PreparedStatement statement = connection.prepareStatement(this.sql)) {
+                bind(statement, params);
+                return statement.executeUpdate();
+            }
+        }
+
+        void executeBatch(Connection connection, List<Map<String, Object>> rows) throws SQLException {
+            try (PreparedStatement statement = connection.prepareStatement(this.sql)) {
+                for (Map<String, Object> params : rows) {
+                    bind(statement, params);
+                    statement.addBatch();
+                }
+                statement.executeBatch();
+            }
+        }
+
+        private void bind(PreparedStatement statement, Map<String, Object> params) throws SQLException {
+            Object[] values = NamedParameterUtils.buildValueArray(this.parsed, new MapSqlParameterSource(params), null);
+            for (int i = 0; i < values.length; i++) {
+                StatementCreatorUtils.setParameterValue(statement, i + 1, SqlTypeValue.TYPE_UNKNOWN, values[i]);
+            }
         }
     }
 }
