@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  */
 abstract class AbstractDatabaseOutageTests {
 
-    /** The application name the nodes' connections carry, so that only they are cut. */
+    /** The start of the application name the nodes' connections carry, so that only they are cut. */
     static final String APPLICATION = "dsched-outage";
 
     private static final Logger logger = LoggerFactory.getLogger(AbstractDatabaseOutageTests.class);
