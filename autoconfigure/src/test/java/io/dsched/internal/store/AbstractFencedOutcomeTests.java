@@ -113,7 +113,7 @@ abstract class AbstractFencedOutcomeTests {
         ExecutionRecord orphan = claimOn("node-1", "remind:orphan");
         // node-2 finds node-1 dead and takes over: node-1's attempt fails, a recovery runs on node-2
         ExecutionRecord recovery = orphan.next(ExecutionOrigin.RECOVERY, "node-2", this.now, this.now, "recovery");
-        assertThat(this.store.outcomes().rescue(orphan, this.now, "node node-1 died while running it", recovery, null))
+        assertThat(this.store.rescues().rescue(orphan, this.now, "node node-1 died while running it", recovery, null))
                 .isTrue();
         ExecutionRecord rerun = claimOn("node-2", "remind:orphan");
         assertThat(rerun.attempt()).isEqualTo(2);

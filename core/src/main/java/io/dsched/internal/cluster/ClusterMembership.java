@@ -241,7 +241,7 @@ public final class ClusterMembership implements SmartLifecycle {
         JobTarget target = this.targets.find(orphan.jobName()).orElse(null);
         ExecutionRecord next = Recovery.rerunOf(orphan, target, this.nodeId, now, reason);
         boolean rescued = this.store
-                .outcomes()
+                .rescues()
                 .rescue(orphan, now, reason, next, (failedAt) -> Recovery.letterOf(orphan, reason, failedAt));
         if (rescued) {
             logger.warn(

@@ -2,8 +2,8 @@ package io.dsched.internal.engine;
 
 import io.dsched.internal.audit.AuditEntry;
 import io.dsched.internal.audit.AuditLog;
+import io.dsched.internal.store.Deployment;
 import io.dsched.internal.store.DeploymentStore;
-import io.dsched.internal.store.DeploymentStore.Deployment;
 import io.dsched.internal.store.ExecutionRepository;
 import java.time.Clock;
 import java.time.Duration;
@@ -163,7 +163,7 @@ public final class JobRemovals implements SmartLifecycle {
      * a fire taken just before queues nothing that the next checks do not cancel.
      */
     private boolean remove(String job) throws SchedulerException {
-        boolean first = this.deployments.recordRemoval(job);
+        boolean first = this.deployments.removals().record(job);
         this.scheduler.get().deleteJob(JobKey.jobKey(job, JobSynchronizer.GROUP));
         Instant now = this.clock.instant();
         int cancelled = this.executions.cancelWaiting(job, now, REASON);
@@ -183,7 +183,7 @@ public final class JobRemovals implements SmartLifecycle {
      * waiting attempts were cancelled; a job removed a minute ago or more has no fire left.
      */
     private void cancelLateAttempts() {
-        for (String job : this.deployments.removedWithin(LATE_FIRES)) {
+        for (String job : this.deployments.removals().removedWithin(LATE_FIRES)) {
             this.executions.cancelWaiting(job, this.clock.instant(), REASON);
         }
     }

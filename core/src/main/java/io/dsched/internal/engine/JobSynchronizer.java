@@ -3,8 +3,8 @@ package io.dsched.internal.engine;
 import io.dsched.engine.DschedQuartzJob;
 import io.dsched.internal.definition.JobDefinition;
 import io.dsched.internal.definition.JobRegistry;
+import io.dsched.internal.store.Deployment;
 import io.dsched.internal.store.DeploymentStore;
-import io.dsched.internal.store.DeploymentStore.Deployment;
 import io.dsched.internal.store.JobDefinitionStore;
 import io.dsched.internal.store.JobDefinitionStore.Decision;
 import java.time.Clock;
@@ -112,7 +112,7 @@ public final class JobSynchronizer {
      */
     public void synchronize() throws SchedulerException {
         this.deployments.lock().whileHolding(() -> {
-            String identity = DeploymentStore.identity(this.registry.names(), this.deployments.build());
+            String identity = Deployment.identity(this.registry.names(), this.deployments.build());
             Deployment deployment = this.deployments
                     .store()
                     .adopt(identity, this.registry.names(), this.nodeId, this.reapplySuperseded);
@@ -131,12 +131,12 @@ public final class JobSynchronizer {
      * deployment leaves it out; a newer deployment, or a rollback, brings it back.
      */
     private boolean wasRemovedBefore(JobDefinition job, Deployment deployment) {
-        Optional<Instant> removedAt = this.deployments.store().removedAt(job.name());
+        Optional<Instant> removedAt = this.deployments.store().removals().removedAt(job.name());
         if (removedAt.isEmpty()) {
             return false;
         }
         if (this.reapplySuperseded || deployment.since().isAfter(removedAt.get())) {
-            this.deployments.store().forgetRemoval(job.name());
+            this.deployments.store().removals().forget(job.name());
             logger.info(
                     "Bringing back job '{}', removed at {}: this deployment declares it", job.name(), removedAt.get());
             return false;

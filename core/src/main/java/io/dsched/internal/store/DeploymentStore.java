@@ -1,18 +1,13 @@
 package io.dsched.internal.store;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import javax.sql.DataSource;
-import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -20,7 +15,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * the set of jobs each deployment declares and when the cluster first saw it (in database time;
  * the newest is the one first seen last, and a node of an older deployment that starts again does
  * not make it the newest again); in {@code dsched_node_deployment}, the deployment each node
- * started with; in {@code dsched_job_removal}, the declared jobs removed and when.
+ * started with; and, through {@link #removals()}, the declared jobs removed and when.
  *
  * <p>Callers hold the cluster's deployment lock (see {@code io.dsched.internal.engine.DeploymentLock})
  * while they adopt a deployment or remove jobs, so that the two take turns.
@@ -35,6 +30,8 @@ public class DeploymentStore {
 
     private final String cluster;
 
+    private final JobRemovalStore removals;
+
     /**
      * Creates a store.
      * @param dataSource dsched's DataSource
@@ -46,6 +43,15 @@ public class DeploymentStore {
         this.tables = tables;
         this.dialect = platform.dialect();
         this.cluster = tables.clusterName();
+        this.removals = new JobRemovalStore(this.jdbc, this.dialect, tables);
+    }
+
+    /**
+     * Returns the jobs removed, and when.
+     * @return the removals of this cluster
+     */
+    public JobRemovalStore removals() {
+        return this.removals;
     }
 
     /**
@@ -58,7 +64,7 @@ public class DeploymentStore {
      * @return the deployment as recorded
      */
     public Deployment adopt(String identity, Set<String> jobNames, String nodeId, boolean reapplySuperseded) {
-        String hash = hash(identity);
+        String hash = Deployment.hash(identity);
         String now = this.dialect.currentTimestampSql();
         int known = this.jdbc.update(
                 this.tables.sql("UPDATE dsched_deployment SET last_started_at = " + now
@@ -161,73 +167,6 @@ public class DeploymentStore {
     }
 
     /**
-     * Records that a job was removed, now in database time.
-     * @param job the job
-     * @return {@code true} if this call recorded it, {@code false} if it was recorded before
-     */
-    public boolean recordRemoval(String job) {
-        try {
-            return this.jdbc.update(
-                            this.tables.sql(
-                                    "INSERT INTO dsched_job_removal (cluster_name, job_name, removed_at) VALUES (?, ?, "
-                                            + this.dialect.currentTimestampSql() + ")"),
-                            this.cluster,
-                            job)
-                    > 0;
-        } catch (DuplicateKeyException ex) {
-            return false;
-        }
-    }
-
-    /**
-     * Returns when a job was removed.
-     * @param job the job
-     * @return the time, or empty if it is not removed
-     */
-    public Optional<Instant> removedAt(String job) {
-        return this.jdbc
-                .query(
-                        this.tables.sql(
-                                "SELECT removed_at FROM dsched_job_removal WHERE cluster_name = ? AND job_name = ?"),
-                        (row, number) -> this.dialect.readInstant(row, "removed_at"),
-                        this.cluster,
-                        job)
-                .stream()
-                .findFirst();
-    }
-
-    /**
-     * Returns the jobs removed within a while, in database time.
-     * @param within how long ago
-     * @return the names of the jobs
-     */
-    public List<String> removedWithin(Duration within) {
-        List<String> removed = new java.util.ArrayList<>();
-        this.jdbc.query(
-                this.tables.sql("SELECT job_name, removed_at, " + this.dialect.currentTimestampSql()
-                        + " AS db_now FROM dsched_job_removal WHERE cluster_name = ?"),
-                (row) -> {
-                    Instant now = this.dialect.readInstant(row, "db_now");
-                    if (!this.dialect.readInstant(row, "removed_at").isBefore(now.minus(within))) {
-                        removed.add(row.getString("job_name"));
-                    }
-                },
-                this.cluster);
-        return removed;
-    }
-
-    /**
-     * Forgets a job's removal: a newer deployment declares it again.
-     * @param job the job
-     */
-    public void forgetRemoval(String job) {
-        this.jdbc.update(
-                this.tables.sql("DELETE FROM dsched_job_removal WHERE cluster_name = ? AND job_name = ?"),
-                this.cluster,
-                job);
-    }
-
-    /**
      * Forgets the cluster's deployments no node started for a while (but never its newest, nor one
      * a node still records), which deployment nodes that left long ago started with, and removals
      * as old.
@@ -250,51 +189,10 @@ public class DeploymentStore {
                         this.cluster))
                 .orElse(0);
         // a node of a deployment forgotten counts as new, and brings a removed job back anyway
-        int removals = this.jdbc.update(this.tables.sql("DELETE FROM dsched_job_removal WHERE removed_at < ?"), cutoff);
-        return nodes + deployments + removals;
+        return nodes + deployments + this.removals.forgetBefore(before);
     }
 
     private static Set<String> names(String text) {
         return text.isEmpty() ? Set.of() : Set.of(text.split("\n"));
-    }
-
-    /**
-     * Returns the identity of a deployment.
-     * @param jobNames the names of the jobs it declares
-     * @param build its build, or {@code null} if the application has no build information
-     * @return the identity
-     */
-    public static String identity(Set<String> jobNames, String build) {
-        return String.join("\n", new TreeSet<>(jobNames)) + "\n#build=" + (build != null ? build : "");
-    }
-
-    private static String hash(String identity) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(identity.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException ex) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", ex);
-        }
-    }
-
-    /**
-     * A deployment: the jobs it declares.
-     *
-     * @param hash the fingerprint of its identity
-     * @param jobs the names of the jobs it declares
-     * @param nodeId the node that first started it
-     * @param since when the cluster first saw it, in database time
-     * @param now the database's time when this was read
-     */
-    public record Deployment(String hash, Set<String> jobs, String nodeId, Instant since, Instant now) {
-
-        /**
-         * Whether this deployment declares a job.
-         * @param job the job's name
-         * @return {@code true} if it does
-         */
-        public boolean declares(String job) {
-            return this.jobs.contains(job);
-        }
     }
 }

@@ -3,7 +3,6 @@ package io.dsched.internal.store;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.store.ExecutionStore.LostClaimException;
-import io.dsched.internal.store.ExecutionStore.NodeLostException;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -13,15 +12,16 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Records the outcomes of running attempts in {@code dsched_execution}, each fenced on the claim
  * (the attempt still RUNNING on the claiming node). An outcome and what follows from it (the next
- * attempt, or the dead letter) are written in one transaction.
+ * attempt, or the dead letter) are written in one transaction. The outcomes of attempts whose
+ * node died are {@link ExecutionRescues}'.
  */
 public final class ExecutionOutcomes implements AutoCloseable {
 
-    private static final int MAX_MESSAGE = 2000;
+    static final int MAX_MESSAGE = 2000;
 
     private static final int MAX_CLASS = 500;
 
-    private static final int MAX_REASON = 500;
+    static final int MAX_REASON = 500;
 
     private final ExecutionRepository repository;
 
@@ -208,57 +208,6 @@ public final class ExecutionOutcomes implements AutoCloseable {
                     .orElse(finishedAt);
             return this.deadLetters.save(letter.apply(firstFailure));
         });
-    }
-
-    /**
-     * Takes over an attempt whose node died: marks it failed, fenced on its node, and schedules
-     * the attempt that re-runs it, atomically.
-     * @param orphan the running attempt of the dead node
-     * @param now the current time
-     * @param reason why it is taken over
-     * @param next the waiting attempt that re-runs it, or {@code null} to dead-letter instead
-     * @param letter makes the dead letter when {@code next} is {@code null}
-     * @return {@code true} if this node took it over, {@code false} if another did first
-     */
-    public boolean rescue(
-            ExecutionRecord orphan,
-            Instant now,
-            String reason,
-            ExecutionRecord next,
-            Function<Instant, DeadLetter> letter) {
-        Boolean rescued = this.transactions.execute((tx) -> {
-            Optional<String> stoppedBy = this.cancels.lockAndFind(orphan.id());
-            if (stoppedBy.isPresent()) {
-                // someone asked to stop it: it is not run again
-                return finishOrphan(
-                        orphan, ExecutionStatus.CANCELLED, now, reason, CancelRequests.reason(stoppedBy.get()));
-            }
-            ExecutionStatus status = (next != null) ? ExecutionStatus.FAILED : ExecutionStatus.DEAD_LETTERED;
-            if (!finishOrphan(orphan, status, now, reason, reason)) {
-                return false;
-            }
-            if (next != null) {
-                this.inserts.insert(next);
-            } else {
-                this.deadLetters.save(letter.apply(now));
-            }
-            return true;
-        });
-        return Boolean.TRUE.equals(rescued);
-    }
-
-    private boolean finishOrphan(
-            ExecutionRecord orphan, ExecutionStatus status, Instant now, String message, String reason) {
-        return this.repository.finish(
-                        orphan.id(),
-                        orphan.nodeId(),
-                        status.name(),
-                        orphan.startedAt(),
-                        now,
-                        NodeLostException.class.getName(),
-                        truncate(message, MAX_MESSAGE),
-                        truncate(reason, MAX_REASON))
-                == 1;
     }
 
     /**

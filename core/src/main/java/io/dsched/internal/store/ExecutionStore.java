@@ -10,7 +10,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * dsched's store of attempts, {@code dsched_execution}, cut by what its callers do: {@link
  * #inserts() inserts} of claims and waiting attempts, {@link #claims() claims} of due attempts,
- * {@link #outcomes() outcomes} of running ones, {@link #cancels() cancellation}, and reads
+ * {@link #outcomes() outcomes} of running ones, {@link #rescues() rescues} of a dead node's,
+ * {@link #cancels() cancellation}, and reads
  * through the {@link #repository() repository}. What differs by database is the {@link SqlDialect}'s.
  */
 public class ExecutionStore implements AutoCloseable {
@@ -26,6 +27,8 @@ public class ExecutionStore implements AutoCloseable {
     private final ExecutionClaims claims;
 
     private final ExecutionOutcomes outcomes;
+
+    private final ExecutionRescues rescues;
 
     /**
      * Creates a store.
@@ -61,6 +64,7 @@ public class ExecutionStore implements AutoCloseable {
                 this.inserts,
                 new GroupedSuccesses(jdbc, dialect, tables, transactions),
                 this.cancels);
+        this.rescues = new ExecutionRescues(repository, deadLetters, transactions, this.inserts, this.cancels);
     }
 
     /**
@@ -85,6 +89,14 @@ public class ExecutionStore implements AutoCloseable {
      */
     public ExecutionOutcomes outcomes() {
         return this.outcomes;
+    }
+
+    /**
+     * Returns the takeover of attempts whose node died.
+     * @return the rescues
+     */
+    public ExecutionRescues rescues() {
+        return this.rescues;
     }
 
     /**
