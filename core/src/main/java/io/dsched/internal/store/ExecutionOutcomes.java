@@ -12,8 +12,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Records the outcomes of running attempts in {@code dsched_execution}, each fenced on the claim
  * (the attempt still RUNNING on the claiming node). An outcome and what follows from it (the next
- * attempt, or the dead letter) are written in one transaction. The outcomes of attempts whose
- * node died are {@link ExecutionRescues}'.
+ * attempt, or the dead letter) are written in one transaction. The ends of attempts whose
+ * worker is gone (their node died, or an earlier process of this node left them) are {@link
+ * ExecutionRescues}'.
  */
 public final class ExecutionOutcomes implements AutoCloseable {
 

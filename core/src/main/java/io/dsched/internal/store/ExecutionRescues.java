@@ -9,9 +9,11 @@ import java.util.function.Function;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Takes over the running attempts of nodes that died: each is ended fenced on its dead node (the
- * attempt still RUNNING there, so that two nodes rescuing it at once rescue it once), and what
- * follows (the attempt that re-runs it, or the dead letter) is written in the same transaction.
+ * Takes over running attempts whose worker is gone: those of a node declared dead, and this node's
+ * own that it no longer runs (left by an earlier process of the same node id). Each is ended fenced
+ * on the node it was running on (the attempt still RUNNING there, so that two nodes rescuing it at
+ * once rescue it once), and what follows (the attempt that re-runs it, or the dead letter) is
+ * written in the same transaction.
  */
 public final class ExecutionRescues {
 

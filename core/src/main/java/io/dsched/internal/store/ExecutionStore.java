@@ -10,9 +10,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * dsched's store of attempts, {@code dsched_execution}, cut by what its callers do: {@link
  * #inserts() inserts} of claims and waiting attempts, {@link #claims() claims} of due attempts,
- * {@link #outcomes() outcomes} of running ones, {@link #rescues() rescues} of a dead node's,
- * {@link #cancels() cancellation}, and reads
- * through the {@link #repository() repository}. What differs by database is the {@link SqlDialect}'s.
+ * {@link #outcomes() outcomes} of running ones, {@link #rescues() rescues} of those whose
+ * worker is gone, {@link #cancels() cancellation}, and reads through the {@link #repository()
+ * repository}. What differs by database is the {@link SqlDialect}'s.
  */
 public class ExecutionStore implements AutoCloseable {
 

@@ -13,8 +13,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * ({@code dsched_job_removal}): a node of an older deployment that still declares such a job does
  * not bring it back, and a node of a newer one does.
  *
- * <p>Callers hold the cluster's deployment lock (see {@code io.dsched.internal.engine.DeploymentLock})
- * while they record or forget a removal.
+ * <p>Callers hold the cluster's deployment lock (see {@code
+ * io.dsched.internal.engine.DeploymentLock}) while they record or forget a removal as a node
+ * synchronises its jobs; the housekeeping forgets old ones without it.
  */
 public final class JobRemovalStore {
 
@@ -101,8 +102,8 @@ public final class JobRemovalStore {
     }
 
     /**
-     * Forgets the removals older than an instant (of every cluster on these tables, as the
-     * housekeeping of deployments does): a node of a deployment forgotten counts as new, and
+     * Forgets the removals older than an instant (this cluster's, as the housekeeping of
+     * deployments does): a node of a deployment forgotten counts as new, and
      * brings a removed job back anyway.
      * @param before forget what was removed before this
      * @return how many rows were deleted
