@@ -3,14 +3,18 @@ package io.dsched.internal.audit;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Decides which refused writes get a row of {@code dsched_audit}, so that a loop of refused
  * requests cannot fill the table: a request without a user (401) never does, and a user refused
  * (403) gets at most one row a minute on each node. Every refusal is counted all the same, in
- * {@code dsched.management.refusals} tagged with the {@code status}.
+ * {@code dsched.management.refusals} tagged with the {@code status}. Safe for concurrent
+ * requests: a minute's window of recorded users only ever gives way to a later minute's, so a
+ * request that read the clock just before the minute turned cannot open the new minute again.
  */
 public final class RefusedWrites {
 
@@ -26,9 +30,7 @@ public final class RefusedWrites {
 
     private final Clock clock;
 
-    private final Map<String, Long> recordedInMinute = new ConcurrentHashMap<>();
-
-    private volatile long minute = -1;
+    private final AtomicReference<Window> window = new AtomicReference<>(new Window(Long.MIN_VALUE));
 
     /**
      * Creates the policy.
@@ -56,13 +58,41 @@ public final class RefusedWrites {
             return false;
         }
         long now = this.clock.millis() / MINUTE;
-        if (now != this.minute) {
-            this.recordedInMinute.clear();
-            this.minute = now;
+        Window current = this.window.get();
+        while (current.minute < now) {
+            Window next = new Window(now);
+            current = this.window.compareAndSet(current, next) ? next : this.window.get();
         }
-        if (this.recordedInMinute.size() >= MAX_ACTORS) {
-            return false;
+        return current.record(actor);
+    }
+
+    /** The users recorded within one minute, at most {@link #MAX_ACTORS} of them. */
+    private static final class Window {
+
+        private final long minute;
+
+        private final Set<String> actors = ConcurrentHashMap.newKeySet();
+
+        private final AtomicInteger places = new AtomicInteger(MAX_ACTORS);
+
+        Window(long minute) {
+            this.minute = minute;
         }
-        return this.recordedInMinute.putIfAbsent(actor, now) == null;
+
+        boolean record(String actor) {
+            if (this.actors.contains(actor)) {
+                return false;
+            }
+            // a place is taken before the user is added, so that no burst goes past the bound
+            if (this.places.getAndDecrement() <= 0) {
+                this.places.incrementAndGet();
+                return false;
+            }
+            if (!this.actors.add(actor)) {
+                this.places.incrementAndGet();
+                return false;
+            }
+            return true;
+        }
     }
 }

@@ -8,6 +8,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -59,6 +62,25 @@ class RefusedWritesTests {
         assertThat(this.refusals.refused("user-1100", 403)).isTrue();
     }
 
+    @Test
+    void aRefusalThatReadTheClockJustBeforeTheMinuteTurnedDoesNotOpenTheNewMinuteAgain() throws Exception {
+        this.clock.advance(Duration.ofSeconds(59));
+        // a request reads the clock in the last second of a minute, then its thread is descheduled
+        CompletableFuture<Boolean> late =
+                CompletableFuture.supplyAsync(() -> this.refusals.refused("intruder", 403), this.clock::holdOnce);
+        assertThat(this.clock.read.await(10, TimeUnit.SECONDS)).isTrue();
+
+        this.clock.advance(Duration.ofSeconds(1));
+        assertThat(this.refusals.refused("stranger", 403)).as("the next minute").isTrue();
+        this.clock.resume.countDown();
+        assertThat(late.get(10, TimeUnit.SECONDS)).as("the late request's user").isTrue();
+
+        assertThat(this.refusals.refused("stranger", 403))
+                .as("the same user again within the new minute")
+                .isFalse();
+        assertThat(this.refusals.refused("intruder", 403)).isFalse();
+    }
+
     private double count(String status) {
         return this.registry
                 .get("dsched.management.refusals")
@@ -69,7 +91,15 @@ class RefusedWritesTests {
 
     private static final class SteppedClock extends Clock {
 
-        private Instant now;
+        private volatile Instant now;
+
+        private volatile Thread held;
+
+        /** Counted down once the held thread has read the clock. */
+        final CountDownLatch read = new CountDownLatch(1);
+
+        /** What the held thread waits for after reading the clock. */
+        final CountDownLatch resume = new CountDownLatch(1);
 
         SteppedClock(Instant now) {
             this.now = now;
@@ -89,9 +119,26 @@ class RefusedWritesTests {
             return this;
         }
 
+        /** Runs {@code task} on a thread of its own that is held just after it reads the clock. */
+        void holdOnce(Runnable task) {
+            Thread thread = new Thread(task, "held-by-the-clock");
+            this.held = thread;
+            thread.start();
+        }
+
         @Override
         public Instant instant() {
-            return this.now;
+            Instant now = this.now;
+            if (Thread.currentThread() == this.held) {
+                this.held = null;
+                this.read.countDown();
+                try {
+                    this.resume.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return now;
         }
     }
 }
