@@ -14,7 +14,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * (403) gets at most one row a minute on each node. Every refusal is counted all the same, in
  * {@code dsched.management.refusals} tagged with the {@code status}. Safe for concurrent
  * requests: a minute's window of recorded users only ever gives way to a later minute's, so a
- * request that read the clock just before the minute turned cannot open the new minute again.
+ * request that read the clock just before the minute turned cannot open the new minute again. When
+ * the wall clock steps back, the later minute's window stays until the clock has caught up: fewer
+ * rows for a while, never more.
  */
 public final class RefusedWrites {
 

@@ -71,8 +71,13 @@ class RefusedWritesTests {
         assertThat(this.clock.read.await(10, TimeUnit.SECONDS)).isTrue();
 
         this.clock.advance(Duration.ofSeconds(1));
-        assertThat(this.refusals.refused("stranger", 403)).as("the next minute").isTrue();
-        this.clock.resume.countDown();
+        try {
+            assertThat(this.refusals.refused("stranger", 403))
+                    .as("the next minute")
+                    .isTrue();
+        } finally {
+            this.clock.resume.countDown();
+        }
         assertThat(late.get(10, TimeUnit.SECONDS)).as("the late request's user").isTrue();
 
         assertThat(this.refusals.refused("stranger", 403))
