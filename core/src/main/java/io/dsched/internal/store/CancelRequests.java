@@ -65,7 +65,7 @@ public class CancelRequests {
      * @return what the request did
      */
     public Cancellation cancel(long executionId, String requestedBy, Instant now) {
-        String by = ExecutionOutcomes.truncate(requestedBy, MAX_BY);
+        String by = TextColumns.cut(requestedBy, MAX_BY);
         return this.transactions.execute((tx) -> {
             List<String> found = this.jdbc.queryForList(this.tables.sql(LOCK), String.class, executionId);
             if (found.isEmpty()) {

@@ -38,7 +38,12 @@ public record Deployment(String hash, Set<String> jobs, String nodeId, Instant s
         return String.join("\n", new TreeSet<>(jobNames)) + "\n#build=" + (build != null ? build : "");
     }
 
-    static String hash(String identity) {
+    /**
+     * Returns the fingerprint of an identity, the {@link #hash()} of the deployment it names.
+     * @param identity an {@link #identity(Set, String) identity}
+     * @return its SHA-256, in hexadecimal
+     */
+    static String fingerprint(String identity) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(identity.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest);

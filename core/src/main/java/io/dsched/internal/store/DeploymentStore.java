@@ -64,7 +64,7 @@ public class DeploymentStore {
      * @return the deployment as recorded
      */
     public Deployment adopt(String identity, Set<String> jobNames, String nodeId, boolean reapplySuperseded) {
-        String hash = Deployment.hash(identity);
+        String hash = Deployment.fingerprint(identity);
         String now = this.dialect.currentTimestampSql();
         int known = this.jdbc.update(
                 this.tables.sql("UPDATE dsched_deployment SET last_started_at = " + now

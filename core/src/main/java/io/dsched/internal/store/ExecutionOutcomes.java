@@ -18,12 +18,6 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 public final class ExecutionOutcomes implements AutoCloseable {
 
-    static final int MAX_MESSAGE = 2000;
-
-    private static final int MAX_CLASS = 500;
-
-    static final int MAX_REASON = 500;
-
     private final ExecutionRepository repository;
 
     private final DeadLetterRepository deadLetters;
@@ -76,9 +70,9 @@ public final class ExecutionOutcomes implements AutoCloseable {
                 status.name(),
                 startedAt,
                 finishedAt,
-                (error != null) ? truncate(error.getClass().getName(), MAX_CLASS) : null,
-                (error != null) ? truncate(String.valueOf(error.getMessage()), MAX_MESSAGE) : null,
-                truncate(reason, MAX_REASON));
+                (error != null) ? TextColumns.cut(error.getClass().getName(), TextColumns.ERROR_CLASS) : null,
+                (error != null) ? TextColumns.cut(String.valueOf(error.getMessage()), TextColumns.ERROR_MESSAGE) : null,
+                TextColumns.cut(reason, TextColumns.STATUS_REASON));
         if (updated != 1) {
             throw new LostClaimException(claim, status);
         }
@@ -229,7 +223,11 @@ public final class ExecutionOutcomes implements AutoCloseable {
                 return true;
             }
             return this.repository.defer(
-                            claim.id(), claim.nodeId(), waiting.name(), dueAt, truncate(reason, MAX_REASON))
+                            claim.id(),
+                            claim.nodeId(),
+                            waiting.name(),
+                            dueAt,
+                            TextColumns.cut(reason, TextColumns.STATUS_REASON))
                     == 1;
         }));
     }
@@ -238,12 +236,5 @@ public final class ExecutionOutcomes implements AutoCloseable {
     @Override
     public void close() {
         this.successes.close();
-    }
-
-    static String truncate(String text, int max) {
-        if (text == null || text.length() <= max) {
-            return text;
-        }
-        return text.substring(0, max - 1) + "…";
     }
 }

@@ -85,8 +85,8 @@ public final class ExecutionRescues {
                         orphan.startedAt(),
                         now,
                         NodeLostException.class.getName(),
-                        ExecutionOutcomes.truncate(message, ExecutionOutcomes.MAX_MESSAGE),
-                        ExecutionOutcomes.truncate(reason, ExecutionOutcomes.MAX_REASON))
+                        TextColumns.cut(message, TextColumns.ERROR_MESSAGE),
+                        TextColumns.cut(reason, TextColumns.STATUS_REASON))
                 == 1;
     }
 }
