@@ -98,6 +98,15 @@ public final class AttemptRunner implements AutoCloseable {
     }
 
     /**
+     * Marks a held attempt as no longer in flight, when this node will not run it after all: the
+     * sweep of stale attempts takes it back.
+     * @param executionId the attempt
+     */
+    public void letGo(long executionId) {
+        this.inFlight.remove(executionId);
+    }
+
+    /**
      * Runs a claimed attempt to its recorded outcome.
      * @param claim the attempt, running on this node
      * @return what became of it

@@ -51,6 +51,8 @@ public final class ExecutionQueue implements SmartLifecycle {
 
     private ExecutorService workers;
 
+    private Handover handover;
+
     private Thread poller;
 
     private volatile boolean running;
@@ -107,6 +109,7 @@ public final class ExecutionQueue implements SmartLifecycle {
             thread.setDaemon(true);
             return thread;
         });
+        this.handover = new Handover(this.workers, this.intake, this.runner::hold, this.runner::letGo);
         this.running = true;
         this.accepting = true;
         this.poller = new Thread(this::poll, "dsched-queue-poller");
@@ -139,12 +142,7 @@ public final class ExecutionQueue implements SmartLifecycle {
         List<ExecutionRecord> attempts =
                 this.store.claims().claimDue(this.runner.nodeId(), this.clock.instant(), free, names);
         this.intake.claimed(free, attempts.size());
-        for (ExecutionRecord attempt : attempts) {
-            // in flight from its claim: the sweep of stale attempts must not take back one held ready
-            this.runner.hold(attempt.id());
-            this.workers.execute(() -> runClaimed(attempt));
-        }
-        return attempts.size();
+        return this.handover.handOver(attempts, this::runClaimed);
     }
 
     private void runClaimed(ExecutionRecord attempt) {

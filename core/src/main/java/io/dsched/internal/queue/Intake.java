@@ -49,6 +49,11 @@ final class Intake {
         this.outstanding.addAndGet(got);
     }
 
+    /** Records that {@code count} attempts claimed were never run here: they are outstanding no more. */
+    void dropped(int count) {
+        this.outstanding.addAndGet(-count);
+    }
+
     /**
      * Whether the poller waits for its next poll after a claim: unless the claim filled every free
      * place, when more may be due at once.
