@@ -1,5 +1,7 @@
 package io.dsched.internal.audit;
 
+import static io.dsched.internal.text.BoundedText.cut;
+
 import io.dsched.internal.store.Pages;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
@@ -69,9 +71,5 @@ public class AuditLog {
             criteria = criteria.and("target").is(target);
         }
         return Pages.read(this.aggregates, AuditEntry.class, criteria, Sort.by(Sort.Order.desc("id")), page);
-    }
-
-    private static String cut(String text, int max) {
-        return (text == null || text.length() <= max) ? text : text.substring(0, max - 1) + "…";
     }
 }

@@ -7,6 +7,7 @@ import io.dsched.internal.store.DeadLetterRepository;
 import io.dsched.internal.store.DeadLetterStatus;
 import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.internal.store.Pages;
+import io.dsched.internal.text.BoundedText;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -121,7 +122,9 @@ public class DeadLetters {
         checkActor(actor);
         Instant now = this.clock.instant();
         Optional<ExecutionRecord> replay = this.transactions.execute((tx) -> {
-            if (this.letters.close(id, DeadLetterStatus.REPLAYED.name(), actor, limit(reason), now) != 1) {
+            if (this.letters.close(
+                            id, DeadLetterStatus.REPLAYED.name(), actor, BoundedText.cut(reason, MAX_REASON), now)
+                    != 1) {
                 return Optional.<ExecutionRecord>empty();
             }
             DeadLetter letter = this.letters.findById(id).orElseThrow();
@@ -173,7 +176,12 @@ public class DeadLetters {
         if (!StringUtils.hasText(reason)) {
             throw new IllegalArgumentException("A reason is required to discard a dead letter");
         }
-        return this.letters.close(id, DeadLetterStatus.DISCARDED.name(), actor, limit(reason), this.clock.instant())
+        return this.letters.close(
+                        id,
+                        DeadLetterStatus.DISCARDED.name(),
+                        actor,
+                        BoundedText.cut(reason, MAX_REASON),
+                        this.clock.instant())
                 == 1;
     }
 
@@ -190,12 +198,5 @@ public class DeadLetters {
         if (!StringUtils.hasText(actor)) {
             throw new IllegalArgumentException("Say who acts on the dead letter");
         }
-    }
-
-    private static String limit(String reason) {
-        if (reason == null) {
-            return null;
-        }
-        return (reason.length() <= MAX_REASON) ? reason : reason.substring(0, MAX_REASON);
     }
 }

@@ -8,6 +8,7 @@ import io.dsched.internal.store.DeadLetterStatus;
 import io.dsched.internal.store.ExecutionStore;
 import io.dsched.internal.store.ExecutionStore.LostClaimException;
 import io.dsched.internal.store.TransientFailures;
+import io.dsched.internal.text.BoundedText;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
@@ -145,8 +146,8 @@ final class Recording {
                 claim.attempt(),
                 claim.id(),
                 failure.getClass().getName(),
-                truncate(String.valueOf(failure.getMessage()), 2000),
-                truncate(stackTrace(failure), MAX_STACK_TRACE),
+                BoundedText.cut(String.valueOf(failure.getMessage()), 2000),
+                BoundedText.cut(stackTrace(failure), MAX_STACK_TRACE),
                 claim.payload(),
                 firstFailure,
                 lastFailure,
@@ -174,9 +175,5 @@ final class Recording {
         StringWriter text = new StringWriter();
         failure.printStackTrace(new PrintWriter(text));
         return text.toString();
-    }
-
-    private static String truncate(String text, int max) {
-        return (text.length() <= max) ? text : text.substring(0, max - 1) + "…";
     }
 }

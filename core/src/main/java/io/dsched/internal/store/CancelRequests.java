@@ -2,6 +2,7 @@ package io.dsched.internal.store;
 
 import io.dsched.execution.Cancellation;
 import io.dsched.execution.ExecutionStatus;
+import io.dsched.internal.text.BoundedText;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
@@ -65,7 +66,7 @@ public class CancelRequests {
      * @return what the request did
      */
     public Cancellation cancel(long executionId, String requestedBy, Instant now) {
-        String by = TextColumns.cut(requestedBy, MAX_BY);
+        String by = BoundedText.cut(requestedBy, MAX_BY);
         return this.transactions.execute((tx) -> {
             List<String> found = this.jdbc.queryForList(this.tables.sql(LOCK), String.class, executionId);
             if (found.isEmpty()) {

@@ -3,6 +3,7 @@ package io.dsched.internal.store;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.store.ExecutionStore.LostClaimException;
+import io.dsched.internal.text.BoundedText;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -70,9 +71,9 @@ public final class ExecutionOutcomes implements AutoCloseable {
                 status.name(),
                 startedAt,
                 finishedAt,
-                (error != null) ? TextColumns.cut(error.getClass().getName(), TextColumns.ERROR_CLASS) : null,
-                (error != null) ? TextColumns.cut(String.valueOf(error.getMessage()), TextColumns.ERROR_MESSAGE) : null,
-                TextColumns.cut(reason, TextColumns.STATUS_REASON));
+                (error != null) ? BoundedText.cut(error.getClass().getName(), TextColumns.ERROR_CLASS) : null,
+                (error != null) ? BoundedText.cut(String.valueOf(error.getMessage()), TextColumns.ERROR_MESSAGE) : null,
+                BoundedText.cut(reason, TextColumns.STATUS_REASON));
         if (updated != 1) {
             throw new LostClaimException(claim, status);
         }
@@ -227,7 +228,7 @@ public final class ExecutionOutcomes implements AutoCloseable {
                             claim.nodeId(),
                             waiting.name(),
                             dueAt,
-                            TextColumns.cut(reason, TextColumns.STATUS_REASON))
+                            BoundedText.cut(reason, TextColumns.STATUS_REASON))
                     == 1;
         }));
     }

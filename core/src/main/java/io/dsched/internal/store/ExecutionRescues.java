@@ -3,6 +3,7 @@ package io.dsched.internal.store;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.store.ExecutionStore.NodeLostException;
+import io.dsched.internal.text.BoundedText;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Function;
@@ -85,8 +86,8 @@ public final class ExecutionRescues {
                         orphan.startedAt(),
                         now,
                         NodeLostException.class.getName(),
-                        TextColumns.cut(message, TextColumns.ERROR_MESSAGE),
-                        TextColumns.cut(reason, TextColumns.STATUS_REASON))
+                        BoundedText.cut(message, TextColumns.ERROR_MESSAGE),
+                        BoundedText.cut(reason, TextColumns.STATUS_REASON))
                 == 1;
     }
 }
