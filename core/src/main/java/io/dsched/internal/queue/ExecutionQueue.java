@@ -109,7 +109,7 @@ public final class ExecutionQueue implements SmartLifecycle {
             thread.setDaemon(true);
             return thread;
         });
-        this.handover = new Handover(this.workers, this.intake, this.runner::hold, this.runner::letGo);
+        this.handover = new Handover(this.workers, this.intake, this.runner::hold, this.runner::letGo, this::putBack);
         this.running = true;
         this.accepting = true;
         this.poller = new Thread(this::poll, "dsched-queue-poller");
@@ -156,6 +156,15 @@ public final class ExecutionQueue implements SmartLifecycle {
                 wakeUp();
             }
         }
+    }
+
+    private void putBack(ExecutionRecord attempt) {
+        this.store
+                .outcomes()
+                .defer(
+                        attempt,
+                        this.clock.instant(),
+                        "node " + this.runner.nodeId() + " stopped before a worker took it");
     }
 
     private void awaitNextPoll() {

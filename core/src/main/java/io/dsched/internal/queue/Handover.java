@@ -14,9 +14,10 @@ import org.slf4j.LoggerFactory;
  * handed over, so that the sweep of stale attempts does not take back one waiting for a worker.
  *
  * <p>The workers refuse attempts once they are shut down, which happens while a claim is still in
- * flight when the shutdown timeout runs out. The attempts not handed over are then let go: no longer
- * held, they are taken back by the sweep of stale attempts (by another node, once this one is gone),
- * and their places in the intake are free again, instead of being held by a node that never runs them.
+ * flight when the shutdown timeout runs out. The attempts not handed over are then put back to wait,
+ * due at once, for any node to claim (the write applies only while the attempt is still running on
+ * this node), and let go, their places in the intake free again. Should putting one back fail, it is
+ * taken over as the attempt of a dead node once this node has left the cluster.
  */
 final class Handover {
 
@@ -30,18 +31,23 @@ final class Handover {
 
     private final LongConsumer letGo;
 
+    private final Consumer<ExecutionRecord> putBack;
+
     /**
      * Creates a handover.
      * @param workers run the attempts
      * @param intake counts the attempts claimed and not yet finished
      * @param hold marks an attempt as in flight on this node
      * @param letGo marks it as no longer in flight
+     * @param putBack makes an attempt this node will not run wait again, for any node to claim
      */
-    Handover(Executor workers, Intake intake, LongConsumer hold, LongConsumer letGo) {
+    Handover(
+            Executor workers, Intake intake, LongConsumer hold, LongConsumer letGo, Consumer<ExecutionRecord> putBack) {
         this.workers = workers;
         this.intake = intake;
         this.hold = hold;
         this.letGo = letGo;
+        this.putBack = putBack;
     }
 
     /**
@@ -58,15 +64,26 @@ final class Handover {
                 this.workers.execute(() -> run.accept(attempt));
             } catch (RejectedExecutionException ex) {
                 List<ExecutionRecord> refused = attempts.subList(i, attempts.size());
-                refused.forEach((left) -> this.letGo.accept(left.id()));
+                logger.warn("The workers have stopped: {} claimed attempts wait again", refused.size());
+                refused.forEach(this::giveBack);
                 this.intake.dropped(refused.size());
-                logger.warn(
-                        "The workers have stopped: {} claimed attempts are left for the sweep of stale"
-                                + " attempts to take back",
-                        refused.size());
                 return i;
             }
         }
         return attempts.size();
+    }
+
+    private void giveBack(ExecutionRecord attempt) {
+        try {
+            this.putBack.accept(attempt);
+        } catch (RuntimeException ex) {
+            logger.warn(
+                    "Could not put back attempt {} of '{}'; it is taken over once this node has left: {}",
+                    attempt.attempt(),
+                    attempt.jobName(),
+                    ex.getMessage());
+        } finally {
+            this.letGo.accept(attempt.id());
+        }
     }
 }

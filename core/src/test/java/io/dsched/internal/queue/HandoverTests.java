@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The handover of a claim's attempts to the workers: each is held before a worker has it, and what
- * workers that have stopped refuse is let go and leaves the intake, not held by a node that never
- * runs it.
+ * workers that have stopped refuse is put back to wait, let go, and leaves the intake, not held by a
+ * node that never runs it.
  */
 class HandoverTests {
 
@@ -29,6 +29,8 @@ class HandoverTests {
     private final List<Runnable> accepted = new ArrayList<>();
 
     private final List<Long> ran = new ArrayList<>();
+
+    private final List<Long> putBack = new ArrayList<>();
 
     @Test
     void everyAttemptIsHeldBeforeAWorkerHasIt() {
@@ -50,13 +52,14 @@ class HandoverTests {
     }
 
     @Test
-    void whatStoppedWorkersRefuseIsLetGoAndFreesItsPlaces() {
+    void whatStoppedWorkersRefuseIsPutBackToWaitLetGoAndFreesItsPlaces() {
         List<ExecutionRecord> claim = claim(1, 2, 3);
         this.intake.claimed(4, claim.size());
 
         int handedOver = handover(workersTaking(1)).handOver(claim, (attempt) -> this.ran.add(attempt.id()));
 
         assertThat(handedOver).isEqualTo(1);
+        assertThat(this.putBack).as("waiting again, for any node to claim").containsExactly(2L, 3L);
         assertThat(this.held)
                 .as("the sweep of stale attempts may take back what no worker runs")
                 .containsExactly(1L);
@@ -67,8 +70,26 @@ class HandoverTests {
         assertThat(this.ran).containsExactly(1L);
     }
 
+    @Test
+    void anAttemptThatCannotBePutBackIsLetGoAllTheSame() {
+        List<ExecutionRecord> claim = claim(1, 2);
+        this.intake.claimed(4, claim.size());
+        Handover handover =
+                new Handover(workersTaking(0), this.intake, this.held::add, this.held::remove, (attempt) -> {
+                    throw new IllegalStateException("database unreachable");
+                });
+
+        assertThat(handover.handOver(claim, (attempt) -> this.ran.add(attempt.id())))
+                .isZero();
+        assertThat(this.held)
+                .as("taken over as a dead node's attempt once this node has left")
+                .isEmpty();
+        assertThat(this.intake.free()).isEqualTo(4);
+    }
+
     private Handover handover(Executor workers) {
-        return new Handover(workers, this.intake, this.held::add, this.held::remove);
+        return new Handover(
+                workers, this.intake, this.held::add, this.held::remove, (attempt) -> this.putBack.add(attempt.id()));
     }
 
     /** Workers that take {@code count} attempts, then refuse, as a pool that was shut down does. */
