@@ -31,7 +31,7 @@ public record TestDatabase(
         properties.put("spring.datasource.password", (this.password != null) ? this.password : "");
         properties.put("spring.datasource.hikari.maximum-pool-size", "12");
         // a node opens connections as it needs them, not twelve at its start: a suite of six nodes,
-        // beside another suite in the other test JVM, stays within the database's 100 connections
+        // beside the suites of the other test JVMs, stays within the database's connections
         properties.put("spring.datasource.hikari.minimum-idle", "2");
         properties.put("dsched.jdbc.initialize-schema", "always");
         return properties;
@@ -47,6 +47,8 @@ public record TestDatabase(
         config.setUsername(this.username);
         config.setPassword(this.password);
         config.setMaximumPoolSize(12);
+        // like a node's pool: connections as the observer needs them, not twelve per test at once
+        config.setMinimumIdle(2);
         return new HikariDataSource(config);
     }
 
