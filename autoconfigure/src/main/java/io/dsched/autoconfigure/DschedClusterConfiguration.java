@@ -52,7 +52,7 @@ final class DschedClusterConfiguration {
                 new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
                 store,
                 targets,
-                queue,
+                queue::wakeUp,
                 runner::inFlight,
                 nodeId.value(),
                 recovery.getHeartbeatInterval(),

@@ -5,7 +5,6 @@ import io.dsched.internal.cluster.NodeTable.NodeSighting;
 import io.dsched.internal.engine.DschedPhases;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
-import io.dsched.internal.queue.ExecutionQueue;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -42,7 +41,7 @@ public final class ClusterMembership implements SmartLifecycle {
 
     private final JobTargets targets;
 
-    private final ExecutionQueue queue;
+    private final Runnable wakeQueue;
 
     private final String nodeId;
 
@@ -71,7 +70,7 @@ public final class ClusterMembership implements SmartLifecycle {
      * @param nodes the node table
      * @param store the execution history
      * @param targets the jobs and handlers this node can run, for their retry policies
-     * @param queue the queue to wake when an attempt is taken over
+     * @param wakeQueue wakes the queue of waiting attempts, when an attempt is taken over
      * @param inFlight the attempts this node is running right now
      * @param nodeId this node
      * @param heartbeatInterval how often to record a heartbeat
@@ -83,7 +82,7 @@ public final class ClusterMembership implements SmartLifecycle {
             NodeTable nodes,
             ExecutionStore store,
             JobTargets targets,
-            ExecutionQueue queue,
+            Runnable wakeQueue,
             Supplier<Set<Long>> inFlight,
             String nodeId,
             Duration heartbeatInterval,
@@ -94,7 +93,7 @@ public final class ClusterMembership implements SmartLifecycle {
         this.nodes = nodes;
         this.store = store;
         this.targets = targets;
-        this.queue = queue;
+        this.wakeQueue = wakeQueue;
         this.inFlight = inFlight;
         this.nodeId = nodeId;
         this.heartbeatInterval = heartbeatInterval;
@@ -251,7 +250,7 @@ public final class ClusterMembership implements SmartLifecycle {
                     orphan.scheduledAt(),
                     reason,
                     (next != null) ? "re-running it" : "dead-lettered it");
-            this.queue.wakeUp();
+            this.wakeQueue.run();
         }
     }
 

@@ -1,0 +1,192 @@
+package io.dsched.internal.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dsched.execution.ExecutionOrigin;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.internal.cluster.NodeTable.NodeSighting;
+import io.dsched.internal.execution.JobTarget;
+import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.store.ClusterTables;
+import io.dsched.internal.store.DatabasePlatform;
+import io.dsched.internal.store.DschedRepositories;
+import io.dsched.internal.store.ExecutionRepository;
+import io.dsched.internal.store.ExecutionStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.stream.StreamSupport;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * What a node's membership takes over, on an in-memory H2 database and a clock the test sets: the
+ * running attempts of a node gone silent, once, by one of the nodes that judge it dead; its own
+ * attempts it lost track of, but none it is running; nothing of a live node.
+ */
+class ClusterMembershipTests {
+
+    private static final Duration HEARTBEAT = Duration.ofMillis(500);
+
+    private static final Duration NODE_TIMEOUT = Duration.ofSeconds(10);
+
+    private static final Instant FIRE = Instant.parse("2031-01-01T00:00:00Z");
+
+    private final SettableClock nodeClock = new SettableClock(Instant.now());
+
+    private final DatabaseClock clock = new DatabaseClock(this.nodeClock);
+
+    private final AtomicInteger wakeUps = new AtomicInteger();
+
+    private JdbcTemplate sql;
+
+    private NodeTable nodes;
+
+    private ExecutionStore store;
+
+    private ExecutionRepository executions;
+
+    @BeforeEach
+    void createDatabase() {
+        JdbcDataSource dataSource = new JdbcDataSource();
+        dataSource.setURL("jdbc:h2:mem:membership" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        new ResourceDatabasePopulator(new ClassPathResource("io/dsched/store/schema-h2.sql")).execute(dataSource);
+        this.sql = new JdbcTemplate(dataSource);
+        DschedRepositories repositories = new DschedRepositories(dataSource, DatabasePlatform.H2);
+        this.executions = repositories.executions();
+        this.store = new ExecutionStore(
+                this.executions,
+                repositories.deadLetters(),
+                new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
+                dataSource,
+                DatabasePlatform.H2,
+                ClusterTables.DEFAULT,
+                false);
+        this.nodes = new NodeTable(dataSource, DatabasePlatform.H2, ClusterTables.DEFAULT);
+    }
+
+    @Test
+    void aSilentNodesRunningAttemptIsTakenOverOnceAndTheNodeForgottenWhileALiveNodesIsLeftAlone() {
+        this.nodes.heartbeat("node-1");
+        this.nodes.heartbeat("node-2");
+        lastSeen("node-dead", NODE_TIMEOUT.plusSeconds(1));
+        long orphan = running("settle", "node-dead", Duration.ofMinutes(5));
+        long alive = running("report", "node-2", Duration.ofMinutes(5));
+
+        membership("node-1", Set::of).rescueDeadNodes();
+        membership("node-2", Set::of).rescueDeadNodes();
+
+        List<ExecutionRecord> settle = attempts("settle");
+        assertThat(settle).hasSize(2);
+        assertThat(settle.get(0).id()).isEqualTo(orphan);
+        assertThat(settle.get(0).status()).isEqualTo(ExecutionStatus.FAILED);
+        assertThat(settle.get(0).statusReason()).contains("node-dead");
+        assertThat(settle.get(1).origin())
+                .as("re-run once, though two nodes judged its node dead")
+                .isEqualTo(ExecutionOrigin.RECOVERY);
+        assertThat(settle.get(1).status()).isEqualTo(ExecutionStatus.RETRY_SCHEDULED);
+        assertThat(this.wakeUps)
+                .as("the node that took it over wakes its queue")
+                .hasValue(1);
+        assertThat(this.executions.findById(alive).orElseThrow().status()).isEqualTo(ExecutionStatus.RUNNING);
+        assertThat(this.nodes.sightings()).extracting(NodeSighting::nodeId).containsOnly("node-1", "node-2");
+    }
+
+    @Test
+    void aNodeSilentForNoLongerThanTheNodeTimeoutKeepsItsAttempts() {
+        this.nodes.heartbeat("node-1");
+        lastSeen("node-slow", NODE_TIMEOUT.minusSeconds(1));
+        long slow = running("settle", "node-slow", Duration.ofMinutes(5));
+
+        membership("node-1", Set::of).rescueDeadNodes();
+
+        assertThat(this.executions.findById(slow).orElseThrow().status()).isEqualTo(ExecutionStatus.RUNNING);
+        assertThat(this.nodes.sightings()).extracting(NodeSighting::nodeId).contains("node-slow");
+        assertThat(this.wakeUps).hasValue(0);
+    }
+
+    @Test
+    void aNodeTakesBackItsOwnAttemptsItLostTrackOfButNoneItIsRunning() {
+        this.nodes.heartbeat("node-1");
+        long lost = running("settle", "node-1", NODE_TIMEOUT.plusSeconds(1));
+        long runningHere = running("report", "node-1", NODE_TIMEOUT.plusSeconds(1));
+        long justClaimed = running("notify", "node-1", Duration.ofSeconds(1));
+
+        membership("node-1", () -> Set.of(runningHere)).rescueStaleOwnAttempts();
+
+        assertThat(this.executions.findById(lost).orElseThrow().statusReason()).contains("lost track of it");
+        assertThat(attempts("settle"))
+                .extracting(ExecutionRecord::origin)
+                .containsExactly(ExecutionOrigin.SCHEDULE, ExecutionOrigin.RECOVERY);
+        assertThat(this.executions.findById(runningHere).orElseThrow().status())
+                .as("in flight on this node")
+                .isEqualTo(ExecutionStatus.RUNNING);
+        assertThat(this.executions.findById(justClaimed).orElseThrow().status())
+                .as("claimed less than a node timeout ago, its outcome may still come")
+                .isEqualTo(ExecutionStatus.RUNNING);
+    }
+
+    private ClusterMembership membership(String nodeId, Supplier<Set<Long>> inFlight) {
+        ClockSkew skew = new ClockSkew(this.clock, Duration.ofSeconds(5), nodeId);
+        return new ClusterMembership(
+                this.nodes,
+                this.store,
+                new NoTargets(),
+                this.wakeUps::incrementAndGet,
+                inFlight,
+                nodeId,
+                HEARTBEAT,
+                NODE_TIMEOUT,
+                this.clock,
+                skew);
+    }
+
+    private void lastSeen(String nodeId, Duration ago) {
+        this.sql.update(
+                "INSERT INTO dsched_node (node_id, started_at, last_seen) VALUES (?, DATEADD('HOUR', -1,"
+                        + " CURRENT_TIMESTAMP), DATEADD('MILLISECOND', ?, CURRENT_TIMESTAMP))",
+                nodeId,
+                -ago.toMillis());
+    }
+
+    private long running(String jobName, String nodeId, Duration startedAgo) {
+        Instant startedAt = this.clock.instant().minus(startedAgo);
+        return this.executions
+                .save(ExecutionRecord.claim(jobName, FIRE, nodeId, startedAt))
+                .id();
+    }
+
+    private List<ExecutionRecord> attempts(String jobName) {
+        return StreamSupport.stream(this.executions.findAll().spliterator(), false)
+                .filter((attempt) -> attempt.jobName().equals(jobName))
+                .sorted(Comparator.comparingInt(ExecutionRecord::attempt))
+                .toList();
+    }
+
+    /** A node that declares none of the jobs: what it takes over is re-run wherever they are declared. */
+    private static final class NoTargets implements JobTargets {
+
+        @Override
+        public Optional<JobTarget> find(String name) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Set<String> names() {
+            return Set.of();
+        }
+    }
+}
