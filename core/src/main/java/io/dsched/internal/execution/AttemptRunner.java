@@ -98,8 +98,8 @@ public final class AttemptRunner implements AutoCloseable {
     }
 
     /**
-     * Marks a held attempt as no longer in flight, when this node will not run it after all: the
-     * sweep of stale attempts takes it back.
+     * Marks a held attempt as no longer in flight, when this node will not run it after all (its
+     * node stopped before a worker started it).
      * @param executionId the attempt
      */
     public void letGo(long executionId) {

@@ -11,7 +11,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -28,6 +29,9 @@ import org.springframework.context.SmartLifecycle;
 public final class ExecutionQueue implements SmartLifecycle {
 
     private static final Logger logger = LoggerFactory.getLogger(ExecutionQueue.class);
+
+    /** How long a claim in flight at the end of the shutdown wait has to give its attempts back. */
+    private static final Duration HAND_BACK = Duration.ofSeconds(5);
 
     private final ExecutionStore store;
 
@@ -104,12 +108,15 @@ public final class ExecutionQueue implements SmartLifecycle {
     @Override
     public void start() {
         AtomicInteger count = new AtomicInteger();
-        this.workers = Executors.newFixedThreadPool(this.threads, (runnable) -> {
-            Thread thread = new Thread(runnable, "dsched-queue-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.handover = new Handover(this.workers, this.intake, this.runner::hold, this.runner::letGo, this::putBack);
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                this.threads, this.threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), (runnable) -> {
+                    Thread thread = new Thread(runnable, "dsched-queue-" + count.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        this.workers = pool;
+        this.handover =
+                new Handover(pool, pool.getQueue(), this.intake, this.runner::hold, this.runner::letGo, this::putBack);
         this.running = true;
         this.accepting = true;
         this.poller = new Thread(this::poll, "dsched-queue-poller");
@@ -196,7 +203,13 @@ public final class ExecutionQueue implements SmartLifecycle {
             // a claim in flight when the shutdown began hands its attempts to the workers first
             this.poller.join(Math.max(1, this.shutdown.remaining().toMillis()));
             this.workers.shutdown();
-            if (!this.workers.awaitTermination(this.shutdown.remaining().toMillis(), TimeUnit.MILLISECONDS)) {
+            boolean finished =
+                    this.workers.awaitTermination(this.shutdown.remaining().toMillis(), TimeUnit.MILLISECONDS);
+            // a claim that outlived the wait gives back what the stopped workers refuse, before this
+            // node leaves the cluster; then what waits for a worker goes back too
+            this.poller.join(HAND_BACK.toMillis());
+            this.handover.giveBackWaiting();
+            if (!finished) {
                 logger.warn("Stopping with attempts still running after the shutdown timeout; another node"
                         + " takes them over");
             }

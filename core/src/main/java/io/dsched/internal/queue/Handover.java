@@ -1,7 +1,9 @@
 package io.dsched.internal.queue;
 
 import io.dsched.execution.ExecutionRecord;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
@@ -13,17 +15,20 @@ import org.slf4j.LoggerFactory;
  * Hands the attempts of one claim to the workers. Each is held (in flight on this node) before it is
  * handed over, so that the sweep of stale attempts does not take back one waiting for a worker.
  *
- * <p>The workers refuse attempts once they are shut down, which happens while a claim is still in
- * flight when the shutdown timeout runs out. The attempts not handed over are then put back to wait,
- * due at once, for any node to claim (the write applies only while the attempt is still running on
- * this node), and let go, their places in the intake free again. Should putting one back fail, it is
- * taken over as the attempt of a dead node once this node has left the cluster.
+ * <p>When the node stops, an attempt claimed here that no worker started is given back: put back to
+ * wait, due when it was due, for any node to claim (the write applies only while the attempt still
+ * runs on this node), let go, and its place in the intake freed. That is the case of the attempts
+ * held ready in the workers' queue when the shutdown timeout runs out, and of those of a claim still
+ * in flight then, which the stopped workers refuse. Should putting one back fail, it is taken over
+ * as the attempt of a dead node once this node has left the cluster.
  */
 final class Handover {
 
     private static final Logger logger = LoggerFactory.getLogger(Handover.class);
 
     private final Executor workers;
+
+    private final Queue<Runnable> waiting;
 
     private final Intake intake;
 
@@ -36,14 +41,21 @@ final class Handover {
     /**
      * Creates a handover.
      * @param workers run the attempts
+     * @param waiting the workers' queue of tasks not yet started
      * @param intake counts the attempts claimed and not yet finished
      * @param hold marks an attempt as in flight on this node
      * @param letGo marks it as no longer in flight
      * @param putBack makes an attempt this node will not run wait again, for any node to claim
      */
     Handover(
-            Executor workers, Intake intake, LongConsumer hold, LongConsumer letGo, Consumer<ExecutionRecord> putBack) {
+            Executor workers,
+            Queue<Runnable> waiting,
+            Intake intake,
+            LongConsumer hold,
+            LongConsumer letGo,
+            Consumer<ExecutionRecord> putBack) {
         this.workers = workers;
+        this.waiting = waiting;
         this.intake = intake;
         this.hold = hold;
         this.letGo = letGo;
@@ -61,29 +73,68 @@ final class Handover {
             ExecutionRecord attempt = attempts.get(i);
             this.hold.accept(attempt.id());
             try {
-                this.workers.execute(() -> run.accept(attempt));
+                this.workers.execute(new Claimed(attempt, run));
             } catch (RejectedExecutionException ex) {
-                List<ExecutionRecord> refused = attempts.subList(i, attempts.size());
-                logger.warn("The workers have stopped: {} claimed attempts wait again", refused.size());
-                refused.forEach(this::giveBack);
-                this.intake.dropped(refused.size());
+                giveBack(attempts.subList(i, attempts.size()));
                 return i;
             }
         }
         return attempts.size();
     }
 
-    private void giveBack(ExecutionRecord attempt) {
-        try {
-            this.putBack.accept(attempt);
-        } catch (RuntimeException ex) {
-            logger.warn(
-                    "Could not put back attempt {} of '{}'; it is taken over once this node has left: {}",
-                    attempt.attempt(),
-                    attempt.jobName(),
-                    ex.getMessage());
-        } finally {
-            this.letGo.accept(attempt.id());
+    /**
+     * Gives back the attempts waiting in the workers' queue that no worker has started, once the
+     * workers are shut down.
+     * @return how many were given back
+     */
+    int giveBackWaiting() {
+        List<ExecutionRecord> unstarted = new ArrayList<>();
+        Runnable task;
+        while ((task = this.waiting.poll()) != null) {
+            if (task instanceof Claimed claimed) {
+                unstarted.add(claimed.attempt);
+            }
+        }
+        giveBack(unstarted);
+        return unstarted.size();
+    }
+
+    private void giveBack(List<ExecutionRecord> attempts) {
+        if (attempts.isEmpty()) {
+            return;
+        }
+        logger.warn("The workers have stopped: {} claimed attempts no worker started go back to wait", attempts.size());
+        for (ExecutionRecord attempt : attempts) {
+            try {
+                this.putBack.accept(attempt);
+            } catch (RuntimeException ex) {
+                logger.warn(
+                        "Could not put back attempt {} of '{}'; it is taken over once this node has left: {}",
+                        attempt.attempt(),
+                        attempt.jobName(),
+                        ex.getMessage());
+            } finally {
+                this.letGo.accept(attempt.id());
+            }
+        }
+        this.intake.dropped(attempts.size());
+    }
+
+    /** A claimed attempt on its way to a worker. */
+    private static final class Claimed implements Runnable {
+
+        private final ExecutionRecord attempt;
+
+        private final Consumer<ExecutionRecord> run;
+
+        Claimed(ExecutionRecord attempt, Consumer<ExecutionRecord> run) {
+            this.attempt = attempt;
+            this.run = run;
+        }
+
+        @Override
+        public void run() {
+            this.run.accept(this.attempt);
         }
     }
 }

@@ -7,16 +7,18 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.junit.jupiter.api.Test;
 
 /**
- * The handover of a claim's attempts to the workers: each is held before a worker has it, and what
- * workers that have stopped refuse is put back to wait, let go, and leaves the intake, not held by a
- * node that never runs it.
+ * The handover of a claim's attempts to the workers: each is held before a worker has it; when the
+ * node stops, what no worker started (refused by the stopped workers, or still in their queue) is
+ * put back to wait, let go, and leaves the intake, not held by a node that never runs it.
  */
 class HandoverTests {
 
@@ -26,7 +28,8 @@ class HandoverTests {
 
     private final Set<Long> held = ConcurrentHashMap.newKeySet();
 
-    private final List<Runnable> accepted = new ArrayList<>();
+    /** The workers' queue: what they accepted and have not started. */
+    private final Queue<Runnable> waiting = new ConcurrentLinkedQueue<>();
 
     private final List<Long> ran = new ArrayList<>();
 
@@ -44,11 +47,12 @@ class HandoverTests {
 
         assertThat(handedOver).isEqualTo(3);
         assertThat(this.held).containsExactlyInAnyOrder(1L, 2L, 3L);
-        this.accepted.forEach(Runnable::run);
+        startAll();
         assertThat(this.ran).containsExactly(1L, 2L, 3L);
         assertThat(this.intake.free())
                 .as("three places taken until they finish")
                 .isEqualTo(1);
+        assertThat(this.putBack).isEmpty();
     }
 
     @Test
@@ -60,13 +64,28 @@ class HandoverTests {
 
         assertThat(handedOver).isEqualTo(1);
         assertThat(this.putBack).as("waiting again, for any node to claim").containsExactly(2L, 3L);
-        assertThat(this.held)
-                .as("the sweep of stale attempts may take back what no worker runs")
-                .containsExactly(1L);
+        assertThat(this.held).as("no longer in flight here").containsExactly(1L);
         assertThat(this.intake.free())
                 .as("only the attempt a worker took holds a place")
                 .isEqualTo(3);
-        this.accepted.forEach(Runnable::run);
+        startAll();
+        assertThat(this.ran).containsExactly(1L);
+    }
+
+    @Test
+    void whatWaitsInTheWorkersQueueWhenTheyStopIsPutBackButNotWhatAWorkerStarted() {
+        List<ExecutionRecord> claim = claim(1, 2, 3);
+        this.intake.claimed(4, claim.size());
+        Handover handover = handover(workersTaking(Integer.MAX_VALUE));
+        handover.handOver(claim, (attempt) -> this.ran.add(attempt.id()));
+        this.waiting.poll().run();
+
+        assertThat(handover.giveBackWaiting()).isEqualTo(2);
+
+        assertThat(this.putBack).containsExactly(2L, 3L);
+        assertThat(this.held).as("the started attempt stays in flight").containsExactly(1L);
+        assertThat(this.intake.free()).isEqualTo(3);
+        assertThat(this.waiting).isEmpty();
         assertThat(this.ran).containsExactly(1L);
     }
 
@@ -74,8 +93,8 @@ class HandoverTests {
     void anAttemptThatCannotBePutBackIsLetGoAllTheSame() {
         List<ExecutionRecord> claim = claim(1, 2);
         this.intake.claimed(4, claim.size());
-        Handover handover =
-                new Handover(workersTaking(0), this.intake, this.held::add, this.held::remove, (attempt) -> {
+        Handover handover = new Handover(
+                workersTaking(0), this.waiting, this.intake, this.held::add, this.held::remove, (attempt) -> {
                     throw new IllegalStateException("database unreachable");
                 });
 
@@ -89,17 +108,31 @@ class HandoverTests {
 
     private Handover handover(Executor workers) {
         return new Handover(
-                workers, this.intake, this.held::add, this.held::remove, (attempt) -> this.putBack.add(attempt.id()));
+                workers,
+                this.waiting,
+                this.intake,
+                this.held::add,
+                this.held::remove,
+                (attempt) -> this.putBack.add(attempt.id()));
     }
 
-    /** Workers that take {@code count} attempts, then refuse, as a pool that was shut down does. */
+    /** Workers that accept {@code count} attempts into their queue, then refuse, as a pool shut down does. */
     private Executor workersTaking(int count) {
+        int[] accepted = {0};
         return (task) -> {
-            if (this.accepted.size() >= count) {
+            if (accepted[0] >= count) {
                 throw new RejectedExecutionException("shut down");
             }
-            this.accepted.add(task);
+            accepted[0]++;
+            this.waiting.add(task);
         };
+    }
+
+    private void startAll() {
+        Runnable task;
+        while ((task = this.waiting.poll()) != null) {
+            task.run();
+        }
     }
 
     private static List<ExecutionRecord> claim(long... ids) {
