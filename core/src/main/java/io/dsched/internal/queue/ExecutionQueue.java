@@ -8,6 +8,7 @@ import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -166,12 +167,9 @@ public final class ExecutionQueue implements SmartLifecycle {
     }
 
     private void putBack(ExecutionRecord attempt) {
-        this.store
-                .outcomes()
-                .defer(
-                        attempt,
-                        this.clock.instant(),
-                        "node " + this.runner.nodeId() + " stopped before a worker took it");
+        // as it was: due when it was due (its place among the due attempts, its fire lag), its reason
+        Instant due = (attempt.dueAt() != null) ? attempt.dueAt() : this.clock.instant();
+        this.store.outcomes().defer(attempt, due, attempt.statusReason());
     }
 
     private void awaitNextPoll() {
@@ -199,24 +197,33 @@ public final class ExecutionQueue implements SmartLifecycle {
         if (this.workers == null) {
             return;
         }
+        boolean finished = false;
         try {
             // a claim in flight when the shutdown began hands its attempts to the workers first
             this.poller.join(Math.max(1, this.shutdown.remaining().toMillis()));
             this.workers.shutdown();
-            boolean finished =
-                    this.workers.awaitTermination(this.shutdown.remaining().toMillis(), TimeUnit.MILLISECONDS);
-            // a claim that outlived the wait gives back what the stopped workers refuse, before this
-            // node leaves the cluster; then what waits for a worker goes back too
-            this.poller.join(HAND_BACK.toMillis());
-            this.handover.giveBackWaiting();
-            if (!finished) {
-                logger.warn("Stopping with attempts still running after the shutdown timeout; another node"
-                        + " takes them over");
-            }
+            finished = this.workers.awaitTermination(this.shutdown.remaining().toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         } finally {
+            this.workers.shutdown();
+            // before this node leaves the cluster: what no worker started goes back to wait, and a
+            // claim that outlived the wait gives back what the stopped workers refuse
+            this.handover.giveBackWaiting();
+            awaitPoller();
             this.running = false;
+        }
+        if (!finished) {
+            logger.warn("Stopping with attempts still running after the shutdown timeout; another node takes"
+                    + " them over");
+        }
+    }
+
+    private void awaitPoller() {
+        try {
+            this.poller.join(HAND_BACK.toMillis());
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * wait, due when it was due, for any node to claim (the write applies only while the attempt still
  * runs on this node), let go, and its place in the intake freed. That is the case of the attempts
  * held ready in the workers' queue when the shutdown timeout runs out, and of those of a claim still
- * in flight then, which the stopped workers refuse. Should putting one back fail, it is taken over
- * as the attempt of a dead node once this node has left the cluster.
+ * in flight then, which the stopped workers refuse. Should putting one back fail, it and the rest
+ * are taken over as the attempts of a dead node once this node has left the cluster.
  */
 final class Handover {
 
@@ -104,14 +104,22 @@ final class Handover {
             return;
         }
         logger.warn("The workers have stopped: {} claimed attempts no worker started go back to wait", attempts.size());
+        boolean reachable = true;
         for (ExecutionRecord attempt : attempts) {
             try {
-                this.putBack.accept(attempt);
+                // once a write has failed, the others would wait on the database in turn: the node
+                // stops, and they are taken over once it has left
+                if (reachable) {
+                    this.putBack.accept(attempt);
+                }
             } catch (RuntimeException ex) {
+                reachable = false;
                 logger.warn(
-                        "Could not put back attempt {} of '{}'; it is taken over once this node has left: {}",
+                        "Could not put back attempt {} of '{}'; it and the {} after it are taken over once this"
+                                + " node has left: {}",
                         attempt.attempt(),
                         attempt.jobName(),
+                        attempts.size() - attempts.indexOf(attempt) - 1,
                         ex.getMessage());
             } finally {
                 this.letGo.accept(attempt.id());

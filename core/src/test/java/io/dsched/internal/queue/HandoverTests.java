@@ -85,7 +85,6 @@ class HandoverTests {
         assertThat(this.putBack).containsExactly(2L, 3L);
         assertThat(this.held).as("the started attempt stays in flight").containsExactly(1L);
         assertThat(this.intake.free()).isEqualTo(3);
-        assertThat(this.waiting).isEmpty();
         assertThat(this.ran).containsExactly(1L);
     }
 
@@ -93,13 +92,18 @@ class HandoverTests {
     void anAttemptThatCannotBePutBackIsLetGoAllTheSame() {
         List<ExecutionRecord> claim = claim(1, 2);
         this.intake.claimed(4, claim.size());
+        List<Long> tried = new ArrayList<>();
         Handover handover = new Handover(
                 workersTaking(0), this.waiting, this.intake, this.held::add, this.held::remove, (attempt) -> {
+                    tried.add(attempt.id());
                     throw new IllegalStateException("database unreachable");
                 });
 
         assertThat(handover.handOver(claim, (attempt) -> this.ran.add(attempt.id())))
                 .isZero();
+        assertThat(tried)
+                .as("no second wait on a database that failed the first")
+                .containsExactly(1L);
         assertThat(this.held)
                 .as("taken over as a dead node's attempt once this node has left")
                 .isEmpty();
