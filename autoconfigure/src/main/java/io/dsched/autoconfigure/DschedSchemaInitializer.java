@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.DatabaseInitializationSettings;
@@ -29,6 +30,9 @@ import org.springframework.core.io.Resource;
 public class DschedSchemaInitializer extends DataSourceScriptDatabaseInitializer {
 
     private static final Object IN_PROCESS_LOCK = new Object();
+
+    /** How many times H2, which has no lock across connections, runs the script before giving up. */
+    private static final int H2_RUNS = 5;
 
     private final DschedJdbc jdbc;
 
@@ -77,11 +81,7 @@ public class DschedSchemaInitializer extends DataSourceScriptDatabaseInitializer
             // JVMs on one auto-server file run the script again, as it only creates what is
             // missing
             synchronized (IN_PROCESS_LOCK) {
-                try {
-                    return super.initializeDatabase();
-                } catch (RuntimeException ex) {
-                    return super.initializeDatabase();
-                }
+                return initializeWithRetries();
             }
         }
         SessionLock lock = schemaLock.get();
@@ -95,6 +95,29 @@ public class DschedSchemaInitializer extends DataSourceScriptDatabaseInitializer
         } catch (SQLException ex) {
             throw new IllegalStateException(
                     "Could not lock the database to create dsched's tables: " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Runs the script until it succeeds, a few times at most: two JVMs that start at once run it
+     * side by side, and H2 fails a {@code CREATE ... IF NOT EXISTS} that races another's. Each run
+     * waits a random while longer first, so that two runs that failed together do not race again.
+     */
+    private boolean initializeWithRetries() {
+        for (int run = 1; ; run++) {
+            try {
+                return super.initializeDatabase();
+            } catch (RuntimeException ex) {
+                if (run == H2_RUNS) {
+                    throw ex;
+                }
+                try {
+                    Thread.sleep(ThreadLocalRandom.current().nextLong(50, 250) * run);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw ex;
+                }
+            }
         }
     }
 
