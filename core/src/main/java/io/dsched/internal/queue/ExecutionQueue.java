@@ -8,7 +8,6 @@ import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -167,9 +166,9 @@ public final class ExecutionQueue implements SmartLifecycle {
     }
 
     private void putBack(ExecutionRecord attempt) {
-        // as it was: due when it was due (its place among the due attempts, its fire lag), its reason
-        Instant due = (attempt.dueAt() != null) ? attempt.dueAt() : this.clock.instant();
-        this.store.outcomes().defer(attempt, due, attempt.statusReason());
+        // as it was: due when it was due (its place among the due attempts, its fire lag), its reason;
+        // the queue claims only waiting attempts, which all have a due time
+        this.store.outcomes().defer(attempt, attempt.dueAt(), attempt.statusReason());
     }
 
     private void awaitNextPoll() {

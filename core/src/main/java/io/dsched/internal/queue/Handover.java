@@ -105,7 +105,8 @@ final class Handover {
         }
         logger.warn("The workers have stopped: {} claimed attempts no worker started go back to wait", attempts.size());
         boolean reachable = true;
-        for (ExecutionRecord attempt : attempts) {
+        for (int i = 0; i < attempts.size(); i++) {
+            ExecutionRecord attempt = attempts.get(i);
             try {
                 // once a write has failed, the others would wait on the database in turn: the node
                 // stops, and they are taken over once it has left
@@ -119,7 +120,7 @@ final class Handover {
                                 + " node has left: {}",
                         attempt.attempt(),
                         attempt.jobName(),
-                        attempts.size() - attempts.indexOf(attempt) - 1,
+                        attempts.size() - i - 1,
                         ex.getMessage());
             } finally {
                 this.letGo.accept(attempt.id());

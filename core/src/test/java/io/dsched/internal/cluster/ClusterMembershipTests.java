@@ -10,27 +10,21 @@ import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.store.ClusterTables;
 import io.dsched.internal.store.DatabasePlatform;
-import io.dsched.internal.store.DschedRepositories;
 import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.internal.store.ExecutionStore;
+import io.dsched.internal.store.InMemoryStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.StreamSupport;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * What a node's membership takes over, on an in-memory H2 database, no Spring context: the running
@@ -61,21 +55,11 @@ class ClusterMembershipTests {
 
     @BeforeEach
     void createDatabase() {
-        JdbcDataSource dataSource = new JdbcDataSource();
-        dataSource.setURL("jdbc:h2:mem:membership" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-        new ResourceDatabasePopulator(new ClassPathResource("io/dsched/store/schema-h2.sql")).execute(dataSource);
-        this.sql = new JdbcTemplate(dataSource);
-        DschedRepositories repositories = new DschedRepositories(dataSource, DatabasePlatform.H2);
-        this.executions = repositories.executions();
-        this.store = new ExecutionStore(
-                this.executions,
-                repositories.deadLetters(),
-                new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
-                dataSource,
-                DatabasePlatform.H2,
-                ClusterTables.DEFAULT,
-                false);
-        this.nodes = new NodeTable(dataSource, DatabasePlatform.H2, ClusterTables.DEFAULT);
+        InMemoryStore database = new InMemoryStore();
+        this.sql = new JdbcTemplate(database.dataSource());
+        this.executions = database.executions();
+        this.store = database.store();
+        this.nodes = new NodeTable(database.dataSource(), DatabasePlatform.H2, ClusterTables.DEFAULT);
     }
 
     @Test

@@ -1,0 +1,173 @@
+package io.dsched.internal.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dsched.execution.ExecutionListener;
+import io.dsched.execution.ExecutionOrigin;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.internal.engine.GracefulShutdown;
+import io.dsched.internal.execution.AttemptObserver;
+import io.dsched.internal.execution.AttemptRunner;
+import io.dsched.internal.execution.JobGuard;
+import io.dsched.internal.execution.JobTarget;
+import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.execution.StopRequests;
+import io.dsched.internal.retry.RetryPolicy;
+import io.dsched.internal.store.ExecutionRepository;
+import io.dsched.internal.store.InMemoryStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the queue leaves when its node stops, on an in-memory H2 database with real workers: an
+ * attempt held ready in the workers' queue when the shutdown timeout runs out goes back to wait as
+ * it was, and the one a worker is running is left running.
+ */
+class ExecutionQueueShutdownTests {
+
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private final InMemoryStore database = new InMemoryStore();
+
+    private final ExecutionRepository executions = this.database.executions();
+
+    private final Clock clock = Clock.systemUTC();
+
+    private final AtomicInteger quickRuns = new AtomicInteger();
+
+    private final CountDownLatch slowStarted = new CountDownLatch(1);
+
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    private final StopRequests stops = new StopRequests((ids) -> Map.of(), Duration.ofHours(1), Duration.ofSeconds(1));
+
+    private final AttemptRunner runner = new AttemptRunner(
+            new Targets(),
+            this.database.store(),
+            new JobGuard(null, null, Duration.ofMinutes(1), Duration.ZERO, this.clock, "dsched"),
+            "node-1",
+            this.clock,
+            new Random(1),
+            new ExecutionListener() {},
+            AttemptObserver.NONE,
+            this.stops);
+
+    @AfterEach
+    void close() {
+        this.release.countDown();
+        this.runner.close();
+        this.stops.close();
+        this.database.store().close();
+    }
+
+    @Test
+    void anAttemptHeldReadyWhenTheShutdownTimeoutRunsOutGoesBackToWaitAsItWasAndTheRunningOneIsLeft() throws Exception {
+        ExecutionQueue queue = new ExecutionQueue(
+                this.database.store(),
+                this.runner,
+                new Targets(),
+                this.clock,
+                POLL,
+                1,
+                new GracefulShutdown(Duration.ofMillis(300), this.clock),
+                true);
+        Instant due = this.clock.instant().minusSeconds(60).truncatedTo(ChronoUnit.MILLIS);
+        for (int i = 0; i < 3; i++) {
+            waiting("quick", due.plusMillis(i), "one-off");
+        }
+        queue.start();
+        // short attempts: the node now holds as many again ready as it has workers
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.quickRuns.get() == 3);
+        long first = waiting("slow", due, "retry after a timeout");
+        long second = waiting("slow", due.plusMillis(1), "retry after a timeout");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> this.slowStarted.getCount() == 0
+                        && status(first) == ExecutionStatus.RUNNING
+                        && status(second) == ExecutionStatus.RUNNING);
+
+        queue.stop();
+
+        List<ExecutionRecord> slow = List.of(
+                this.executions.findById(first).orElseThrow(),
+                this.executions.findById(second).orElseThrow());
+        assertThat(slow)
+                .extracting(ExecutionRecord::status)
+                .as("one runs on the worker, the other waits again")
+                .containsExactlyInAnyOrder(ExecutionStatus.RUNNING, ExecutionStatus.SCHEDULED);
+        ExecutionRecord putBack = slow.stream()
+                .filter((attempt) -> attempt.status() == ExecutionStatus.SCHEDULED)
+                .findFirst()
+                .orElseThrow();
+        assertThat(putBack.dueAt())
+                .as("due when it was due")
+                .isEqualTo((putBack.id() == first) ? due : due.plusMillis(1));
+        assertThat(putBack.statusReason()).isEqualTo("retry after a timeout");
+        assertThat(this.runner.inFlight()).as("the running one only").hasSize(1);
+    }
+
+    private long waiting(String jobName, Instant due, String reason) {
+        return this.executions
+                .save(ExecutionRecord.waiting(
+                        jobName,
+                        due,
+                        1,
+                        jobName + "@" + due.toEpochMilli(),
+                        ExecutionOrigin.ONE_OFF,
+                        "node-0",
+                        due,
+                        due,
+                        null,
+                        reason))
+                .id();
+    }
+
+    private ExecutionStatus status(long id) {
+        return this.executions.findById(id).orElseThrow().status();
+    }
+
+    /** A quick job, and a slow one that runs until the test ends. */
+    private final class Targets implements JobTargets {
+
+        private final RetryPolicy once = new RetryPolicy(
+                1, Duration.ofSeconds(1), 1.0, Duration.ofSeconds(1), Duration.ZERO, List.of(), List.of());
+
+        @Override
+        public Optional<JobTarget> find(String name) {
+            return switch (name) {
+                case "quick" ->
+                    Optional.of(new JobTarget(
+                            name,
+                            this.once,
+                            null,
+                            false,
+                            null,
+                            null,
+                            (context, payload) -> quickRuns.incrementAndGet()));
+                case "slow" ->
+                    Optional.of(new JobTarget(name, this.once, null, false, null, null, (context, payload) -> {
+                        slowStarted.countDown();
+                        release.await();
+                    }));
+                default -> Optional.empty();
+            };
+        }
+
+        @Override
+        public Set<String> names() {
+            return Set.of("quick", "slow");
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.dsched.internal.store;
+
+import java.util.UUID;
+import org.h2.jdbcx.JdbcDataSource;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * dsched's tables in an H2 database in memory, for the engine's tests that need a store but not a
+ * database server: the schema script, the repositories and the execution store, with no Spring
+ * context. Each instance is a database of its own.
+ */
+public final class InMemoryStore {
+
+    private final JdbcDataSource dataSource = new JdbcDataSource();
+
+    private final ExecutionRepository executions;
+
+    private final ExecutionStore store;
+
+    /** Creates the database and its tables. */
+    public InMemoryStore() {
+        this.dataSource.setURL("jdbc:h2:mem:dsched" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        new ResourceDatabasePopulator(new ClassPathResource("io/dsched/store/schema-h2.sql")).execute(this.dataSource);
+        DschedRepositories repositories = new DschedRepositories(this.dataSource, DatabasePlatform.H2);
+        this.executions = repositories.executions();
+        this.store = new ExecutionStore(
+                this.executions,
+                repositories.deadLetters(),
+                new TransactionTemplate(new DataSourceTransactionManager(this.dataSource)),
+                this.dataSource,
+                DatabasePlatform.H2,
+                ClusterTables.DEFAULT,
+                false);
+    }
+
+    /** The database. */
+    public JdbcDataSource dataSource() {
+        return this.dataSource;
+    }
+
+    /** The repository of {@code dsched_execution}. */
+    public ExecutionRepository executions() {
+        return this.executions;
+    }
+
+    /** The execution store over it. */
+    public ExecutionStore store() {
+        return this.store;
+    }
+}
