@@ -8,6 +8,7 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 
 /**
  * Retries a write to dsched's tables while the database is unreachable, with a growing pause and
@@ -61,6 +62,14 @@ public final class TransientFailures {
      */
     public static boolean isTransient(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            // a rollback that failed as well hides why the transaction rolled back, which decides:
+            // once the server cut the connection, the rollback fails with whatever the driver
+            // says of a closed connection, not always a connection error
+            if (cause instanceof TransactionSystemException rollback
+                    && rollback.getApplicationException() != null
+                    && isTransient(rollback.getApplicationException())) {
+                return true;
+            }
             if (cause instanceof TransientDataAccessException
                     || cause instanceof DataAccessResourceFailureException
                     || cause instanceof RecoverableDataAccessException
