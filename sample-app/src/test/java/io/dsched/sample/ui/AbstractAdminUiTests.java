@@ -8,11 +8,9 @@ import io.dsched.internal.store.ClusterTables;
 import io.dsched.internal.store.DatabasePlatform;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
-import io.dsched.sample.SampleServer;
 import io.dsched.sample.demo.DemoJobs;
 import io.dsched.sample.order.OrderJobs;
 import io.dsched.sample.order.OrderTimeout;
-import io.dsched.test.TestDatabases;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -20,13 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
@@ -37,51 +29,7 @@ import tools.jackson.databind.JsonNode;
  * database: every page with the sample's jobs, executions and nodes; pause and resume a job; read a
  * failing job's execution and replay its dead letter. Run against each database by a small subclass.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class AbstractAdminUiTests {
-
-    protected SampleServer server;
-
-    protected Browser browser;
-
-    protected abstract TestDatabases.Kind kind();
-
-    /** Prefix of this class's screenshots. */
-    protected abstract String prefix();
-
-    @BeforeAll
-    void startServer() {
-        this.server = SampleServer.start(kind());
-    }
-
-    @AfterAll
-    void stopServer() {
-        if (this.server != null) {
-            this.server.close();
-        }
-    }
-
-    /** A failed test leaves a screenshot of what the browser showed, before the browser is closed. */
-    @RegisterExtension
-    final AfterTestExecutionCallback screenshotOfAFailure = (context) -> {
-        if (context.getExecutionException().isPresent() && this.browser != null) {
-            this.browser.screenshot(
-                    prefix() + "failed-" + context.getRequiredTestMethod().getName());
-        }
-    };
-
-    @AfterEach
-    void closeBrowser() {
-        if (this.browser != null) {
-            this.browser.close();
-            this.browser = null;
-        }
-    }
-
-    protected void signIn(String user) throws Exception {
-        this.browser = Browser.open(this.server.base());
-        this.browser.signIn(user, this.server.password(user));
-    }
+abstract class AbstractAdminUiTests extends AdminUiSession {
 
     @Test
     void aNodeWhoseClockIsBeyondTheMaximumSkewIsMarkedSkewedWithItsOffset() throws Exception {
@@ -305,16 +253,6 @@ abstract class AbstractAdminUiTests {
         this.browser.page("/audit", "Audit");
         assertThat(this.browser.text("main table")).contains("execution.cancel");
         this.browser.assertNoConsoleErrors();
-    }
-
-    protected List<JsonNode> attempts(long executionId) {
-        return StreamSupport.stream(
-                        this.server
-                                .read("/executions/" + executionId)
-                                .get("attempts")
-                                .spliterator(),
-                        false)
-                .toList();
     }
 
     private Instant latestScheduledFire(String job) {

@@ -1,0 +1,322 @@
+package io.dsched.sample.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dsched.sample.demo.DemoJobs;
+import io.dsched.sample.order.OrderJobs;
+import io.dsched.test.TestDatabases;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The admin UI on the sample application's H2: what an operator types and reads, the schedule and
+ * parameters editors, the filters, bulk actions on dead letters, untrusted text and zones.
+ */
+class H2AdminUiInputTests extends AdminUiSession {
+    /** The untrusted note as the parameters' JSON shows it, its quotes escaped. */
+    private static final String UNTRUSTED_IN_JSON =
+            "<script>window.dschedXss = 'script'</script><img src=x onerror=\\\"window.dschedXss = 'img'\\\">";
+
+    @Override
+    protected TestDatabases.Kind kind() {
+        return TestDatabases.Kind.H2;
+    }
+
+    @Override
+    protected String prefix() {
+        return "";
+    }
+
+    @Test
+    void theJobFiltersTheStateFilterAndTheParametersEditorDoWhatTheySay() throws Exception {
+        signIn("admin");
+        this.browser.page("/jobs", "Jobs");
+        new Select(this.browser.find("#job-filter")).selectByValue("runtime");
+        this.browser.waitFor(
+                (d) -> d.findElements(By.cssSelector("tr[data-job]")).size() == 1);
+        assertThat(this.browser.find("tr[data-job]").getAttribute("data-job")).isEqualTo(DemoJobs.UNTRUSTED_TEXT_DEMO);
+        new Select(this.browser.find("#job-filter")).selectByValue("active");
+        this.browser.waitFor(
+                (d) -> d.findElements(By.cssSelector("tr[data-job]")).size() > 3);
+        assertThat(this.browser.all("td[data-state]"))
+                .allSatisfy(
+                        (state) -> assertThat(state.getAttribute("data-state")).isEqualTo("active"));
+
+        String settle = OrderJobs.SETTLE_PENDING_ORDERS;
+        this.browser.page("/jobs/" + settle, settle);
+        this.browser.leave();
+        new Select(this.browser.find("#status-filter")).selectByValue("SUCCEEDED");
+        this.browser.heading(settle);
+        assertThat(this.browser.url()).endsWith("?status=SUCCEEDED");
+        List<WebElement> states = this.browser.all("section[aria-labelledby=runs-h] tbody td:nth-child(2)");
+        assertThat(states).isNotEmpty().allSatisfy((state) -> assertThat(state.getText())
+                .isEqualTo("SUCCEEDED"));
+
+        String job = DemoJobs.UNTRUSTED_TEXT_DEMO;
+        this.browser.page("/jobs/" + job, job);
+        WebElement params = this.browser.find("#params");
+        WebElement save = this.browser.find("section[aria-labelledby=params-h] button[type=submit]");
+        params.clear();
+        params.sendKeys("{\"note\": ");
+        this.browser.waitFor((d) -> this.browser.text("#params-check").startsWith("Not valid JSON"));
+        assertThat(save.isEnabled()).isFalse();
+        params.sendKeys("\"edited in the UI\"}");
+        this.browser.waitFor((d) -> this.browser.text("#params-check").equals("Valid JSON."));
+        this.browser.find("#params-reason").sendKeys("a plainer note");
+        save.click();
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.server
+                .read("/jobs/" + job, "operator")
+                .get("job")
+                .get("params")
+                .asString()
+                .contains("edited in the UI"));
+        this.browser.page("/audit", "Audit");
+        assertThat(this.browser.text("main table")).contains("job.params").contains("a plainer note");
+        // the other tests share the application: give the job its note back
+        String note = JsonMapper.builder().build().writeValueAsString(new DemoJobs.Note(DemoJobs.UNTRUSTED_NOTE));
+        assertThat(this.browser.forge("/jobs/" + job + "/params", Map.of("params", note)))
+                .startsWith("200 ");
+        this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void anExecutionsTimesShowItsJobsZoneOnHover() throws Exception {
+        String job = OrderJobs.NIGHTLY_REPORT;
+        signIn("operator");
+        this.browser.page("/jobs", "Jobs");
+        assertThat(this.browser.forge("/jobs/" + job + "/trigger", Map.of())).startsWith("200 ");
+        long execution = await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> runs(job).stream()
+                                .filter((run) ->
+                                        "MANUAL".equals(run.get("origin").asString())
+                                                && !run.get("finishedAt").isNull())
+                                .map((run) -> run.get("id").asLong())
+                                .max(Long::compare)
+                                .orElse(null),
+                        (id) -> id != null);
+        this.browser.page("/executions/" + execution, "Execution #" + execution);
+        assertThat(this.browser.all("dl.facts time"))
+                .hasSize(3)
+                .allSatisfy((time) -> assertThat(time.getAttribute("title")).endsWith("(Europe/Berlin)"));
+        this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void deadLettersAreFoundByTimeAndSeveralAreDiscardedOrReplayedAtOnceWithAReason() throws Exception {
+        String job = DemoJobs.LEDGER_EXPORT;
+        Set<Long> earlier = Set.copyOf(openLetters(job));
+        signIn("operator");
+        this.browser.page("/jobs", "Jobs");
+        for (int i = 0; i < 3; i++) {
+            assertThat(this.browser.forge("/jobs/" + job + "/trigger", Map.of()))
+                    .startsWith("200 ");
+        }
+        List<Long> fresh = await().atMost(Duration.ofSeconds(60))
+                .until(
+                        () -> openLetters(job).stream()
+                                .filter((id) -> !earlier.contains(id))
+                                .sorted()
+                                .toList(),
+                        (ids) -> ids.size() >= 3);
+        String after = Instant.now().plusSeconds(60).toString();
+        String before = Instant.now().minusSeconds(600).toString();
+
+        // by time: none failed from a minute on, all of them from ten minutes ago
+        this.browser.page("/dead-letters?job=" + job, "Dead letters");
+        filterFrom(after);
+        assertThat(this.browser.url()).contains("from=");
+        assertThat(this.browser.text("main table")).contains("No dead letter matches.");
+        filterFrom(before);
+        for (long id : fresh) {
+            assertThat(this.browser.all("tr[data-letter='" + id + "']")).hasSize(1);
+        }
+
+        // discarding needs a reason: without one nothing is discarded
+        check(fresh.get(0));
+        check(fresh.get(1));
+        this.browser.find("button[data-action=discard-selected]").click();
+        this.browser.waitFor((d) -> this.browser.text("#notice").startsWith("Could not discard"));
+        assertThat(letterStatus(fresh.get(0))).isEqualTo("OPEN");
+        this.browser.find("#bulk-reason").sendKeys("exported by hand");
+        this.browser.find("button[data-action=discard-selected]").click();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> "DISCARDED".equals(letterStatus(fresh.get(0)))
+                        && "DISCARDED".equals(letterStatus(fresh.get(1))));
+        this.browser.waitFor((d) -> this.browser.text("#notice").equals("Discarded 2 dead letter(s)"));
+        assertThat(letterStatus(fresh.get(2))).isEqualTo("OPEN");
+
+        check(fresh.get(2));
+        this.browser.find("#bulk-reason").sendKeys("the ledger is back");
+        this.browser.find("button[data-action=replay-selected]").click();
+        await().atMost(Duration.ofSeconds(10)).until(() -> "REPLAYED".equals(letterStatus(fresh.get(2))));
+        long execution = this.server
+                .read("/dead-letters/" + fresh.get(2))
+                .get("executionId")
+                .asLong();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> attempts(execution).stream()
+                                .filter((attempt) ->
+                                        "REPLAY".equals(attempt.get("origin").asString()))
+                                .count()
+                        == 1);
+        this.browser.screenshot("dead-letters-acted");
+        this.browser.page("/audit", "Audit");
+        assertThat(this.browser.text("main table"))
+                .contains("dead-letter.discard")
+                .contains("exported by hand")
+                .contains("dead-letter.replay");
+        this.browser.assertNoConsoleErrors("/dead-letters/discard");
+    }
+
+    private void filterFrom(String iso) {
+        this.browser.script(
+                "const d = new Date(arguments[0]);"
+                        + " document.getElementById('dl-from').value ="
+                        + " new Date(d - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);",
+                iso);
+        this.browser.leave();
+        this.browser.find("form.filters button[type=submit]").click();
+        this.browser.heading("Dead letters");
+    }
+
+    private void check(long letter) {
+        this.browser
+                .find("tr[data-letter='" + letter + "'] input[type=checkbox]")
+                .click();
+    }
+
+    private List<Long> openLetters(String job) {
+        return StreamSupport.stream(
+                        this.server
+                                .read("/dead-letters?status=open&size=200&job=" + job)
+                                .get("content")
+                                .spliterator(),
+                        false)
+                .map((letter) -> letter.get("id").asLong())
+                .toList();
+    }
+
+    private String letterStatus(long letter) {
+        return this.server.read("/dead-letters/" + letter).get("status").asString();
+    }
+
+    private List<JsonNode> runs(String job) {
+        return StreamSupport.stream(
+                        this.server
+                                .read("/jobs/" + job + "?size=20")
+                                .get("executions")
+                                .get("content")
+                                .spliterator(),
+                        false)
+                .toList();
+    }
+
+    @Test
+    void untrustedTextInParametersErrorsAndLogLinesIsShownAsTextAndRunsNothing() throws Exception {
+        String job = DemoJobs.UNTRUSTED_TEXT_DEMO;
+        signIn("admin");
+        this.browser.page("/jobs/" + job, job);
+        assertThat(this.browser.find("#params").getAttribute("value")).contains(UNTRUSTED_IN_JSON);
+        this.browser.find("button[data-action=trigger]").click();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> this.server
+                                .read("/dead-letters?status=open&job=" + job)
+                                .get("total")
+                                .asLong()
+                        >= 1);
+        long execution = this.server
+                .read("/dead-letters?status=open&job=" + job)
+                .get("content")
+                .get(0)
+                .get("executionId")
+                .asLong();
+        this.browser.page("/executions/" + execution, "Execution #" + execution);
+        assertThat(this.browser.text("pre.error-message")).isEqualTo("Rejected note " + DemoJobs.UNTRUSTED_NOTE);
+        assertThat(this.browser.text("pre.log")).contains("Note for attempt 1: " + DemoJobs.UNTRUSTED_NOTE);
+        assertThat(this.browser.text("code.error-class")).isEqualTo("java.lang.IllegalArgumentException");
+        this.browser.screenshot("untrusted-text-execution");
+        this.browser.page("/dead-letters?job=" + job, "Dead letters");
+        assertThat(this.browser.text("main table")).contains("<img src=x onerror=");
+        this.browser.page("/jobs", "Jobs");
+
+        assertThat(this.browser.script("return window.dschedXss === undefined")).isEqualTo(true);
+        assertThat(this.browser.all("main script, main img")).isEmpty();
+        signInAgainAsOperatorAndSeeTheParametersAsText(job, execution);
+    }
+
+    private void signInAgainAsOperatorAndSeeTheParametersAsText(String job, long execution) throws Exception {
+        this.browser.assertNoConsoleErrors();
+        this.browser.close();
+        signIn("operator");
+        this.browser.page("/jobs/" + job, job);
+        assertThat(this.browser.text("pre.params")).contains(UNTRUSTED_IN_JSON);
+        assertThat(this.browser.script("return window.dschedXss === undefined")).isEqualTo(true);
+        assertThat(this.browser.all("main script, main img")).isEmpty();
+        this.browser.assertNoConsoleErrors();
+        // a viewer sees them masked (dsched.management.show-values is when-authorized)
+        this.browser.close();
+        signIn("viewer");
+        this.browser.page("/jobs/" + job, job);
+        assertThat(this.browser.text("pre.params")).isEqualTo("******");
+        assertThat(this.browser.text("p[data-masked]")).isEqualTo("The parameters are masked.");
+        this.browser.page("/executions/" + execution, "Execution #" + execution);
+        assertThat(this.browser.text("pre.stack")).isEqualTo("******");
+        assertThat(this.browser.text("pre.log")).isEqualTo("******");
+        assertThat(this.browser.text("p[data-masked]")).isEqualTo("The payload, stack trace and log lines are masked.");
+        this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void anInvalidCronTypedInTheEditorIsRefusedWithTheReasonAndChangesNothing() throws Exception {
+        String job = OrderJobs.NIGHTLY_REPORT;
+        signIn("admin");
+        this.browser.page("/jobs/" + job, job);
+        this.browser.waitFor(
+                (d) -> d.findElements(By.cssSelector("ol.preview li")).size() == 5);
+        WebElement cron = this.browser.find("#cron");
+        cron.clear();
+        cron.sendKeys("0 61 * * * *");
+        WebElement error = this.browser.find("#cron-check .error");
+        assertThat(error.getText()).startsWith("Invalid cron expression '0 61 * * * *'");
+        assertThat(error.getAttribute("data-field")).isEqualTo("cron");
+        WebElement save = this.browser.find("form.editor button[type=submit]");
+        assertThat(save.isEnabled()).isFalse();
+        cron.sendKeys(Keys.ENTER);
+        this.browser.screenshot("job-invalid-cron");
+        assertThat(this.server.read("/jobs/" + job).get("job").get("cron").asString())
+                .isEqualTo("0 0 2 * * *");
+        String forged = this.browser.forge("/jobs/" + job + "/schedule", Map.of("cron", "0 61 * * * *"));
+        assertThat(forged).startsWith("400 ").containsPattern("\"field\"\\s*:\\s*\"cron\"");
+        assertThat(this.server.read("/jobs/" + job).get("job").get("cron").asString())
+                .isEqualTo("0 0 2 * * *");
+
+        cron.clear();
+        cron.sendKeys("0 30 3 * * MON-FRI");
+        this.browser.waitFor(
+                (d) -> d.findElements(By.cssSelector("ol.preview li")).size() == 5);
+        assertThat(this.browser.text("#cron-check")).contains("at 03:30 on weekdays");
+        this.browser.find("#schedule-reason").sendKeys("later on weekdays");
+        this.browser.waitFor((d) -> save.isEnabled());
+        save.click();
+        await().atMost(Duration.ofSeconds(10)).until(() -> "0 30 3 * * MON-FRI"
+                .equals(this.server.read("/jobs/" + job).get("job").get("cron").asString()));
+        // the other tests share the application: give the job its schedule back
+        assertThat(this.browser.forge(
+                        "/jobs/" + job + "/schedule", Map.of("cron", "0 0 2 * * *", "zone", "Europe/Berlin")))
+                .startsWith("200 ");
+        this.browser.assertNoConsoleErrors("/schedule-preview?cron=0+61", "/jobs/" + job + "/schedule");
+    }
+}
