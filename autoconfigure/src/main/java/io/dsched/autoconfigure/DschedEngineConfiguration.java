@@ -7,6 +7,7 @@ import io.dsched.internal.cluster.MembershipStanding;
 import io.dsched.internal.cluster.NodeTable;
 import io.dsched.internal.definition.JobRegistry;
 import io.dsched.internal.engine.DeploymentLock;
+import io.dsched.internal.engine.Deployments;
 import io.dsched.internal.engine.DschedEngine;
 import io.dsched.internal.engine.FireDispatcher;
 import io.dsched.internal.engine.GracefulShutdown;
@@ -84,7 +85,7 @@ final class DschedEngineConfiguration {
                         scheduler,
                         registry,
                         definitions,
-                        new JobSynchronizer.Deployments(deployments, deploymentLock, build(build)),
+                        new Deployments(deployments, deploymentLock, build(build)),
                         nodeId.value(),
                         properties.getJobs().isReapplySuperseded(),
                         clock,

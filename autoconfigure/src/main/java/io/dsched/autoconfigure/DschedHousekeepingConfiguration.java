@@ -3,6 +3,7 @@ package io.dsched.autoconfigure;
 import io.dsched.internal.cluster.DatabaseClock;
 import io.dsched.internal.definition.JobRegistry;
 import io.dsched.internal.history.Housekeeping;
+import io.dsched.internal.history.Retention;
 import net.javacrumbs.shedlock.core.LockProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -22,7 +23,7 @@ final class DschedHousekeepingConfiguration {
             DatabaseClock clock,
             @Qualifier("dschedLockProvider") LockProvider lockProvider) {
         DschedProperties.History history = properties.getHistory();
-        Housekeeping.Retention retention = new Housekeeping.Retention(
+        Retention retention = new Retention(
                 history.getRetention(),
                 history.getWaitingRetention(),
                 properties.getManagement().getAuditRetention(),

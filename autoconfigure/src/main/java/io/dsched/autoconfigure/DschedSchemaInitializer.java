@@ -1,6 +1,6 @@
 package io.dsched.autoconfigure;
 
-import io.dsched.internal.store.SqlDialect.SessionLock;
+import io.dsched.internal.store.SessionLock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.Charset;

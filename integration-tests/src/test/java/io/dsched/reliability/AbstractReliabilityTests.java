@@ -16,9 +16,11 @@ import io.dsched.internal.deadletter.DeadLetters;
 import io.dsched.internal.engine.DschedEngine;
 import io.dsched.internal.engine.JobSynchronizer;
 import io.dsched.internal.execution.Attempt;
+import io.dsched.internal.execution.Fire;
 import io.dsched.internal.execution.FireExecutor;
 import io.dsched.internal.execution.JobGuard;
 import io.dsched.internal.history.Housekeeping;
+import io.dsched.internal.history.Retention;
 import io.dsched.internal.store.ClusterTables;
 import io.dsched.internal.store.DatabasePlatform;
 import io.dsched.internal.store.DeadLetter;
@@ -154,9 +156,9 @@ abstract class AbstractReliabilityTests {
                 new LockTable(this.cluster.observer(), platform(), this.cluster.tables(), "node-elsewhere");
         assertThat(elsewhere.lock(lock("flaky"))).isTrue();
 
-        FireExecutor.Fire steady = new FireExecutor.Fire("steady", fire);
-        FireExecutor.Fire flaky = new FireExecutor.Fire("flaky", fire);
-        Map<FireExecutor.Fire, Attempt> claimed;
+        Fire steady = new Fire("steady", fire);
+        Fire flaky = new Fire("flaky", fire);
+        Map<Fire, Attempt> claimed;
         try (Connection connection = this.cluster.observer().getConnection()) {
             connection.setAutoCommit(false);
             claimed = fires.claimAhead(connection, List.of(steady, flaky));
@@ -533,8 +535,7 @@ abstract class AbstractReliabilityTests {
                         && attempts("reminder").stream().allMatch((run) -> run.status() == ExecutionStatus.SUCCEEDED));
 
         // housekeeping with a history kept for no time at all deletes both runs
-        Housekeeping.Retention none = new Housekeeping.Retention(
-                Duration.ZERO, Duration.ofDays(14), Duration.ofDays(90), Duration.ofDays(365));
+        Retention none = new Retention(Duration.ZERO, Duration.ofDays(14), Duration.ofDays(90), Duration.ofDays(365));
         new Housekeeping(
                         this.cluster.observer(),
                         platform(),

@@ -18,7 +18,7 @@ import io.dsched.internal.management.ExecutionViews;
 import io.dsched.internal.management.JobViews;
 import io.dsched.internal.management.ManagementException;
 import io.dsched.internal.management.ScheduleInput;
-import io.dsched.internal.management.Views.PageView;
+import io.dsched.internal.management.views.PageView;
 import io.dsched.internal.store.DeadLetterStatus;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;

@@ -1,8 +1,8 @@
 package io.dsched.internal.health;
 
 import io.dsched.internal.cluster.ClockSkew;
+import io.dsched.internal.cluster.NodeSighting;
 import io.dsched.internal.cluster.NodeTable;
-import io.dsched.internal.cluster.NodeTable.NodeSighting;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

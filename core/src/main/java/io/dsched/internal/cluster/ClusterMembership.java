@@ -1,7 +1,6 @@
 package io.dsched.internal.cluster;
 
 import io.dsched.execution.ExecutionRecord;
-import io.dsched.internal.cluster.NodeTable.NodeSighting;
 import io.dsched.internal.engine.DschedPhases;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;

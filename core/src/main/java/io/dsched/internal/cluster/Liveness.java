@@ -1,7 +1,6 @@
 package io.dsched.internal.cluster;
 
 import io.dsched.execution.ExecutionRecord;
-import io.dsched.internal.cluster.NodeTable.NodeSighting;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;

@@ -41,18 +41,6 @@ public final class DeploymentLock {
         this.clock = clock;
     }
 
-    /** Work done under the lock. */
-    @FunctionalInterface
-    public interface Work<T, E extends Exception> {
-
-        /**
-         * Does the work.
-         * @return its result
-         * @throws E if it fails
-         */
-        T run() throws E;
-    }
-
     /**
      * Does work under the lock, waiting for it while another node holds it.
      * @param work the work
@@ -62,7 +50,7 @@ public final class DeploymentLock {
      * @throws E if the work fails
      * @throws IllegalStateException if the lock stays taken for longer than a dead node can hold it
      */
-    public <T, E extends Exception> T whileHolding(Work<T, E> work) throws E {
+    public <T, E extends Exception> T whileHolding(LockedWork<T, E> work) throws E {
         // a node that died holding it holds it for HELD_AT_MOST; several nodes starting at once
         // take turns, each for a moment
         Instant deadline = this.clock.instant().plus(HELD_AT_MOST.multipliedBy(2));
@@ -87,7 +75,7 @@ public final class DeploymentLock {
      * @return its result, or empty if another node held the lock
      * @throws E if the work fails
      */
-    public <T, E extends Exception> Optional<T> ifFree(Work<T, E> work) throws E {
+    public <T, E extends Exception> Optional<T> ifFree(LockedWork<T, E> work) throws E {
         Optional<SimpleLock> lock = tryLock();
         return lock.isPresent() ? Optional.ofNullable(runAndUnlock(lock.get(), work)) : Optional.empty();
     }
@@ -96,7 +84,7 @@ public final class DeploymentLock {
         return this.locks.lock(new LockConfiguration(this.clock.instant(), NAME, HELD_AT_MOST, Duration.ZERO));
     }
 
-    private static <T, E extends Exception> T runAndUnlock(SimpleLock lock, Work<T, E> work) throws E {
+    private static <T, E extends Exception> T runAndUnlock(SimpleLock lock, LockedWork<T, E> work) throws E {
         try {
             return work.run();
         } finally {

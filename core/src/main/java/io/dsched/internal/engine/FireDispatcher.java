@@ -5,6 +5,7 @@ import io.dsched.engine.DschedQuartzJob;
 import io.dsched.internal.definition.JobDefinition;
 import io.dsched.internal.definition.JobRegistry;
 import io.dsched.internal.execution.Attempt;
+import io.dsched.internal.execution.Fire;
 import io.dsched.internal.execution.FireExecutor;
 import io.dsched.quartz.FireClaims;
 import java.sql.Connection;
@@ -68,11 +69,11 @@ public final class FireDispatcher implements JobFactory, FireClaims {
      */
     @Override
     public Runnable claim(Connection connection, List<TriggerFiredBundle> fired) throws SQLException {
-        List<FireExecutor.Fire> fires = new ArrayList<>(fired.size());
+        List<Fire> fires = new ArrayList<>(fired.size());
         for (TriggerFiredBundle bundle : fired) {
             fires.add(fire(bundle));
         }
-        Map<FireExecutor.Fire, Attempt> claimed = this.executor.claimAhead(connection, fires);
+        Map<Fire, Attempt> claimed = this.executor.claimAhead(connection, fires);
         return () -> {
             for (TriggerFiredBundle bundle : fired) {
                 Attempt attempt = claimed.get(fire(bundle));
@@ -85,8 +86,8 @@ public final class FireDispatcher implements JobFactory, FireClaims {
         };
     }
 
-    private static FireExecutor.Fire fire(TriggerFiredBundle bundle) {
-        return new FireExecutor.Fire(
+    private static Fire fire(TriggerFiredBundle bundle) {
+        return new Fire(
                 bundle.getJobDetail().getKey().getName(),
                 bundle.getScheduledFireTime().toInstant());
     }

@@ -84,29 +84,6 @@ public final class JobSynchronizer {
     }
 
     /**
-     * The record of deployments, its lock, and what identifies this node's deployment.
-     *
-     * @param store the record
-     * @param lock the lock over it
-     * @param build this application's build (its version and time), or {@code null} when it has
-     *     no build information; with it, a new build that declares the same jobs as an older one
-     *     is a deployment of its own
-     */
-    public record Deployments(DeploymentStore store, DeploymentLock lock, String build) {}
-
-    /** Repairs part of the store at start-up. */
-    @FunctionalInterface
-    public interface StoreRepair {
-
-        /**
-         * Repairs.
-         * @param scheduler the Quartz scheduler
-         * @throws SchedulerException if the store cannot be read or written
-         */
-        void repair(Scheduler scheduler) throws SchedulerException;
-    }
-
-    /**
      * Brings every declared job into the store.
      * @throws SchedulerException if the store cannot be written
      */

@@ -33,7 +33,7 @@ final class AttemptReport {
         this.listener.skipped(claim.jobName(), ExecutionListener.SkipReason.NOT_DECLARED);
     }
 
-    void heldBack(ExecutionRecord claim, AdmissionPolicy.Ticket hold) {
+    void heldBack(ExecutionRecord claim, Ticket hold) {
         logger.debug("Deferring attempt {} of '{}': {}", claim.attempt(), claim.jobName(), hold.reason());
         this.listener.skipped(claim.jobName(), hold.reported());
     }

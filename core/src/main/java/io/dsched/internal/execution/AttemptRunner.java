@@ -144,7 +144,7 @@ public final class AttemptRunner implements AutoCloseable {
             this.report.notDeclared(claim);
             return this.recording.skip(claim, "job is not declared on node " + this.nodeId);
         }
-        Admission.Decision admitted;
+        AdmissionDecision admitted;
         try {
             admitted = this.admission.admit(attempt);
         } catch (RuntimeException ex) {
@@ -167,7 +167,7 @@ public final class AttemptRunner implements AutoCloseable {
         }
     }
 
-    private Outcome observed(JobTarget job, ExecutionRecord claim, Admission.Permits permits) {
+    private Outcome observed(JobTarget job, ExecutionRecord claim, Permits permits) {
         AttemptObserver.Observed observed = this.observer.start(claim);
         Outcome outcome = null;
         try {
@@ -186,8 +186,7 @@ public final class AttemptRunner implements AutoCloseable {
         }
     }
 
-    private Outcome recordAndReport(
-            ExecutionRecord claim, Invocation.Result result, Verdict verdict, Admission.Permits permits) {
+    private Outcome recordAndReport(ExecutionRecord claim, Invocation.Result result, Verdict verdict, Permits permits) {
         if (verdict instanceof Verdict.Succeeded) {
             CompletableFuture<Void> written = this.recording.succeed(claim, result, permits);
             written.whenComplete((ignored, ex) -> {

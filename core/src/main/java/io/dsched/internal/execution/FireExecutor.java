@@ -182,12 +182,4 @@ public final class FireExecutor {
         }
         return this.runner.run(claimed.get());
     }
-
-    /**
-     * A fire Quartz hands this node.
-     *
-     * @param jobName the job
-     * @param scheduledAt the time it was scheduled for
-     */
-    public record Fire(String jobName, Instant scheduledAt) {}
 }

@@ -1,7 +1,7 @@
 package io.dsched.internal.execution;
 
 import io.dsched.execution.ExecutionListener;
-import io.dsched.internal.store.LockTable;
+import io.dsched.internal.store.LockRelease;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -90,8 +90,8 @@ final class GuardAdmission implements AdmissionPolicy {
          * @return what the write completes, or {@code null} if the lock stays with this permit
          */
         CompletableFuture<Void> handOver(
-                String jobName, java.util.function.Function<LockTable.Release, CompletableFuture<Void>> write) {
-            Optional<LockTable.Release> release =
+                String jobName, java.util.function.Function<LockRelease, CompletableFuture<Void>> write) {
+            Optional<LockRelease> release =
                     (this.lock != null) ? GuardAdmission.this.guard.releaseWithOutcome(this.lock) : Optional.empty();
             if (release.isEmpty()) {
                 return null;
@@ -101,8 +101,7 @@ final class GuardAdmission implements AdmissionPolicy {
             this.lock = null;
             GuardAdmission.this.releasing.put(jobName, written);
             written.whenComplete((ignored, ex) -> {
-                if (ex != null
-                        && !(ex.getCause() instanceof io.dsched.internal.store.ExecutionStore.LostClaimException)) {
+                if (ex != null && !(ex.getCause() instanceof io.dsched.internal.store.LostClaimException)) {
                     // the outcome's transaction did not commit, and its release with it
                     handedOver.unlock();
                 }

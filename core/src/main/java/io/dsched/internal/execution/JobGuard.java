@@ -1,6 +1,7 @@
 package io.dsched.internal.execution;
 
 import io.dsched.internal.store.ClusterTables;
+import io.dsched.internal.store.LockRelease;
 import io.dsched.internal.store.LockTable;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -111,9 +112,9 @@ public final class JobGuard {
      * @return the release, or empty if the lock is not one of dsched's table and must be released
      *     with {@link SimpleLock#unlock()}
      */
-    public Optional<LockTable.Release> releaseWithOutcome(SimpleLock lock) {
+    public Optional<LockRelease> releaseWithOutcome(SimpleLock lock) {
         return (lock instanceof TableLock held)
-                ? Optional.of(new LockTable.Release(this.table, held.lock))
+                ? Optional.of(new LockRelease(this.table, held.lock))
                 : Optional.empty();
     }
 

@@ -6,7 +6,7 @@ import io.dsched.execution.Outcome;
 import io.dsched.internal.store.DeadLetter;
 import io.dsched.internal.store.DeadLetterStatus;
 import io.dsched.internal.store.ExecutionStore;
-import io.dsched.internal.store.ExecutionStore.LostClaimException;
+import io.dsched.internal.store.LostClaimException;
 import io.dsched.internal.store.TransientFailures;
 import io.dsched.internal.text.BoundedText;
 import java.io.PrintWriter;
@@ -63,7 +63,7 @@ final class Recording {
      * Queues the write of a success, which releases the job's lock with it when it can.
      * @return completes once the success is written, exceptionally if it is not
      */
-    CompletableFuture<Void> succeed(ExecutionRecord claim, Invocation.Result result, Admission.Permits permits) {
+    CompletableFuture<Void> succeed(ExecutionRecord claim, Invocation.Result result, Permits permits) {
         GuardAdmission.GuardPermit guard = permits.guard();
         CompletableFuture<Void> withRelease = (guard != null)
                 ? guard.handOver(claim.jobName(), (release) -> this.store

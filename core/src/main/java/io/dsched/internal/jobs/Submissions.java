@@ -4,6 +4,7 @@ import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.internal.handler.HandlerDefinition;
 import io.dsched.internal.store.ExecutionStore;
+import io.dsched.internal.store.HeldKey;
 import io.dsched.internal.store.UniqueKeys;
 import io.dsched.jobs.OneOff;
 import io.dsched.jobs.ScheduledJob;
@@ -65,7 +66,7 @@ final class Submissions {
         Instant dueAt = request.dueAt(now);
         String key = handler.name() + ":" + ((request.key() != null) ? request.key() : UUID.randomUUID());
         if (request.uniqueWindow() != null) {
-            Optional<UniqueKeys.Held> held = this.uniqueKeys.held(key, now);
+            Optional<HeldKey> held = this.uniqueKeys.held(key, now);
             if (held.isPresent()) {
                 return new ScheduledJob(
                         held.get().executionId(),

@@ -3,9 +3,9 @@ package io.dsched.internal.management;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.deadletter.DeadLetters;
-import io.dsched.internal.management.Views.Minute;
-import io.dsched.internal.management.Views.Overview;
-import io.dsched.internal.management.Views.Timeline;
+import io.dsched.internal.management.views.Minute;
+import io.dsched.internal.management.views.Overview;
+import io.dsched.internal.management.views.Timeline;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -92,12 +92,12 @@ public class ClusterViews {
         Instant to = this.clock.instant().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
         int count = (int) Math.max(1, window.toMinutes());
         Instant from = to.minus(Duration.ofMinutes(count));
-        List<JobStatistics.Started> attempts = this.statistics.startedSince(from, TIMELINE_SAMPLE);
-        List<List<JobStatistics.Started>> byMinute = new ArrayList<>();
+        List<StartedAttempt> attempts = this.statistics.startedSince(from, TIMELINE_SAMPLE);
+        List<List<StartedAttempt>> byMinute = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             byMinute.add(new ArrayList<>());
         }
-        for (JobStatistics.Started attempt : attempts) {
+        for (StartedAttempt attempt : attempts) {
             int index = (int) Duration.between(from, attempt.startedAt()).toMinutes();
             if (index >= 0 && index < count) {
                 byMinute.get(index).add(attempt);
@@ -110,7 +110,7 @@ public class ClusterViews {
         return new Timeline(from, to, minutes, this.deadLetters.openCount(), attempts.size() == TIMELINE_SAMPLE);
     }
 
-    private static Minute minute(Instant at, List<JobStatistics.Started> attempts) {
+    private static Minute minute(Instant at, List<StartedAttempt> attempts) {
         long succeeded = attempts.stream()
                 .filter((a) -> a.status() == ExecutionStatus.SUCCEEDED)
                 .count();

@@ -2,8 +2,8 @@ package io.dsched.internal.management;
 
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
-import io.dsched.internal.management.Views.ExecutionDetail;
-import io.dsched.internal.management.Views.PageView;
+import io.dsched.internal.management.views.ExecutionDetail;
+import io.dsched.internal.management.views.PageView;
 import io.dsched.internal.store.DeadLetter;
 import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.internal.store.Pages;

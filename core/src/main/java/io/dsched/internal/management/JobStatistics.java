@@ -84,11 +84,11 @@ public class JobStatistics {
      * @param limit how many at most
      * @return the attempts
      */
-    public List<Started> startedSince(Instant since, int limit) {
+    public List<StartedAttempt> startedSince(Instant since, int limit) {
         return this.jdbc.query(
                 this.tables.sql("SELECT status, origin, attempt, scheduled_at, started_at FROM dsched_execution"
                         + " WHERE started_at >= ?" + NOT_WAITING + " ORDER BY started_at DESC LIMIT " + limit),
-                (rs, row) -> new Started(
+                (rs, row) -> new StartedAttempt(
                         ExecutionStatus.valueOf(rs.getString("status")),
                         rs.getString("origin"),
                         rs.getInt("attempt"),
@@ -125,15 +125,4 @@ public class JobStatistics {
         int rank = (int) Math.ceil(0.95 * millis.size()) - 1;
         return Duration.ofMillis(millis.get(Math.max(0, rank)));
     }
-
-    /**
-     * An attempt as the timeline counts it.
-     *
-     * @param status its state
-     * @param origin what started it ({@code SCHEDULE} for a fire of the job's schedule)
-     * @param attempt its number, from 1
-     * @param scheduledAt the time its fire was due
-     * @param startedAt the time it started
-     */
-    public record Started(ExecutionStatus status, String origin, int attempt, Instant scheduledAt, Instant startedAt) {}
 }

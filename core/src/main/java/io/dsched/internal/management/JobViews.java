@@ -2,11 +2,11 @@ package io.dsched.internal.management;
 
 import io.dsched.definition.Schedule;
 import io.dsched.execution.ExecutionStatus;
-import io.dsched.internal.management.Views.Job;
-import io.dsched.internal.management.Views.JobDetail;
-import io.dsched.internal.management.Views.LastRun;
-import io.dsched.internal.management.Views.SchedulePreview;
-import io.dsched.internal.management.Views.Stats;
+import io.dsched.internal.management.views.Job;
+import io.dsched.internal.management.views.JobDetail;
+import io.dsched.internal.management.views.LastRun;
+import io.dsched.internal.management.views.SchedulePreview;
+import io.dsched.internal.management.views.Stats;
 import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.RuntimeJobRecord;

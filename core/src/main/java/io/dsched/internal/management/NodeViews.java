@@ -2,7 +2,7 @@ package io.dsched.internal.management;
 
 import io.dsched.internal.cluster.ClockSkew;
 import io.dsched.internal.cluster.NodeTable;
-import io.dsched.internal.management.Views.Node;
+import io.dsched.internal.management.views.Node;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;

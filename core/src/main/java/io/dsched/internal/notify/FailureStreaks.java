@@ -2,7 +2,6 @@ package io.dsched.internal.notify;
 
 import java.util.LinkedHashSet;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -26,19 +25,19 @@ public final class FailureStreaks {
      * @param fire the idempotency key of the attempt's fire
      * @return the job's streak after it
      */
-    public Streak failed(String job, String fire) {
+    Streak failed(String job, String fire) {
         return this.streaks.compute(job, (name, streak) -> {
             if (streak == null) {
                 streak = new Streak(0, false, new LinkedHashSet<>());
             }
-            if (streak.fires.contains(fire)) {
-                return new Streak(streak.length, false, streak.fires);
+            if (streak.fires().contains(fire)) {
+                return new Streak(streak.length(), false, streak.fires());
             }
-            streak.fires.add(fire);
-            if (streak.fires.size() > REMEMBERED_FIRES) {
-                streak.fires.remove(streak.fires.iterator().next());
+            streak.fires().add(fire);
+            if (streak.fires().size() > REMEMBERED_FIRES) {
+                streak.fires().remove(streak.fires().iterator().next());
             }
-            return new Streak(streak.length + 1, true, streak.fires);
+            return new Streak(streak.length() + 1, true, streak.fires());
         });
     }
 
@@ -57,40 +56,6 @@ public final class FailureStreaks {
      */
     public int length(String job) {
         Streak streak = this.streaks.get(job);
-        return (streak != null) ? streak.length : 0;
-    }
-
-    /** A job's streak of failed fires, as one failed attempt left it. */
-    public static final class Streak {
-
-        private final int length;
-
-        private final boolean lengthened;
-
-        // only read and changed inside the map's compute, under its lock of the job
-        private final Set<String> fires;
-
-        private Streak(int length, boolean lengthened, Set<String> fires) {
-            this.length = length;
-            this.lengthened = lengthened;
-            this.fires = fires;
-        }
-
-        /**
-         * Returns how many fires failed in a row.
-         * @return the length
-         */
-        public int length() {
-            return this.length;
-        }
-
-        /**
-         * Returns whether the failed attempt was the first failure of its fire, which made the
-         * streak longer; a further failed attempt of a fire already counted leaves it as it was.
-         * @return whether the streak grew
-         */
-        public boolean lengthened() {
-            return this.lengthened;
-        }
+        return (streak != null) ? streak.length() : 0;
     }
 }

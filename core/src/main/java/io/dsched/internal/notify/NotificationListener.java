@@ -3,7 +3,6 @@ package io.dsched.internal.notify;
 import io.dsched.execution.ExecutionListener;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.Outcome;
-import io.dsched.internal.notify.FailureStreaks.Streak;
 import io.dsched.notify.Notification;
 import io.dsched.notify.Notification.Kind;
 import io.dsched.notify.Notifier;

@@ -2,7 +2,6 @@ package io.dsched.internal.store;
 
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
-import io.dsched.internal.store.ExecutionStore.LostClaimException;
 import io.dsched.internal.text.BoundedText;
 import java.time.Instant;
 import java.util.Optional;
@@ -107,7 +106,7 @@ public final class ExecutionOutcomes implements AutoCloseable {
      *     is released all the same), or with what the database failed with
      */
     public CompletableFuture<Void> succeed(
-            ExecutionRecord claim, Instant startedAt, Instant finishedAt, LockTable.Release guard) {
+            ExecutionRecord claim, Instant startedAt, Instant finishedAt, LockRelease guard) {
         return this.successes.succeed(claim, startedAt, finishedAt, guard).thenAccept((written) -> {
             if (!written) {
                 throw new LostClaimException(claim, ExecutionStatus.SUCCEEDED);

@@ -74,7 +74,7 @@ final class GroupedSuccesses implements AutoCloseable {
      *     runs on its node, or exceptionally if the database could not be written
      */
     CompletableFuture<Boolean> succeed(
-            ExecutionRecord claim, Instant startedAt, Instant finishedAt, LockTable.Release guard) {
+            ExecutionRecord claim, Instant startedAt, Instant finishedAt, LockRelease guard) {
         return this.writer.submit(new Pending(claim, startedAt, finishedAt, guard));
     }
 
@@ -135,7 +135,7 @@ final class GroupedSuccesses implements AutoCloseable {
         Instant now = Instant.now();
         Map<LockTable, List<LockConfiguration>> guards = new HashMap<>();
         for (Pending pending : batch) {
-            LockTable.Release guard = pending.guard();
+            LockRelease guard = pending.guard();
             if (guard != null && !writtenBefore.contains(pending.claim().id()) && !halfExpired(guard.lock(), now)) {
                 guards.computeIfAbsent(guard.table(), (table) -> new ArrayList<>())
                         .add(guard.lock());
@@ -183,5 +183,5 @@ final class GroupedSuccesses implements AutoCloseable {
         this.writer.close();
     }
 
-    private record Pending(ExecutionRecord claim, Instant startedAt, Instant finishedAt, LockTable.Release guard) {}
+    private record Pending(ExecutionRecord claim, Instant startedAt, Instant finishedAt, LockRelease guard) {}
 }

@@ -146,14 +146,6 @@ public final class LockTable {
         }
     }
 
-    /**
-     * A lock of this table to release in the transaction that records the outcome of its run.
-     *
-     * @param table the table
-     * @param lock the lock, as it was taken
-     */
-    public record Release(LockTable table, LockConfiguration lock) {}
-
     /** Statements on a connection whose each statement commits on its own. */
     @FunctionalInterface
     private interface Work<T> {

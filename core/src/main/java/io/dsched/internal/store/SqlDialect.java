@@ -108,15 +108,6 @@ public abstract sealed class SqlDialect permits PostgresDialect, MySqlDialect, H
      */
     public abstract Optional<SessionLock> schemaLock();
 
-    /**
-     * A lock held by a database session until it is released.
-     *
-     * @param acquireSql the statement that waits for the lock, with one parameter, the key
-     * @param releaseSql the statement that releases it, with the key too
-     * @param key the lock's key
-     */
-    public record SessionLock(String acquireSql, String releaseSql, Object key) {}
-
     /** The converters of Spring Data JDBC between instants and the timestamp columns. */
     List<Object> instantConverters() {
         return InstantConverters.forInstants(this);

@@ -52,7 +52,7 @@ public class UniqueKeys {
         return this.transactions.execute((status) -> {
             Optional<ExecutionRecord> saved = claim.get();
             if (saved.isPresent()) {
-                hold(key, new Held(saved.get().id(), dueAt), until);
+                hold(key, new HeldKey(saved.get().id(), dueAt), until);
             } else {
                 // the attempt existed: nothing to write, and on PostgreSQL the failed insert
                 // has ended the transaction's use
@@ -68,12 +68,13 @@ public class UniqueKeys {
      * @param now the time of the new submission
      * @return the first job, or empty
      */
-    public Optional<Held> held(String key, Instant now) {
+    public Optional<HeldKey> held(String key, Instant now) {
         return this.jdbc
                 .query(
                         this.tables.sql(
                                 "SELECT execution_id, due_at FROM dsched_unique_key WHERE idempotency_key = ? AND expires_at > ?"),
-                        (row, number) -> new Held(row.getLong("execution_id"), this.dialect.readInstant(row, "due_at")),
+                        (row, number) ->
+                                new HeldKey(row.getLong("execution_id"), this.dialect.readInstant(row, "due_at")),
                         key,
                         this.dialect.bindable(now))
                 .stream()
@@ -87,7 +88,7 @@ public class UniqueKeys {
      * @param held the job
      * @param until when the window closes
      */
-    public void hold(String key, Held held, Instant until) {
+    public void hold(String key, HeldKey held, Instant until) {
         Object dueAt = this.dialect.bindable(held.dueAt());
         Object expiresAt = this.dialect.bindable(until);
         int updated = this.jdbc.update(
@@ -107,12 +108,4 @@ public class UniqueKeys {
                     expiresAt);
         }
     }
-
-    /**
-     * The job a key was first submitted as.
-     *
-     * @param executionId its first attempt, which housekeeping may have deleted since
-     * @param dueAt when it was due
-     */
-    public record Held(long executionId, Instant dueAt) {}
 }

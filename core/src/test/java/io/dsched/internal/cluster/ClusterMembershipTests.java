@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
-import io.dsched.internal.cluster.NodeTable.NodeSighting;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.store.ClusterTables;

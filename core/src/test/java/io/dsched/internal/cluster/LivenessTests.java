@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import io.dsched.execution.ExecutionRecord;
-import io.dsched.internal.cluster.NodeTable.NodeSighting;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -2,7 +2,6 @@ package io.dsched.internal.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dsched.internal.cluster.NodeTable.NodeSighting;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

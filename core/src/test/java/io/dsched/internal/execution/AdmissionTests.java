@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import io.dsched.execution.ExecutionListener;
-import io.dsched.internal.execution.AdmissionPolicy.Ticket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +20,7 @@ class AdmissionTests {
     void anAttemptAdmittedByEveryPolicyHoldsTheirPermitsUntilItEnds() {
         Admission admission = new Admission(List.of(admitting("first"), admitting("second")));
 
-        Admission.Decision decision = admission.admit(this.attempt);
+        AdmissionDecision decision = admission.admit(this.attempt);
 
         assertThat(decision.admitted()).isTrue();
         assertThat(this.released).isEmpty();
@@ -42,10 +41,10 @@ class AdmissionTests {
                 },
                 (attempt) -> {
                     asked.add("fourth");
-                    return Ticket.admitted(AdmissionPolicy.Permit.NONE);
+                    return Ticket.admitted(Permit.NONE);
                 }));
 
-        Admission.Decision decision = admission.admit(this.attempt);
+        AdmissionDecision decision = admission.admit(this.attempt);
 
         assertThat(decision.admitted()).isFalse();
         assertThat(decision.hold()).isSameAs(hold);

@@ -3,7 +3,6 @@ package io.dsched.internal.execution;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dsched.execution.ExecutionListener;
-import io.dsched.internal.execution.AdmissionPolicy.Ticket;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -29,7 +28,7 @@ class GuardAdmissionTests {
         Ticket ticket =
                 this.admission.admit(Fixtures.attempt(Fixtures.job("free", false), Fixtures.claim("free", 1, 1)));
 
-        assertThat(ticket.permit()).isSameAs(AdmissionPolicy.Permit.NONE);
+        assertThat(ticket.permit()).isSameAs(Permit.NONE);
         assertThat(this.locks.isHeld("free")).isFalse();
     }
 

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.dsched.internal.health.DschedHealthIndicator;
 import io.dsched.internal.management.ClusterViews;
-import io.dsched.internal.management.Views;
+import io.dsched.internal.management.views.Node;
 import io.dsched.internal.store.ClusterTables;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.ShiftedClock;
@@ -66,7 +66,7 @@ abstract class AbstractClockSkewTests {
         assertThat(health.getDetails()).containsEntry("clockSkewed", true);
         assertThat((Double) health.getDetails().get("clockOffsetSeconds")).isCloseTo(30.0, within(1.0));
         assertThat((String) health.getDetails().get("clockSkew")).contains("ahead of the database's");
-        Views.Node shown = await().atMost(Duration.ofSeconds(10))
+        Node shown = await().atMost(Duration.ofSeconds(10))
                 .until(() -> self(node), (self) -> self.clockOffsetSeconds() != null);
         assertThat(shown.clockSkewed()).isTrue();
         assertThat(shown.clockOffsetSeconds()).isCloseTo(30.0, within(1.0));
@@ -178,9 +178,9 @@ abstract class AbstractClockSkewTests {
         return byNode;
     }
 
-    private static Views.Node self(ClusterNode node) {
+    private static Node self(ClusterNode node) {
         return node.bean(ClusterViews.class).overview(Duration.ofMinutes(1)).nodes().stream()
-                .filter(Views.Node::self)
+                .filter(Node::self)
                 .findFirst()
                 .orElseThrow();
     }

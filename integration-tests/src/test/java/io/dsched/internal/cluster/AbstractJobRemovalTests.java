@@ -12,7 +12,7 @@ import io.dsched.internal.engine.DschedEngine;
 import io.dsched.internal.engine.JobRemovals;
 import io.dsched.internal.engine.JobSynchronizer;
 import io.dsched.internal.management.JobViews;
-import io.dsched.internal.management.Views;
+import io.dsched.internal.management.views.Job;
 import io.dsched.internal.store.DeploymentStore;
 import io.dsched.internal.store.DschedRepositories;
 import io.dsched.test.ClusterNode;
@@ -245,7 +245,7 @@ abstract class AbstractJobRemovalTests {
 
     private static List<String> jobNames(ClusterNode node) {
         return node.bean(JobViews.class).jobs(Duration.ofMinutes(5)).stream()
-                .map(Views.Job::name)
+                .map(Job::name)
                 .toList();
     }
 

@@ -9,7 +9,6 @@ import io.dsched.autoconfigure.DschedSchemaInitializer;
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
-import io.dsched.internal.store.ExecutionStore.LostClaimException;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;
 import java.time.Duration;

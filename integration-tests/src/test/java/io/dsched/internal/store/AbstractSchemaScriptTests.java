@@ -12,6 +12,7 @@ import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.audit.AuditEntry;
 import io.dsched.internal.audit.AuditLog;
 import io.dsched.internal.history.Housekeeping;
+import io.dsched.internal.history.Retention;
 import io.dsched.internal.logs.ExecutionLog;
 import io.dsched.internal.logs.ExecutionLogs;
 import io.dsched.test.TestDatabase;
@@ -131,8 +132,8 @@ abstract class AbstractSchemaScriptTests {
                 .matches("(?is)CREATE (TABLE|INDEX|UNIQUE INDEX) IF NOT EXISTS .*"));
     }
 
-    private static final Housekeeping.Retention RETENTION = new Housekeeping.Retention(
-            Duration.ofDays(14), Duration.ofDays(14), Duration.ofDays(90), Duration.ofDays(365));
+    private static final Retention RETENTION =
+            new Retention(Duration.ofDays(14), Duration.ofDays(14), Duration.ofDays(90), Duration.ofDays(365));
 
     static ExecutionStore store(DschedJdbc jdbc) {
         DschedRepositories repositories = new DschedRepositories(jdbc.dataSource(), jdbc.platform());
@@ -189,7 +190,7 @@ abstract class AbstractSchemaScriptTests {
                                 .join();
                         return true;
                     } catch (java.util.concurrent.CompletionException ex) {
-                        assertThat(ex).hasCauseInstanceOf(ExecutionStore.LostClaimException.class);
+                        assertThat(ex).hasCauseInstanceOf(LostClaimException.class);
                         return false;
                     }
                 }));
@@ -395,8 +396,8 @@ abstract class AbstractSchemaScriptTests {
         sql.update(request, ran.id(), platform.dialect().bindable(old));
         sql.update(request, stillRunning.id(), platform.dialect().bindable(old));
         UniqueKeys keys = new UniqueKeys(jdbc.dataSource(), platform, ClusterTables.DEFAULT, jdbc.transactions());
-        keys.hold("remind:closed", new UniqueKeys.Held(ran.id(), old), now.minus(1, ChronoUnit.DAYS));
-        keys.hold("remind:open", new UniqueKeys.Held(ran.id(), old), now.plus(1, ChronoUnit.DAYS));
+        keys.hold("remind:closed", new HeldKey(ran.id(), old), now.minus(1, ChronoUnit.DAYS));
+        keys.hold("remind:open", new HeldKey(ran.id(), old), now.plus(1, ChronoUnit.DAYS));
         // a deployment no node started for 400 days is forgotten; the newest is kept however old
         String deployment = "INSERT INTO dsched_deployment (cluster_name, deployment_hash, job_names, node_id,"
                 + " first_seen_at, last_started_at) VALUES ('dsched', ?, 'ran', 'node-1', ?, ?)";
@@ -420,8 +421,8 @@ abstract class AbstractSchemaScriptTests {
                 "newest",
                 platform.dialect().bindable(old.plusSeconds(1)),
                 platform.dialect().bindable(old));
-        Housekeeping.Retention retention = new Housekeeping.Retention(
-                Duration.ofDays(14), Duration.ofDays(7), Duration.ofDays(90), Duration.ofDays(365));
+        Retention retention =
+                new Retention(Duration.ofDays(14), Duration.ofDays(7), Duration.ofDays(90), Duration.ofDays(365));
         new Housekeeping(
                         jdbc.dataSource(),
                         platform,

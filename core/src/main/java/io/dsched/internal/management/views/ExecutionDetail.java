@@ -1,0 +1,17 @@
+package io.dsched.internal.management.views;
+
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.internal.store.DeadLetter;
+import java.util.List;
+
+/**
+ * One attempt, with what it failed with and what it logged.
+ *
+ * @param execution the attempt
+ * @param zone the zone of its job's cron, or {@code null} when the job has none
+ * @param attempts every attempt at the same fire, oldest first
+ * @param deadLetter the dead letter the fire ended in, or {@code null}
+ * @param log the lines the attempt logged and its failure's stack trace, or {@code null}
+ */
+public record ExecutionDetail(
+        ExecutionRecord execution, String zone, List<ExecutionRecord> attempts, DeadLetter deadLetter, Object log) {}
