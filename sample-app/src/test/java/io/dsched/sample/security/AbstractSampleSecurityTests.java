@@ -248,7 +248,7 @@ abstract class AbstractSampleSecurityTests {
     }
 
     @Test
-    void anAmountWithAHugeExponentIsRefusedWithinASecondAndPlacesNoOrder() {
+    void anAmountWithAHugeExponentIsRefusedBeforeItIsRoundedAndPlacesNoOrder() {
         SampleClient operator = this.server.client("operator");
         // the same path once, so that the measured request does not pay for the first one's warm-up
         assertThat(operator.post("/orders", "{\"amount\":0}").status()).isEqualTo(400);
@@ -258,7 +258,9 @@ abstract class AbstractSampleSecurityTests {
             Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
             assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
             assertThat(refused.json().get("detail").asString()).isEqualTo("amount must have at most 2 decimal places");
-            assertThat(elapsed).as("answer to %s", amount).isLessThan(Duration.ofSeconds(1));
+            // rounding 1e-30000000 took 12 to 28 s of CPU; refused before, it is answered in
+            // milliseconds, and 5 s leaves room for a machine busy with other suites
+            assertThat(elapsed).as("answer to %s", amount).isLessThan(Duration.ofSeconds(5));
         }
         // rounded, it would have been an order of nothing
         assertThat(ordersOf("0.00")).isZero();
