@@ -28,7 +28,8 @@ export function bars(label, points, format = (v) => String(Math.round(v))) {
     const svg = frame(label, max, format);
     const step = (W - PAD) / Math.max(points.length, 1);
     points.forEach((p, i) => {
-        const height = ((p.value || 0) / max) * (H - 30);
+        // a value below zero (a duration the clocks of two machines made negative) is an empty bar
+        const height = (Math.max(0, p.value || 0) / max) * (H - 30);
         const bar = s('rect', {x: PAD + i * step + 1, y: H - 16 - height, width: Math.max(1, step - 2), height,
             class: 'bar ' + (p.cls || '')});
         bar.append(s('title', {}, p.tip || `${p.label}: ${format(p.value || 0)}`));

@@ -219,6 +219,11 @@ final class Browser implements AutoCloseable {
         return ((JavascriptExecutor) this.driver).executeScript(script, args);
     }
 
+    /** Runs a script that answers by calling its last argument, once its promises have settled. */
+    Object asyncScript(String script, Object... args) {
+        return ((JavascriptExecutor) this.driver).executeAsyncScript(script, args);
+    }
+
     /**
      * Posts to the dsched endpoint from the page, as the UI would, with the session and the CSRF
      * token: what a user who forges a request in the browser's console gets.

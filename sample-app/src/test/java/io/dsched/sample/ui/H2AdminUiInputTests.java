@@ -181,6 +181,23 @@ class H2AdminUiInputTests extends AdminUiSession {
         this.browser.assertNoConsoleErrors("/dead-letters/discard");
     }
 
+    @Test
+    void aBarChartDrawsAValueBelowZeroAsAnEmptyBarWithoutAnError() throws Exception {
+        // as a job's page does for a duration that two machines' clocks made negative
+        signIn("viewer");
+        this.browser.page("/", "Overview");
+        Object heights = this.browser.asyncScript("""
+                const done = arguments[arguments.length - 1];
+                import('./charts.js').then((charts) => {
+                    const svg = charts.bars('durations', [{label: '#1', value: -30}, {label: '#2', value: 1000}]);
+                    document.querySelector('main').append(svg);
+                    done([...svg.querySelectorAll('rect')].map((bar) => bar.getAttribute('height')).join(' '));
+                }, (failure) => done('failed: ' + failure));
+                """);
+        assertThat(heights).isEqualTo("0 110");
+        this.browser.assertNoConsoleErrors();
+    }
+
     private void filterFrom(String iso) {
         this.browser.script(
                 "const d = new Date(arguments[0]);"
