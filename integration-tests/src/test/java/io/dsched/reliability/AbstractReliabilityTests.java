@@ -11,6 +11,7 @@ import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.execution.JobTimeoutException;
 import io.dsched.execution.Outcome;
+import io.dsched.internal.cluster.NodeTable;
 import io.dsched.internal.deadletter.DeadLetterFilter;
 import io.dsched.internal.deadletter.DeadLetters;
 import io.dsched.internal.engine.DschedEngine;
@@ -50,6 +51,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import org.junit.jupiter.api.AfterEach;
@@ -151,7 +154,22 @@ abstract class AbstractReliabilityTests {
         boolean inTransaction = node.bean(JobGuard.class).locksInTransactions();
         assertThat(inTransaction).isEqualTo(kind() != TestDatabases.Kind.H2);
         Instant fire = Instant.parse("2031-01-01T00:00:00Z");
-        // another run of "flaky" holds its guard
+        // another run of "flaky" holds its guard, on a live node: the locks of a node that does not
+        // beat are released as a dead node's by the next sweep of membership
+        NodeTable nodes = new NodeTable(this.cluster.observer(), platform(), this.cluster.tables());
+        nodes.heartbeat("node-elsewhere");
+        ScheduledExecutorService beating = Executors.newSingleThreadScheduledExecutor();
+        beating.scheduleWithFixedDelay(() -> nodes.heartbeat("node-elsewhere"), 100, 100, TimeUnit.MILLISECONDS);
+        try {
+            fireClaimedWithItsTransaction(node, fires, inTransaction, fire);
+        } finally {
+            beating.shutdownNow();
+            beating.awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private void fireClaimedWithItsTransaction(
+            ClusterNode node, FireExecutor fires, boolean inTransaction, Instant fire) throws Exception {
         LockTable elsewhere =
                 new LockTable(this.cluster.observer(), platform(), this.cluster.tables(), "node-elsewhere");
         assertThat(elsewhere.lock(lock("flaky"))).isTrue();
