@@ -44,7 +44,7 @@ public final class SampleServer implements AutoCloseable {
         properties.put("dsched.queue.poll-interval", "200ms");
         properties.put("spring.main.banner-mode", "off");
         // the sample's pool of 20 would open all 20 at start (Hikari's minimum-idle defaults to the
-        // maximum): three test JVMs, each with a sample on the database server, and the suites of other
+        // maximum): two test JVMs, each with a sample on the database server, and the suites of other
         // builds would take a good part of a server's 100 connections while doing nothing with them
         properties.put("spring.datasource.hikari.minimum-idle", "2");
         for (String user : new String[] {"viewer", "operator", "admin"}) {
