@@ -28,7 +28,7 @@ export function bars(label, points, format = (v) => String(Math.round(v))) {
     const svg = frame(label, max, format);
     const step = (W - PAD) / Math.max(points.length, 1);
     points.forEach((p, i) => {
-        // a value below zero (a duration the clocks of two machines made negative) is an empty bar
+        // a value below zero (a run recorded as ending before it started) is drawn as an empty bar
         const height = (Math.max(0, p.value || 0) / max) * (H - 30);
         const bar = s('rect', {x: PAD + i * step + 1, y: H - 16 - height, width: Math.max(1, step - 2), height,
             class: 'bar ' + (p.cls || '')});
