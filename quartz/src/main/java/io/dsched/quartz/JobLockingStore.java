@@ -52,7 +52,7 @@ abstract class JobLockingStore extends ClusterJobStore {
     }
 
     /**
-     * Locks the rows of jobs, in key order.
+     * Locks the rows of jobs, in the order {@link RowLocks} gives them.
      * @param conn the transaction's connection
      * @param jobs the jobs
      * @throws JobPersistenceException if a lock cannot be had
@@ -66,7 +66,7 @@ abstract class JobLockingStore extends ClusterJobStore {
     }
 
     /**
-     * Locks the rows of triggers, in key order.
+     * Locks the rows of triggers, in the order {@link RowLocks} gives them.
      * @param conn the transaction's connection
      * @param triggers the triggers
      * @throws JobPersistenceException if a lock cannot be had

@@ -25,7 +25,8 @@ import org.quartz.spi.TriggerFiredResult;
  * table ({@code TRIGGER_ACCESS}), so the whole cluster hands out fires one transaction at a time.
  * This store does those steps without that lock and orders them by the rows they change instead:
  * a job's row in {@code JOB_DETAILS} for the job, a trigger's row in {@code TRIGGERS} for the
- * trigger; a transaction that takes several takes jobs before triggers, each in key order.
+ * trigger; a transaction that takes several takes jobs before triggers, each table's with one
+ * statement, in the database's order of the keys.
  *
  * <ul>
  *   <li><b>acquire</b> selects due waiting triggers with {@code FOR UPDATE SKIP LOCKED}, so that

@@ -162,6 +162,38 @@ abstract class AbstractSkipLockedContractTests {
     }
 
     @Test
+    void aFireOfABatchHoldsTheRowOfEachOfItsJobsAndTriggersUntilItCommits() throws Exception {
+        FireGate gate = new FireGate((bundle) -> true);
+        Scheduler firing =
+                this.cluster.node("n1", Store.SKIP_LOCKED).claims(gate).create();
+        Date due = AbstractQuartzContractTests.at(Instant.now().plusSeconds(1));
+        List<JobKey> jobs = new java.util.ArrayList<>();
+        for (String name : List.of("delta", "alpha", "charlie", "bravo")) {
+            JobDetail job = newJob(SerialJob.class).withIdentity(name).build();
+            firing.scheduleJob(job, AbstractQuartzContractTests.once(name, job, due));
+            jobs.add(job.getKey());
+        }
+        this.teardown.add(gate::open);
+        firing.start();
+        await().atMost(Duration.ofSeconds(10)).until(gate::holding);
+        assertThat(gate.heldBatch()).as("fires of the held transaction").hasSize(jobs.size());
+
+        try (Connection probe = this.cluster.database.connect()) {
+            for (JobKey job : jobs) {
+                assertThat(lockedElsewhere(probe, "JOB_DETAILS", "JOB", job.getName(), job.getGroup()))
+                        .as("row of job " + job)
+                        .isTrue();
+                assertThat(lockedElsewhere(probe, "TRIGGERS", "TRIGGER", job.getName(), job.getGroup()))
+                        .as("row of trigger " + job.getName())
+                        .isTrue();
+            }
+        }
+        gate.open();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> jobs.stream().allMatch((job) -> Fires.of(job).size() == 1));
+    }
+
+    @Test
     void theMisfireHandlerDoesNotWriteOverAFireThatRacedIt() throws Exception {
         // a trigger due five seconds ago: misfired for the strict node, not for the lenient one
         Scheduler strict = this.cluster
@@ -258,6 +290,38 @@ abstract class AbstractSkipLockedContractTests {
                 .forJob(job)
                 .withSchedule(simpleSchedule().withIntervalInMilliseconds(300).repeatForever())
                 .build();
+    }
+
+    /**
+     * Whether another transaction holds a row as its writer would: a lock of it that does not wait,
+     * and that a foreign key's check would not stop (PostgreSQL's key-share, InnoDB's shared
+     * lock), fails.
+     */
+    private boolean lockedElsewhere(Connection probe, String table, String column, String name, String group)
+            throws java.sql.SQLException {
+        probe.setAutoCommit(false);
+        try (java.sql.PreparedStatement statement = probe.prepareStatement("SELECT " + column + "_NAME FROM "
+                + PREFIX + table + " WHERE SCHED_NAME = ? AND " + column + "_NAME = ? AND " + column
+                + "_GROUP = ? "
+                + (this.cluster.database.kind == TestDatabase.Kind.POSTGRES
+                        ? "FOR NO KEY UPDATE NOWAIT"
+                        : "LOCK IN SHARE MODE NOWAIT"))) {
+            statement.setString(1, this.cluster.name);
+            statement.setString(2, name);
+            statement.setString(3, group);
+            try (java.sql.ResultSet rows = statement.executeQuery()) {
+                assertThat(rows.next()).as(table + " row " + name).isTrue();
+                return false;
+            }
+        } catch (java.sql.SQLException ex) {
+            // PostgreSQL: lock_not_available; MariaDB: lock wait timeout, at once with NOWAIT
+            if ("55P03".equals(ex.getSQLState()) || ex.getErrorCode() == 1205) {
+                return true;
+            }
+            throw ex;
+        } finally {
+            probe.rollback();
+        }
     }
 
     private static long startedAfter(JobKey job, Instant after) {

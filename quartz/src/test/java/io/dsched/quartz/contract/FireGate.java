@@ -21,6 +21,8 @@ final class FireGate implements FireClaims {
 
     private final CountDownLatch open = new CountDownLatch(1);
 
+    private volatile List<TriggerFiredBundle> heldBatch = List.of();
+
     FireGate(Predicate<TriggerFiredBundle> chosen) {
         this.chosen = chosen;
     }
@@ -28,6 +30,7 @@ final class FireGate implements FireClaims {
     @Override
     public Runnable claim(Connection connection, List<TriggerFiredBundle> fired) {
         if (this.held.getCount() > 0 && fired.stream().anyMatch(this.chosen)) {
+            this.heldBatch = List.copyOf(fired);
             this.held.countDown();
             try {
                 this.open.await(30, TimeUnit.SECONDS);
@@ -36,6 +39,11 @@ final class FireGate implements FireClaims {
             }
         }
         return null;
+    }
+
+    /** The fires of the transaction held, all fired in it. */
+    List<TriggerFiredBundle> heldBatch() {
+        return this.heldBatch;
     }
 
     boolean holding() {
