@@ -7,10 +7,11 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.Function;
 import org.quartz.JobKey;
 import org.quartz.TriggerKey;
@@ -19,14 +20,19 @@ import org.quartz.TriggerKey;
  * The row locks by which the {@link SkipLockedJobStore} orders its transactions without Quartz's
  * cluster-wide lock: a job's row in {@code JOB_DETAILS} stands for the job and all its triggers, a
  * trigger's row in {@code TRIGGERS} for the trigger. A transaction that takes several locks takes
- * jobs before triggers, each table's with one statement in the database's order of the keys, so
- * that two such transactions never wait for each other in a circle; a fire of a batch of triggers
- * takes its locks in two statements, not two per trigger.
+ * jobs before triggers, each table's with one statement that locks its rows in the database's
+ * order of their keys, so that two such transactions never wait for each other in a circle while
+ * each locks at most {@link #CHUNK} rows of a table; a fire of a batch of triggers takes its
+ * locks in two statements, not two per trigger.
  */
 final class RowLocks {
 
-    /** The most keys one statement locks; two parameters each, far below the drivers' limits. */
-    static final int CHUNK = 1_000;
+    /**
+     * The most keys one statement locks. MariaDB turns an {@code IN} list of 1,000 values or more
+     * (500 pairs) into a join with a table of the values, which locks rows in the join's order,
+     * not the primary key's.
+     */
+    static final int CHUNK = 250;
 
     private final String prefix;
 
@@ -62,10 +68,11 @@ final class RowLocks {
 
     /**
      * Locks rows by their keys with one statement per {@link #CHUNK} keys. The statement orders its
-     * rows by key, so every transaction of this store takes a table's locks in the same order, the
+     * rows by key, so every transaction of this store takes a table's locks in one order, the
      * database's: PostgreSQL locks the rows as they leave the sort, InnoDB as it reads them from the
-     * primary key, which has that order. Beyond one chunk the order across chunks is Java's; two
-     * such transactions may meet in a deadlock, which the database breaks by failing one of them.
+     * primary key, which has that order. More keys than a chunk are cut in Java's order of names,
+     * then groups, which the database's collation need not follow: two such transactions may meet
+     * in a deadlock, which the database breaks by failing one of them.
      */
     private <K> void lockRows(
             Connection conn,
@@ -76,7 +83,8 @@ final class RowLocks {
             Function<K, String> name,
             Function<K, String> group)
             throws SQLException {
-        List<K> sorted = new ArrayList<>(new TreeSet<>(keys));
+        List<K> sorted = new ArrayList<>(new LinkedHashSet<>(keys));
+        sorted.sort(Comparator.comparing(name).thenComparing(group));
         for (int from = 0; from < sorted.size(); from += CHUNK) {
             List<K> chunk = sorted.subList(from, Math.min(sorted.size(), from + CHUNK));
             String pairs = String.join(",", Collections.nCopies(chunk.size(), "(?,?)"));

@@ -100,6 +100,8 @@ public final class SkipLockedDelegates {
             return false;
         }
         locks.lockJobs(conn, candidates.values());
+        // in the order a fire takes them; the reads below find the rows held already
+        locks.lockTriggers(conn, candidates.keySet());
         List<TriggerKey> still = new ArrayList<>();
         try (PreparedStatement statement = conn.prepareStatement(lock)) {
             for (TriggerKey trigger : new TreeSet<>(candidates.keySet())) {

@@ -162,11 +162,13 @@ abstract class AbstractSkipLockedContractTests {
     }
 
     @Test
-    void aFireOfABatchHoldsTheRowOfEachOfItsJobsAndTriggersUntilItCommits() throws Exception {
+    void aFireOfABatchHoldsTheRowOfEachOfItsJobsUntilItCommits() throws Exception {
+        // (its triggers' rows are held by Quartz's own writes of them as well: not a test of the locks)
         FireGate gate = new FireGate((bundle) -> true);
         Scheduler firing =
                 this.cluster.node("n1", Store.SKIP_LOCKED).claims(gate).create();
-        Date due = AbstractQuartzContractTests.at(Instant.now().plusSeconds(1));
+        // due after the scheduler has started: not misfired on a slow machine
+        Date due = AbstractQuartzContractTests.at(Instant.now().plusSeconds(3));
         List<JobKey> jobs = new java.util.ArrayList<>();
         for (String name : List.of("delta", "alpha", "charlie", "bravo")) {
             JobDetail job = newJob(SerialJob.class).withIdentity(name).build();
@@ -182,9 +184,6 @@ abstract class AbstractSkipLockedContractTests {
             for (JobKey job : jobs) {
                 assertThat(lockedElsewhere(probe, "JOB_DETAILS", "JOB", job.getName(), job.getGroup()))
                         .as("row of job " + job)
-                        .isTrue();
-                assertThat(lockedElsewhere(probe, "TRIGGERS", "TRIGGER", job.getName(), job.getGroup()))
-                        .as("row of trigger " + job.getName())
                         .isTrue();
             }
         }
