@@ -5,6 +5,7 @@ import io.dsched.internal.engine.DschedPhases;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.store.ExecutionStore;
+import io.dsched.internal.store.TransientFailures;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -253,16 +254,42 @@ public final class ClusterMembership implements SmartLifecycle {
         }
     }
 
+    /**
+     * Leaves the cluster: no heartbeat is recorded once this returns, and the node's row is gone,
+     * so that the others do not wait a node timeout to take over what it left. A heartbeat under way
+     * is awaited first: it could otherwise record the node again after its row was removed.
+     */
     @Override
     public void stop() {
         this.running = false;
         if (this.timer != null) {
             this.timer.shutdownNow();
+            awaitHeartbeat();
         }
         try {
-            this.nodes.remove(this.nodeId);
+            TransientFailures.retry(
+                    "the removal of node " + this.nodeId, this.heartbeatInterval.multipliedBy(4), () -> {
+                        this.nodes.remove(this.nodeId);
+                        return null;
+                    });
         } catch (RuntimeException ex) {
-            logger.debug("Could not remove node {} from dsched_node", this.nodeId, ex);
+            logger.warn(
+                    "Could not remove node {} from dsched_node ({}); the others take over its attempts once it"
+                            + " has gone unseen for the node timeout",
+                    this.nodeId,
+                    ex.getMessage());
+        }
+    }
+
+    private void awaitHeartbeat() {
+        try {
+            // a heartbeat is a few statements; one stuck on the database outlasts the wait and is
+            // left to the node timeout, as a node that died would be
+            if (!this.timer.awaitTermination(this.nodeTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                logger.warn("Node {}'s last heartbeat did not end within the node timeout", this.nodeId);
+            }
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -18,9 +18,13 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.StreamSupport;
+import javax.sql.DataSource;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -46,6 +50,8 @@ class ClusterMembershipTests {
 
     private JdbcTemplate sql;
 
+    private DataSource dataSource;
+
     private NodeTable nodes;
 
     private ExecutionStore store;
@@ -55,6 +61,7 @@ class ClusterMembershipTests {
     @BeforeEach
     void createDatabase() {
         InMemoryStore database = new InMemoryStore();
+        this.dataSource = database.dataSource();
         this.sql = new JdbcTemplate(database.dataSource());
         this.executions = database.executions();
         this.store = database.store();
@@ -134,6 +141,45 @@ class ClusterMembershipTests {
                 .isEqualTo(ExecutionStatus.RUNNING);
     }
 
+    @Test
+    void aNodeThatStopsAwaitsItsHeartbeatUnderWaySoThatItIsNotRecordedAgainOnceItLeft() throws Exception {
+        HeldHeartbeats held = new HeldHeartbeats(this.dataSource);
+        ClusterMembership membership = new ClusterMembership(
+                held,
+                this.store,
+                new NoTargets(),
+                this.wakeUps::incrementAndGet,
+                Set::of,
+                "node-1",
+                Duration.ofMillis(10),
+                NODE_TIMEOUT,
+                this.clock,
+                new ClockSkew(this.clock, Duration.ofSeconds(5), "node-1"));
+        membership.start();
+        assertThat(held.started.await(10, TimeUnit.SECONDS))
+                .as("a heartbeat of the timer under way")
+                .isTrue();
+
+        Thread stopping = new Thread(membership::stop, "stopping");
+        stopping.start();
+        // the stop has let the timer go: it either returned or waits for the heartbeat
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> stopping.getState() == Thread.State.TIMED_WAITING
+                        || stopping.getState() == Thread.State.TERMINATED);
+        held.release.countDown();
+        stopping.join(Duration.ofSeconds(10).toMillis());
+
+        assertThat(stopping.isAlive()).isFalse();
+        assertThat(held.finished.await(10, TimeUnit.SECONDS))
+                .as("the held heartbeat written")
+                .isTrue();
+        assertThat(this.nodes.sightings())
+                .as("the node's row after it left, its last heartbeat done")
+                .extracting(NodeSighting::nodeId)
+                .doesNotContain("node-1");
+    }
+
     private ClusterMembership membership(String nodeId, Supplier<Set<Long>> inFlight) {
         ClockSkew skew = new ClockSkew(this.clock, Duration.ofSeconds(5), nodeId);
         return new ClusterMembership(
@@ -169,6 +215,45 @@ class ClusterMembershipTests {
                 .filter((attempt) -> attempt.jobName().equals(jobName))
                 .sorted(Comparator.comparingInt(ExecutionRecord::attempt))
                 .toList();
+    }
+
+    /** A node whose heartbeats after the first are held, as a statement slow on the database is. */
+    private static final class HeldHeartbeats extends NodeTable {
+
+        final CountDownLatch started = new CountDownLatch(1);
+
+        final CountDownLatch release = new CountDownLatch(1);
+
+        final CountDownLatch finished = new CountDownLatch(1);
+
+        private final AtomicInteger beats = new AtomicInteger();
+
+        HeldHeartbeats(DataSource dataSource) {
+            super(dataSource, DatabasePlatform.H2, ClusterTables.DEFAULT);
+        }
+
+        @Override
+        public void heartbeat(String nodeId) {
+            if (this.beats.incrementAndGet() > 1) {
+                this.started.countDown();
+                // a statement on its way to the database does not heed an interrupt
+                boolean interrupted = false;
+                while (this.release.getCount() > 0) {
+                    try {
+                        this.release.await();
+                    } catch (InterruptedException ex) {
+                        interrupted = true;
+                    }
+                }
+                super.heartbeat(nodeId);
+                this.finished.countDown();
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                return;
+            }
+            super.heartbeat(nodeId);
+        }
     }
 
     /** A node that declares none of the jobs: what it takes over is re-run wherever they are declared. */
