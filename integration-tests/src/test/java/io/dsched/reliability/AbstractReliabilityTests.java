@@ -708,13 +708,15 @@ abstract class AbstractReliabilityTests {
         ReliabilityJobs.Reminder first = new ReliabilityJobs.Reminder("all", 1);
 
         jobs.create(RecurringJob.of("reminders", "reminder", new Schedule.Cron("* * * * * *", null), first));
-        await().atMost(Duration.ofSeconds(10)).until(() -> ReliabilityJobs.REMINDERS.contains(first));
+        // bounds loose in wall time: a loaded machine of two cores has run out of 10 s here; the test
+        // is about what fires, not how soon
+        await().atMost(Duration.ofSeconds(30)).until(() -> ReliabilityJobs.REMINDERS.contains(first));
         assertThat(attempts("reminders"))
                 .allSatisfy((run) -> assertThat(run.origin()).isEqualTo(ExecutionOrigin.SCHEDULE));
 
         ReliabilityJobs.Reminder second = new ReliabilityJobs.Reminder("all", 2);
         jobs.update("reminders", new Schedule.FixedRate(Duration.ofMillis(700), Duration.ZERO), second);
-        await().atMost(Duration.ofSeconds(10)).until(() -> ReliabilityJobs.REMINDERS.contains(second));
+        await().atMost(Duration.ofSeconds(30)).until(() -> ReliabilityJobs.REMINDERS.contains(second));
 
         this.cluster.nodes().forEach(ClusterNode::close);
         ClusterNode restarted = start("node-3");
