@@ -56,6 +56,8 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
         this.synchronizer = synchronizerFactory.apply(this.scheduler);
         this.shutdown = shutdown;
         shutdown.onQuiesce(this::standby);
+        // a fire acquired before the standby still reaches a worker: it is left to another node
+        shutdown.onQuiesce(dispatcher::stopRunning);
         this.runJobs = runJobs;
     }
 

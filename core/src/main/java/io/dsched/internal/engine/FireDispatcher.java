@@ -46,6 +46,8 @@ public final class FireDispatcher implements JobFactory, FireClaims {
 
     private final Clock clock;
 
+    private volatile boolean stopping;
+
     /**
      * Creates a dispatcher.
      * @param executor runs fires
@@ -92,11 +94,26 @@ public final class FireDispatcher implements JobFactory, FireClaims {
                 bundle.getScheduledFireTime().toInstant());
     }
 
+    /**
+     * Stops running the fires that reach this node's workers from now on: Quartz's scheduler thread
+     * hands out the fires it had acquired even after it was told to stand by or shut down, and
+     * such a fire's outcome could no longer be recorded. Each is left to another node instead.
+     */
+    public void stopRunning() {
+        this.stopping = true;
+    }
+
     void dispatch(JobExecutionContext context) {
         String jobName = context.getJobDetail().getKey().getName();
+        Attempt claimedAhead =
+                (context.getJobDetail().getJobDataMap().get(CLAIMED_AHEAD) instanceof Attempt claimed) ? claimed : null;
+        if (this.stopping) {
+            this.executor.leave(jobName, context.getScheduledFireTime().toInstant(), claimedAhead);
+            return;
+        }
         try {
-            if (context.getJobDetail().getJobDataMap().get(CLAIMED_AHEAD) instanceof Attempt claimed) {
-                this.executor.run(claimed);
+            if (claimedAhead != null) {
+                this.executor.run(claimedAhead);
             } else {
                 this.executor.fire(jobName, context.getScheduledFireTime().toInstant());
             }

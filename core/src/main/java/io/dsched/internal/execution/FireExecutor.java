@@ -144,6 +144,54 @@ public final class FireExecutor {
     }
 
     /**
+     * Leaves a fire that reached a worker after this node stopped taking work to any node: its
+     * first attempt waits, due at once, whether it was claimed in the fire's transaction (then it
+     * is put back, and the guard taken with it let go) or not yet (then it is queued). It never
+     * ran, so it counts as no failure. Should the write fail, a claimed attempt is taken over once
+     * this node stops checking in, as a running one would be.
+     * @param jobName the job
+     * @param scheduledAt the time the fire was scheduled for
+     * @param claimedAhead the attempt claimed in the fire's transaction, or {@code null}
+     */
+    public void leave(String jobName, Instant scheduledAt, Attempt claimedAhead) {
+        String reason = "node " + this.runner.nodeId() + " stopped before it ran the fire";
+        logger.info("Leaving '{}' scheduled at {} to another node: this node is stopping", jobName, scheduledAt);
+        try {
+            if (claimedAhead == null) {
+                queue(jobName, scheduledAt, reason);
+                return;
+            }
+            if (claimedAhead.guardTakenWithClaim() != null) {
+                claimedAhead.guardTakenWithClaim().unlock();
+            }
+            this.store.outcomes().defer(claimedAhead.claim(), this.clock.instant(), reason);
+            this.wakeQueue.run();
+        } catch (RuntimeException ex) {
+            logger.warn(
+                    "Could not leave '{}' scheduled at {} to another node: {}", jobName, scheduledAt, ex.getMessage());
+        }
+    }
+
+    /** Writes a fire's first attempt as waiting, due at once, for the queue of any node to claim. */
+    private void queue(String jobName, Instant scheduledAt, String reason) {
+        Instant now = this.clock.instant();
+        this.store
+                .inserts()
+                .claim(ExecutionRecord.waiting(
+                        jobName,
+                        scheduledAt,
+                        1,
+                        ExecutionRecord.idempotencyKey(jobName, scheduledAt),
+                        ExecutionOrigin.SCHEDULE,
+                        this.runner.nodeId(),
+                        now,
+                        now,
+                        null,
+                        reason));
+        this.wakeQueue.run();
+    }
+
+    /**
      * Runs a fire, unless another node already claimed it.
      * @param jobName the job
      * @param scheduledAt the time the fire was scheduled for
@@ -154,20 +202,7 @@ public final class FireExecutor {
         if (this.targets.find(jobName).isEmpty()) {
             // a newer deployment's job fired on this older node: queue the fire for a node that knows it
             logger.debug("Queueing '{}' scheduled at {} for a node that declares it", jobName, scheduledAt);
-            this.store
-                    .inserts()
-                    .claim(ExecutionRecord.waiting(
-                            jobName,
-                            scheduledAt,
-                            1,
-                            ExecutionRecord.idempotencyKey(jobName, scheduledAt),
-                            ExecutionOrigin.SCHEDULE,
-                            this.runner.nodeId(),
-                            now,
-                            now,
-                            null,
-                            "job is not declared on node " + this.runner.nodeId()));
-            this.wakeQueue.run();
+            queue(jobName, scheduledAt, "job is not declared on node " + this.runner.nodeId());
             this.listener.skipped(jobName, ExecutionListener.SkipReason.NOT_DECLARED);
             return Outcome.DEFERRED;
         }

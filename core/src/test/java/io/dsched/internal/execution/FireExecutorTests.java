@@ -1,0 +1,114 @@
+package io.dsched.internal.execution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dsched.execution.ExecutionListener;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.internal.store.InMemoryStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A fire claimed in the transaction that fired it, with its job's guard, that reaches its worker
+ * once the node has stopped running fires: it is put back to wait, unrun, for any node, and the
+ * guard taken with it is let go. On an in-memory H2 database, the claim written as the fire's
+ * transaction writes it on PostgreSQL and MariaDB.
+ */
+class FireExecutorTests {
+
+    private final InMemoryStore database = new InMemoryStore();
+
+    private final Clock clock = Clock.systemUTC();
+
+    private final InMemoryLocks locks = new InMemoryLocks();
+
+    private final JobGuard guard =
+            new JobGuard(this.locks, null, Duration.ofMinutes(10), Duration.ZERO, this.clock, "dsched");
+
+    private final AtomicInteger runs = new AtomicInteger();
+
+    private final AtomicInteger wakeUps = new AtomicInteger();
+
+    private final JobTarget job =
+            Fixtures.job("settle", Fixtures.retries(3), true, null, (context, payload) -> this.runs.incrementAndGet());
+
+    private final StopRequests stops = new StopRequests((ids) -> Map.of(), Duration.ofHours(1), Duration.ofSeconds(1));
+
+    private final AttemptRunner runner = new AttemptRunner(
+            new OneJob(),
+            this.database.store(),
+            this.guard,
+            "node-1",
+            this.clock,
+            new Random(1),
+            new ExecutionListener() {},
+            AttemptObserver.NONE,
+            this.stops);
+
+    private final FireExecutor executor = new FireExecutor(
+            this.database.store(),
+            this.runner,
+            this.guard,
+            new OneJob(),
+            this.wakeUps::incrementAndGet,
+            this.clock,
+            new ExecutionListener() {});
+
+    @AfterEach
+    void close() {
+        this.runner.close();
+        this.stops.close();
+        this.database.store().close();
+    }
+
+    @Test
+    void aFireClaimedWithItsGuardThatReachesItsWorkerOnceTheNodeStopsWaitsUnrunAndLetsTheGuardGo() {
+        Instant scheduledAt = this.clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        ExecutionRecord claim = this.database
+                .store()
+                .inserts()
+                .claim(ExecutionRecord.claim("settle", scheduledAt, "node-1", this.clock.instant()))
+                .orElseThrow();
+        SimpleLock guardTaken = this.locks
+                .lock(new LockConfiguration(this.clock.instant(), "settle", Duration.ofMinutes(10), Duration.ZERO))
+                .orElseThrow();
+
+        this.executor.leave("settle", scheduledAt, new Attempt(claim, this.job, guardTaken));
+
+        ExecutionRecord left = this.database.executions().findById(claim.id()).orElseThrow();
+        assertThat(left.status()).isEqualTo(ExecutionStatus.SCHEDULED);
+        assertThat(left.attempt()).as("it never ran: no failure counted").isEqualTo(1);
+        assertThat(left.dueAt()).isBeforeOrEqualTo(this.clock.instant());
+        assertThat(left.statusReason()).contains("node-1 stopped before it ran the fire");
+        assertThat(this.runs).hasValue(0);
+        assertThat(this.locks.isHeld("settle"))
+                .as("the guard taken with the claim")
+                .isFalse();
+        assertThat(this.wakeUps).hasValue(1);
+    }
+
+    private final class OneJob implements JobTargets {
+
+        @Override
+        public Optional<JobTarget> find(String name) {
+            return "settle".equals(name) ? Optional.of(FireExecutorTests.this.job) : Optional.empty();
+        }
+
+        @Override
+        public Set<String> names() {
+            return Set.of("settle");
+        }
+    }
+}
