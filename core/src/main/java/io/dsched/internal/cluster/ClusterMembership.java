@@ -133,8 +133,8 @@ public final class ClusterMembership implements SmartLifecycle {
             return thread;
         });
         long period = this.heartbeatInterval.toMillis();
-        this.timer.scheduleWithFixedDelay(this::beat, period, period, TimeUnit.MILLISECONDS);
         this.running = true;
+        this.timer.scheduleWithFixedDelay(this::beat, period, period, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -160,6 +160,9 @@ public final class ClusterMembership implements SmartLifecycle {
     }
 
     private void beat() {
+        if (!this.running) {
+            return;
+        }
         try {
             this.nodes.heartbeat(this.nodeId);
             if (this.healthySince == null) {
@@ -263,7 +266,8 @@ public final class ClusterMembership implements SmartLifecycle {
     public void stop() {
         this.running = false;
         if (this.timer != null) {
-            this.timer.shutdownNow();
+            // not interrupted: a beat's statement on its way to the database would fail for it
+            this.timer.shutdown();
             awaitHeartbeat();
         }
         try {

@@ -36,6 +36,12 @@ public final class FireExecutor {
      */
     private static final Duration CLAIM_PATIENCE = Duration.ofMinutes(1);
 
+    /**
+     * How long a stopping node keeps trying to leave a fire to the others while the database is
+     * unreachable: the shutdown should not wait on an outage for long.
+     */
+    private static final Duration LEAVE_PATIENCE = Duration.ofSeconds(10);
+
     private final ExecutionStore store;
 
     private final AttemptRunner runner;
@@ -147,35 +153,58 @@ public final class FireExecutor {
      * Leaves a fire that reached a worker after this node stopped taking work to any node: its
      * first attempt waits, due at once, whether it was claimed in the fire's transaction (then it
      * is put back, and the guard taken with it let go) or not yet (then it is queued). It never
-     * ran, so it counts as no failure. Should the write fail, a claimed attempt is taken over once
-     * this node stops checking in, as a running one would be.
+     * ran, so it counts as no failure. The write is tried again while the database fails
+     * transiently, for a while; should it fail for good, a claimed attempt is taken over once this
+     * node stops checking in, as a running one would be, and an unclaimed fire is lost, which is
+     * logged as an error with its key.
      * @param jobName the job
      * @param scheduledAt the time the fire was scheduled for
      * @param claimedAhead the attempt claimed in the fire's transaction, or {@code null}
      */
     public void leave(String jobName, Instant scheduledAt, Attempt claimedAhead) {
         String reason = "node " + this.runner.nodeId() + " stopped before it ran the fire";
-        logger.info("Leaving '{}' scheduled at {} to another node: this node is stopping", jobName, scheduledAt);
+        if (claimedAhead != null && claimedAhead.guardTakenWithClaim() != null) {
+            claimedAhead.guardTakenWithClaim().unlock();
+        }
         try {
-            if (claimedAhead == null) {
-                queue(jobName, scheduledAt, reason);
-                return;
+            boolean left = TransientFailures.retry(
+                    "the fire of '" + jobName + "' left to the other nodes",
+                    LEAVE_PATIENCE,
+                    () -> (claimedAhead == null)
+                            ? queue(jobName, scheduledAt, reason)
+                            : this.store.outcomes().defer(claimedAhead.claim(), this.clock.instant(), reason));
+            if (left) {
+                this.wakeQueue.run();
+                logger.info("Left '{}' scheduled at {} to any node: this node is stopping", jobName, scheduledAt);
+            } else {
+                logger.debug("'{}' scheduled at {} was claimed or stopped meanwhile", jobName, scheduledAt);
             }
-            if (claimedAhead.guardTakenWithClaim() != null) {
-                claimedAhead.guardTakenWithClaim().unlock();
-            }
-            this.store.outcomes().defer(claimedAhead.claim(), this.clock.instant(), reason);
-            this.wakeQueue.run();
         } catch (RuntimeException ex) {
-            logger.warn(
-                    "Could not leave '{}' scheduled at {} to another node: {}", jobName, scheduledAt, ex.getMessage());
+            if (claimedAhead == null) {
+                logger.error(
+                        "Could not leave '{}' scheduled at {} (key {}) to the other nodes, and it did not run: {}",
+                        jobName,
+                        scheduledAt,
+                        ExecutionRecord.idempotencyKey(jobName, scheduledAt),
+                        ex.getMessage());
+            } else {
+                logger.warn(
+                        "Could not leave '{}' scheduled at {} to the other nodes ({}); one of them takes it over"
+                                + " once this node stops checking in",
+                        jobName,
+                        scheduledAt,
+                        ex.getMessage());
+            }
         }
     }
 
-    /** Writes a fire's first attempt as waiting, due at once, for the queue of any node to claim. */
-    private void queue(String jobName, Instant scheduledAt, String reason) {
+    /**
+     * Writes a fire's first attempt as waiting, due at once, for the queue of any node to claim.
+     * @return {@code false} if the fire has an attempt already
+     */
+    private boolean queue(String jobName, Instant scheduledAt, String reason) {
         Instant now = this.clock.instant();
-        this.store
+        return this.store
                 .inserts()
                 .claim(ExecutionRecord.waiting(
                         jobName,
@@ -187,8 +216,8 @@ public final class FireExecutor {
                         now,
                         now,
                         null,
-                        reason));
-        this.wakeQueue.run();
+                        reason))
+                .isPresent();
     }
 
     /**
@@ -203,6 +232,7 @@ public final class FireExecutor {
             // a newer deployment's job fired on this older node: queue the fire for a node that knows it
             logger.debug("Queueing '{}' scheduled at {} for a node that declares it", jobName, scheduledAt);
             queue(jobName, scheduledAt, "job is not declared on node " + this.runner.nodeId());
+            this.wakeQueue.run();
             this.listener.skipped(jobName, ExecutionListener.SkipReason.NOT_DECLARED);
             return Outcome.DEFERRED;
         }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.dsched.execution.ExecutionListener;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
+import io.dsched.internal.store.CuttingDataSource;
+import io.dsched.internal.store.ExecutionStore;
 import io.dsched.internal.store.InMemoryStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,10 +23,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A fire claimed in the transaction that fired it, with its job's guard, that reaches its worker
- * once the node has stopped running fires: it is put back to wait, unrun, for any node, and the
- * guard taken with it is let go. On an in-memory H2 database, the claim written as the fire's
- * transaction writes it on PostgreSQL and MariaDB.
+ * A fire that reaches its worker once the node has stopped running fires: claimed in the
+ * transaction that fired it, with its job's guard, it is put back to wait, unrun, for any node, and
+ * the guard is let go; not claimed, it is queued, also while the database cuts its connections for
+ * a moment. On an in-memory H2 database, with the claim written as the fire's transaction writes it
+ * on PostgreSQL and MariaDB.
  */
 class FireExecutorTests {
 
@@ -97,6 +100,35 @@ class FireExecutorTests {
                 .as("the guard taken with the claim")
                 .isFalse();
         assertThat(this.wakeUps).hasValue(1);
+    }
+
+    @Test
+    void aFireLeftWhileTheDatabaseCutsItsConnectionsIsQueuedOnceItAnswersAgain() {
+        CuttingDataSource cutting = new CuttingDataSource(this.database.dataSource());
+        try (ExecutionStore store = this.database.storeOver(cutting.dataSource())) {
+            FireExecutor executor = new FireExecutor(
+                    store,
+                    this.runner,
+                    this.guard,
+                    new OneJob(),
+                    this.wakeUps::incrementAndGet,
+                    this.clock,
+                    new ExecutionListener() {});
+            Instant scheduledAt = this.clock.instant().truncatedTo(ChronoUnit.SECONDS);
+            cutting.cutNext(2);
+
+            executor.leave("settle", scheduledAt, null);
+
+            assertThat(cutting.cutsLeft()).as("every cut was met").isZero();
+            assertThat(this.database
+                            .executions()
+                            .findByIdempotencyKey(ExecutionRecord.idempotencyKey("settle", scheduledAt)))
+                    .singleElement()
+                    .extracting(ExecutionRecord::status)
+                    .isEqualTo(ExecutionStatus.SCHEDULED);
+            assertThat(this.runs).hasValue(0);
+            assertThat(this.wakeUps).hasValue(1);
+        }
     }
 
     private final class OneJob implements JobTargets {

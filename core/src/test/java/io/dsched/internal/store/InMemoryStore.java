@@ -1,6 +1,7 @@
 package io.dsched.internal.store;
 
 import java.util.UUID;
+import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -44,6 +45,22 @@ public final class InMemoryStore {
     /** The repository of {@code dsched_execution}. */
     public ExecutionRepository executions() {
         return this.executions;
+    }
+
+    /**
+     * Another execution store over the same tables, reached through the given DataSource.
+     * @param dataSource the database, such as one that fails as the test chooses
+     * @return the store; the caller closes it
+     */
+    public ExecutionStore storeOver(DataSource dataSource) {
+        return new ExecutionStore(
+                this.executions,
+                new DschedRepositories(this.dataSource, DatabasePlatform.H2).deadLetters(),
+                new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
+                dataSource,
+                DatabasePlatform.H2,
+                ClusterTables.DEFAULT,
+                false);
     }
 
     /** The execution store over it. */
