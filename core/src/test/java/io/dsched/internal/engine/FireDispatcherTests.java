@@ -4,17 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.dsched.engine.DschedQuartzJob;
-import io.dsched.execution.ExecutionListener;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.definition.JobRegistry;
-import io.dsched.internal.execution.AttemptObserver;
 import io.dsched.internal.execution.AttemptRunner;
-import io.dsched.internal.execution.FireExecutor;
 import io.dsched.internal.execution.JobGuard;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.execution.StopRequests;
+import io.dsched.internal.execution.TestPipeline;
 import io.dsched.internal.retry.RetryPolicy;
 import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.internal.store.InMemoryStore;
@@ -28,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -66,26 +63,17 @@ class FireDispatcherTests {
 
     private final JobGuard guard = new JobGuard(null, null, Duration.ofMinutes(1), Duration.ZERO, this.clock, "dsched");
 
-    private final AttemptRunner runner = new AttemptRunner(
-            new Targets(),
-            this.database.store(),
-            this.guard,
-            "node-1",
-            this.clock,
-            new Random(1),
-            new ExecutionListener() {},
-            AttemptObserver.NONE,
-            this.stops);
+    private final AttemptRunner runner =
+            TestPipeline.runner(new Targets(), this.database.store(), this.guard, this.clock, this.stops);
 
     private final FireDispatcher dispatcher = new FireDispatcher(
-            new FireExecutor(
+            TestPipeline.fires(
                     this.database.store(),
                     this.runner,
                     this.guard,
                     new Targets(),
                     this.wakeUps::incrementAndGet,
-                    this.clock,
-                    new ExecutionListener() {}),
+                    this.clock),
             new JobRegistry(),
             this.clock);
 

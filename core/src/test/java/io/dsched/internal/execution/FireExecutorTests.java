@@ -2,7 +2,6 @@ package io.dsched.internal.execution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dsched.execution.ExecutionListener;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.store.CuttingDataSource;
@@ -14,7 +13,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import net.javacrumbs.shedlock.core.LockConfiguration;
@@ -49,25 +47,10 @@ class FireExecutorTests {
 
     private final StopRequests stops = new StopRequests((ids) -> Map.of(), Duration.ofHours(1), Duration.ofSeconds(1));
 
-    private final AttemptRunner runner = new AttemptRunner(
-            new OneJob(),
-            this.database.store(),
-            this.guard,
-            "node-1",
-            this.clock,
-            new Random(1),
-            new ExecutionListener() {},
-            AttemptObserver.NONE,
-            this.stops);
+    private final AttemptRunner runner =
+            TestPipeline.runner(new OneJob(), this.database.store(), this.guard, this.clock, this.stops);
 
-    private final FireExecutor executor = new FireExecutor(
-            this.database.store(),
-            this.runner,
-            this.guard,
-            new OneJob(),
-            this.wakeUps::incrementAndGet,
-            this.clock,
-            new ExecutionListener() {});
+    private final FireExecutor executor = executorOver(this.database.store());
 
     @AfterEach
     void close() {
@@ -106,14 +89,7 @@ class FireExecutorTests {
     void aFireLeftWhileTheDatabaseCutsItsConnectionsIsQueuedOnceItAnswersAgain() {
         CuttingDataSource cutting = new CuttingDataSource(this.database.dataSource());
         try (ExecutionStore store = this.database.storeOver(cutting.dataSource())) {
-            FireExecutor executor = new FireExecutor(
-                    store,
-                    this.runner,
-                    this.guard,
-                    new OneJob(),
-                    this.wakeUps::incrementAndGet,
-                    this.clock,
-                    new ExecutionListener() {});
+            FireExecutor executor = executorOver(store);
             Instant scheduledAt = this.clock.instant().truncatedTo(ChronoUnit.SECONDS);
             cutting.cutNext(2);
 
@@ -129,6 +105,11 @@ class FireExecutorTests {
             assertThat(this.runs).hasValue(0);
             assertThat(this.wakeUps).hasValue(1);
         }
+    }
+
+    private FireExecutor executorOver(ExecutionStore store) {
+        return TestPipeline.fires(
+                store, this.runner, this.guard, new OneJob(), this.wakeUps::incrementAndGet, this.clock);
     }
 
     private final class OneJob implements JobTargets {

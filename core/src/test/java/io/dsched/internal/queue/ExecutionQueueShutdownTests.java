@@ -3,17 +3,16 @@ package io.dsched.internal.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.dsched.execution.ExecutionListener;
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.engine.GracefulShutdown;
-import io.dsched.internal.execution.AttemptObserver;
 import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.JobGuard;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.execution.StopRequests;
+import io.dsched.internal.execution.TestPipeline;
 import io.dsched.internal.retry.RetryPolicy;
 import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.internal.store.InMemoryStore;
@@ -24,7 +23,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -54,15 +52,11 @@ class ExecutionQueueShutdownTests {
 
     private final StopRequests stops = new StopRequests((ids) -> Map.of(), Duration.ofHours(1), Duration.ofSeconds(1));
 
-    private final AttemptRunner runner = new AttemptRunner(
+    private final AttemptRunner runner = TestPipeline.runner(
             new Targets(),
             this.database.store(),
             new JobGuard(null, null, Duration.ofMinutes(1), Duration.ZERO, this.clock, "dsched"),
-            "node-1",
             this.clock,
-            new Random(1),
-            new ExecutionListener() {},
-            AttemptObserver.NONE,
             this.stops);
 
     @AfterEach
