@@ -271,11 +271,11 @@ public final class ClusterMembership implements SmartLifecycle {
             awaitHeartbeat();
         }
         try {
-            TransientFailures.retry(
-                    "the removal of node " + this.nodeId, this.heartbeatInterval.multipliedBy(4), () -> {
-                        this.nodes.remove(this.nodeId);
-                        return null;
-                    });
+            // briefly: a deadlock is over at once, and a database closed already stays closed
+            TransientFailures.retry("the removal of node " + this.nodeId, this.heartbeatInterval, () -> {
+                this.nodes.remove(this.nodeId);
+                return null;
+            });
         } catch (RuntimeException ex) {
             logger.warn(
                     "Could not remove node {} from dsched_node ({}); the others take over its attempts once it"
