@@ -11,7 +11,6 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.quartz.JobKey;
@@ -88,22 +87,13 @@ final class RowLocks {
         sorted.sort(Comparator.comparing(name).thenComparing(group));
         for (int from = 0; from < sorted.size(); from += CHUNK) {
             List<K> chunk = sorted.subList(from, Math.min(sorted.size(), from + CHUNK));
-            Set<String> names = new LinkedHashSet<>();
-            chunk.forEach((key) -> names.add(name.apply(key)));
             String pairs = String.join(",", Collections.nCopies(chunk.size(), "(?,?)"));
-            // the names alone as well: a list of pairs is no range of the primary key to the planners,
-            // and PostgreSQL scanned the whole table for it; the names are
             String sql = "SELECT " + nameColumn + " FROM " + this.prefix + table
-                    + " WHERE SCHED_NAME = ? AND " + nameColumn + " IN ("
-                    + String.join(",", Collections.nCopies(names.size(), "?")) + ")"
-                    + " AND (" + nameColumn + ", " + groupColumn + ") IN (" + pairs + ")"
+                    + " WHERE SCHED_NAME = ? AND (" + nameColumn + ", " + groupColumn + ") IN (" + pairs + ")"
                     + " ORDER BY " + nameColumn + ", " + groupColumn + " FOR UPDATE";
             try (PreparedStatement statement = conn.prepareStatement(sql)) {
                 int index = 1;
                 statement.setString(index++, this.schedulerName);
-                for (String each : names) {
-                    statement.setString(index++, each);
-                }
                 for (K key : chunk) {
                     statement.setString(index++, name.apply(key));
                     statement.setString(index++, group.apply(key));

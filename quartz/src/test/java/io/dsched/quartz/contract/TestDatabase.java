@@ -25,10 +25,10 @@ import org.junit.jupiter.api.Assumptions;
  * {@code CI=true}. Quartz's own table scripts, read from the Quartz jar, create the tables under a
  * prefix of the suite's; each test runs a scheduler (cluster) of its own name on them.
  */
-public final class TestDatabase {
+final class TestDatabase {
 
     /** The databases the suite runs on. */
-    public enum Kind {
+    enum Kind {
         H2("tables_h2.sql", "org.h2.Driver"),
         POSTGRES("tables_postgres.sql", "org.postgresql.Driver"),
         MARIADB("tables_mysql_innodb.sql", "org.mariadb.jdbc.Driver");
@@ -78,7 +78,7 @@ public final class TestDatabase {
      * @param kind the kind
      * @return the database
      */
-    public static TestDatabase of(Kind kind) {
+    static TestDatabase of(Kind kind) {
         return switch (kind) {
             case H2 -> new TestDatabase(kind, "jdbc:h2:mem:quartz-contract;DB_CLOSE_DELAY=-1", "sa", "");
             case POSTGRES -> fromEnvironment(kind, "POSTGRES");
@@ -106,7 +106,7 @@ public final class TestDatabase {
         return this.kind.driver;
     }
 
-    public Connection connect() throws SQLException {
+    Connection connect() throws SQLException {
         return DriverManager.getConnection(this.url, this.user, this.password);
     }
 
@@ -114,7 +114,7 @@ public final class TestDatabase {
      * Creates Quartz's tables under a prefix with Quartz's own script for the database, once.
      * @param prefix the prefix, in place of {@code QRTZ_}
      */
-    public void createTables(String prefix) {
+    void createTables(String prefix) {
         if (!CREATED.add(this.url + "|" + prefix)) {
             return;
         }
