@@ -106,9 +106,12 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
     @Override
     public void stop() {
         try {
-            awaitRunningJobs();
-            // the store puts back the triggers this node acquired but did not fire
-            this.scheduler.shutdown(false);
+            boolean idle = awaitRunningJobs();
+            // with no job running, wait for the fires the scheduler's thread still hands out, which
+            // the dispatcher leaves at once: Quartz must record them complete before the store shuts
+            // down, or their jobs' triggers stay blocked until the others count this node dead.
+            // The store puts back the triggers this node acquired but did not fire
+            this.scheduler.shutdown(idle);
         } catch (SchedulerException | RuntimeException ex) {
             logger.warn("Could not stop the dsched scheduler cleanly", ex);
         } finally {
@@ -126,7 +129,8 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
         }
     }
 
-    private void awaitRunningJobs() throws SchedulerException {
+    /** Waits for the running jobs until the shutdown timeout; returns whether none runs. */
+    private boolean awaitRunningJobs() throws SchedulerException {
         Duration left = this.shutdown.remaining();
         long deadline = System.nanoTime() + left.toNanos();
         int running = this.scheduler.getCurrentlyExecutingJobs().size();
@@ -145,6 +149,7 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
                             + " their fires over",
                     running);
         }
+        return running == 0;
     }
 
     /** Shuts the scheduler down if it was never started or stopped, such as after a failed start-up. */

@@ -6,30 +6,15 @@ import static org.awaitility.Awaitility.await;
 import io.dsched.engine.DschedQuartzJob;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
-import io.dsched.internal.definition.JobRegistry;
-import io.dsched.internal.execution.AttemptRunner;
-import io.dsched.internal.execution.JobGuard;
-import io.dsched.internal.execution.JobTarget;
-import io.dsched.internal.execution.JobTargets;
-import io.dsched.internal.execution.StopRequests;
-import io.dsched.internal.execution.TestPipeline;
-import io.dsched.internal.retry.RetryPolicy;
-import io.dsched.internal.store.ExecutionRepository;
-import io.dsched.internal.store.InMemoryStore;
-import io.dsched.quartz.NodeStanding;
+import io.dsched.internal.execution.SettlePipeline;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Date;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.quartz.JobBuilder;
@@ -47,50 +32,26 @@ import org.quartz.spi.TriggerFiredBundle;
  */
 class FireDispatcherTests {
 
-    private static final String JOB = "settle";
+    private static final String JOB = SettlePipeline.JOB;
 
-    private final InMemoryStore database = new InMemoryStore();
+    private final SettlePipeline pipeline = new SettlePipeline();
 
-    private final ExecutionRepository executions = this.database.executions();
+    private final Clock clock = this.pipeline.clock();
 
-    private final Clock clock = Clock.systemUTC();
-
-    private final AtomicInteger runs = new AtomicInteger();
-
-    private final AtomicInteger wakeUps = new AtomicInteger();
-
-    private final StopRequests stops = new StopRequests((ids) -> Map.of(), Duration.ofHours(1), Duration.ofSeconds(1));
-
-    private final JobGuard guard = new JobGuard(null, null, Duration.ofMinutes(1), Duration.ZERO, this.clock, "dsched");
-
-    private final AttemptRunner runner =
-            TestPipeline.runner(new Targets(), this.database.store(), this.guard, this.clock, this.stops);
-
-    private final FireDispatcher dispatcher = new FireDispatcher(
-            TestPipeline.fires(
-                    this.database.store(),
-                    this.runner,
-                    this.guard,
-                    new Targets(),
-                    this.wakeUps::incrementAndGet,
-                    this.clock),
-            new JobRegistry(),
-            this.clock);
+    private final FireDispatcher dispatcher = this.pipeline.dispatcher();
 
     private final Instant scheduledAt = this.clock.instant().truncatedTo(ChronoUnit.SECONDS);
 
     @AfterEach
     void close() {
-        this.runner.close();
-        this.stops.close();
-        this.database.store().close();
+        this.pipeline.close();
     }
 
     @Test
     void aFireRunsOnItsWorker() {
         this.dispatcher.dispatch(context(bundle()));
 
-        assertThat(this.runs).hasValue(1);
+        assertThat(this.pipeline.runs()).hasValue(1);
         await().atMost(Duration.ofSeconds(10)).until(() -> attempt().status() == ExecutionStatus.SUCCEEDED);
     }
 
@@ -99,13 +60,13 @@ class FireDispatcherTests {
         this.dispatcher.stopRunning();
         this.dispatcher.dispatch(context(bundle()));
 
-        assertThat(this.runs).as("not run on the stopping node").hasValue(0);
+        assertThat(this.pipeline.runs()).as("not run on the stopping node").hasValue(0);
         ExecutionRecord queued = attempt();
         assertThat(queued.status()).isEqualTo(ExecutionStatus.SCHEDULED);
         assertThat(queued.scheduledAt()).isEqualTo(this.scheduledAt);
         assertThat(queued.dueAt()).isBeforeOrEqualTo(this.clock.instant());
         assertThat(queued.statusReason()).contains("node-1 stopped");
-        assertThat(this.wakeUps).hasPositiveValue();
+        assertThat(this.pipeline.wakeUps()).hasPositiveValue();
     }
 
     @Test
@@ -115,14 +76,16 @@ class FireDispatcherTests {
         quartz.setProperty("org.quartz.threadPool.threadCount", "1");
         quartz.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
         GracefulShutdown shutdown = new GracefulShutdown(Duration.ZERO, this.clock);
-        DschedEngine engine =
-                new DschedEngine(quartz, this.dispatcher, (scheduler) -> null, shutdown, false, new Standing());
+        DschedEngine engine = new DschedEngine(
+                quartz, this.dispatcher, (scheduler) -> null, shutdown, false, SettlePipeline.STANDING);
         try {
             shutdown.begin();
 
             this.dispatcher.dispatch(context(bundle()));
 
-            assertThat(this.runs).as("not run once the shutdown began").hasValue(0);
+            assertThat(this.pipeline.runs())
+                    .as("not run once the shutdown began")
+                    .hasValue(0);
             assertThat(attempt().status()).isEqualTo(ExecutionStatus.SCHEDULED);
         } finally {
             engine.destroy();
@@ -146,43 +109,10 @@ class FireDispatcherTests {
     }
 
     private ExecutionRecord attempt() {
-        List<ExecutionRecord> all = StreamSupport.stream(
-                        this.executions.findAll().spliterator(), false)
-                .filter((attempt) ->
-                        attempt.idempotencyKey().equals(ExecutionRecord.idempotencyKey(JOB, this.scheduledAt)))
+        List<ExecutionRecord> all = this.pipeline.attempts().stream()
+                .filter((attempt) -> attempt.scheduledAt().equals(this.scheduledAt))
                 .toList();
         assertThat(all).as("one attempt of the fire").hasSize(1);
         return all.get(0);
-    }
-
-    private static final class Standing implements NodeStanding {
-
-        @Override
-        public boolean takesFires() {
-            return true;
-        }
-
-        @Override
-        public Optional<Set<String>> liveNodes() {
-            return Optional.empty();
-        }
-    }
-
-    private final class Targets implements JobTargets {
-
-        @Override
-        public Optional<JobTarget> find(String name) {
-            RetryPolicy once = new RetryPolicy(
-                    1, Duration.ofSeconds(1), 1.0, Duration.ofSeconds(1), Duration.ZERO, List.of(), List.of());
-            return JOB.equals(name)
-                    ? Optional.of(new JobTarget(
-                            name, once, null, false, null, null, (context, payload) -> runs.incrementAndGet()))
-                    : Optional.empty();
-        }
-
-        @Override
-        public Set<String> names() {
-            return Set.of(JOB);
-        }
     }
 }

@@ -1,0 +1,129 @@
+package io.dsched.internal.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dsched.engine.DschedQuartzJob;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.internal.execution.SettlePipeline;
+import io.dsched.internal.store.DatabasePlatform;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.quartz.JobBuilder;
+import org.quartz.JobDetail;
+import org.quartz.SimpleScheduleBuilder;
+import org.quartz.Trigger;
+import org.quartz.TriggerBuilder;
+import org.quartz.core.QuartzSchedulerThread;
+import org.quartz.spi.JobFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * How an engine on a clustered JDBC store stops while its scheduler's thread is handing a fire
+ * out: the fire reaches its worker after the shutdown began, is left to any node, and Quartz
+ * records it complete before the store shuts down. Were it not recorded, its fire would stay
+ * executing in the store and the job, which disallows concurrent fires, would keep its triggers
+ * blocked until another node counted this one dead.
+ */
+class DschedEngineStopTests {
+
+    private final SettlePipeline pipeline = new SettlePipeline();
+
+    private final JdbcTemplate jdbc = new JdbcTemplate(this.pipeline.database().dataSource());
+
+    @AfterEach
+    void close() {
+        this.pipeline.close();
+    }
+
+    @Test
+    void aFireHandedOutWhileTheEngineStopsIsLeftAndRecordedCompleteBeforeTheStoreShutsDown() throws Exception {
+        GracefulShutdown shutdown = new GracefulShutdown(Duration.ZERO, this.pipeline.clock());
+        DschedEngine engine = new DschedEngine(
+                QuartzSettings.forNode(
+                        this.pipeline.database().dataSource(),
+                        DatabasePlatform.H2,
+                        "stop-" + UUID.randomUUID(),
+                        "node-1",
+                        2,
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(5),
+                        false),
+                this.pipeline.dispatcher(),
+                (scheduler) -> null,
+                shutdown,
+                true,
+                SettlePipeline.STANDING);
+        Thread stopping = Thread.currentThread();
+        AtomicBoolean stopped = new AtomicBoolean();
+        CountDownLatch inHand = new CountDownLatch(1);
+        AtomicBoolean held = new AtomicBoolean();
+        // the scheduler's thread has fired the trigger and creates its job: it holds the fire until
+        // the stop has either waited for it inside Quartz's shutdown or returned without waiting
+        JobFactory holding = (bundle, scheduler) -> {
+            if (held.compareAndSet(false, true)) {
+                inHand.countDown();
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> stopped.get() || waitsForTheSchedulerThread(stopping));
+            }
+            return this.pipeline.dispatcher().newJob(bundle, scheduler);
+        };
+        try {
+            engine.scheduler().setJobFactory(holding);
+            JobDetail job = JobBuilder.newJob(DschedQuartzJob.class)
+                    .withIdentity(SettlePipeline.JOB, "dsched")
+                    .build();
+            Trigger every = TriggerBuilder.newTrigger()
+                    .withIdentity(SettlePipeline.JOB, "dsched")
+                    .forJob(job)
+                    .startNow()
+                    .withSchedule(SimpleScheduleBuilder.repeatSecondlyForever()
+                            .withMisfireHandlingInstructionNextWithRemainingCount())
+                    .build();
+            engine.scheduler().scheduleJob(job, every);
+            engine.scheduler().start();
+            assertThat(inHand.await(10, TimeUnit.SECONDS)).as("a fire in hand").isTrue();
+
+            shutdown.begin();
+            engine.stop();
+            stopped.set(true);
+
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> this.pipeline.attempts().size() == 1);
+            ExecutionRecord left = this.pipeline.attempts().get(0);
+            assertThat(left.status()).isEqualTo(ExecutionStatus.SCHEDULED);
+            assertThat(left.statusReason()).contains("node-1 stopped");
+            assertThat(this.pipeline.runs()).as("not run on the stopping node").hasValue(0);
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(this.jdbc.queryForList(
+                            "SELECT STATE FROM DSCHED_QRTZ_FIRED_TRIGGERS WHERE INSTANCE_NAME = 'node-1'",
+                            String.class))
+                    .as("fires of the stopped node still recorded")
+                    .isEmpty());
+            assertThat(this.jdbc.queryForObject(
+                            "SELECT TRIGGER_STATE FROM DSCHED_QRTZ_TRIGGERS WHERE TRIGGER_NAME = ?",
+                            String.class,
+                            SettlePipeline.JOB))
+                    .isEqualTo("WAITING");
+        } finally {
+            stopped.set(true);
+            engine.destroy();
+        }
+    }
+
+    /** Whether the thread waits inside Quartz's shutdown for the scheduler's thread to end. */
+    private static boolean waitsForTheSchedulerThread(Thread thread) {
+        Thread.State state = thread.getState();
+        return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
+                && Arrays.stream(thread.getStackTrace())
+                        .anyMatch((frame) -> frame.getClassName().equals(QuartzSchedulerThread.class.getName())
+                                && frame.getMethodName().equals("halt"));
+    }
+}
