@@ -20,8 +20,9 @@ import org.junit.platform.launcher.TestPlan;
 /**
  * Says loudly what a test JVM skipped and why: a skipped suite must not pass for a green one. At
  * the end of the JVM's tests it prints a banner with each skipped (aborted or disabled) test and
- * its reason, and writes the same lines to {@code target/dsched-skipped/}, where the build's last
- * module reads the lines of every module and prints them again at the end of {@code ./mvnw verify}.
+ * its reason (into the last class's log, as surefire redirects the tests' output), and writes the
+ * same lines to {@code target/dsched-skipped/}, where the build's last module reads the lines of
+ * every module and prints them at the end of {@code ./mvnw verify}.
  * The files of one build carry its start time ({@code dsched.build.id}, set by the build), so that
  * an earlier build's skips are not reported again. Registered for every JVM that has the test
  * support on its class path, through {@code META-INF/services}.

@@ -120,6 +120,9 @@ public final class TestCluster implements AutoCloseable, BeforeEachCallback, Aft
 
     @Override
     public void beforeEach(ExtensionContext context) {
+        // where the test's part of its class's log begins: .ci/run prints that part of a failed test
+        System.out.println(
+                "[dsched-test] begins " + context.getRequiredTestMethod().getName());
         if (this.database != null) {
             return;
         }
