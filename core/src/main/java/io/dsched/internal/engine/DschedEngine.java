@@ -33,6 +33,13 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
     private volatile boolean running;
 
     /**
+     * How long a stop with no job running waits for the fires Quartz's scheduler thread still hands
+     * out: the dispatcher leaves each at once, but while the database fails Quartz retries its
+     * completion until the database is back.
+     */
+    private Duration lateFiresPatience = Duration.ofSeconds(20);
+
+    /**
      * Creates the engine and its (not yet started) scheduler.
      * @param quartzProperties the node's Quartz properties, see {@link QuartzSettings}
      * @param dispatcher receives the fires
@@ -106,17 +113,52 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
     @Override
     public void stop() {
         try {
-            boolean idle = awaitRunningJobs();
-            // with no job running, wait for the fires the scheduler's thread still hands out, which
-            // the dispatcher leaves at once: Quartz must record them complete before the store shuts
-            // down, or their jobs' triggers stay blocked until the others count this node dead.
-            // The store puts back the triggers this node acquired but did not fire
-            this.scheduler.shutdown(idle);
+            if (awaitRunningJobs()) {
+                shutDownAfterLateFires();
+            } else {
+                // the store puts back the triggers this node acquired but did not fire
+                this.scheduler.shutdown(false);
+            }
         } catch (SchedulerException | RuntimeException ex) {
             logger.warn("Could not stop the dsched scheduler cleanly", ex);
         } finally {
             this.running = false;
         }
+    }
+
+    /**
+     * Shuts Quartz down once the fires its scheduler thread still hands out are done: the dispatcher
+     * leaves each, and Quartz must record it complete before its store shuts down, or the job's
+     * triggers stay blocked until the others count this node dead. Waits for that for a while.
+     */
+    private void shutDownAfterLateFires() {
+        Thread stopping = new Thread(
+                () -> {
+                    try {
+                        this.scheduler.shutdown(true);
+                    } catch (SchedulerException ex) {
+                        logger.warn("Could not stop the dsched scheduler cleanly", ex);
+                    }
+                },
+                "dsched-stop");
+        stopping.setDaemon(true);
+        stopping.start();
+        try {
+            stopping.join(this.lateFiresPatience.toMillis());
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        if (stopping.isAlive()) {
+            logger.warn(
+                    "Stopping before Quartz has recorded the fires it handed out while this node stopped"
+                            + " (after {}); their jobs may wait until the others count this node dead",
+                    this.lateFiresPatience);
+        }
+    }
+
+    /** For tests: how long a stop with no job running waits for the fires handed out meanwhile. */
+    void lateFiresPatience(Duration patience) {
+        this.lateFiresPatience = patience;
     }
 
     private void standby() {

@@ -14,6 +14,7 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.quartz.JobBuilder;
@@ -46,7 +47,63 @@ class DschedEngineStopTests {
     @Test
     void aFireHandedOutWhileTheEngineStopsIsLeftAndRecordedCompleteBeforeTheStoreShutsDown() throws Exception {
         GracefulShutdown shutdown = new GracefulShutdown(Duration.ZERO, this.pipeline.clock());
-        DschedEngine engine = new DschedEngine(
+        DschedEngine engine = engine(shutdown);
+        AtomicBoolean stopped = new AtomicBoolean();
+        CountDownLatch inHand = new CountDownLatch(1);
+        // the fire is held until the stop has either waited for it inside Quartz's shutdown or
+        // returned without waiting
+        try {
+            fireEverySecond(engine, holding(inHand, () -> stopped.get() || aThreadWaitsForTheSchedulerThread()));
+            assertThat(inHand.await(10, TimeUnit.SECONDS)).as("a fire in hand").isTrue();
+
+            shutdown.begin();
+            engine.stop();
+            stopped.set(true);
+
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> this.pipeline.attempts().size() == 1);
+            ExecutionRecord left = this.pipeline.attempts().get(0);
+            assertThat(left.status()).isEqualTo(ExecutionStatus.SCHEDULED);
+            assertThat(left.statusReason()).contains("node-1 stopped");
+            assertThat(this.pipeline.runs()).as("not run on the stopping node").hasValue(0);
+            assertRecordedComplete();
+        } finally {
+            stopped.set(true);
+            engine.destroy();
+        }
+    }
+
+    @Test
+    void aFireHeldLongerThanTheStopWaitsForItDoesNotHoldTheStop() throws Exception {
+        GracefulShutdown shutdown = new GracefulShutdown(Duration.ZERO, this.pipeline.clock());
+        DschedEngine engine = engine(shutdown);
+        engine.lateFiresPatience(Duration.ofMillis(500));
+        AtomicBoolean stopped = new AtomicBoolean();
+        CountDownLatch inHand = new CountDownLatch(1);
+        try {
+            // held until the stop has returned, as a completion is while the database fails
+            fireEverySecond(engine, holding(inHand, stopped::get));
+            assertThat(inHand.await(10, TimeUnit.SECONDS)).as("a fire in hand").isTrue();
+
+            shutdown.begin();
+            long from = System.nanoTime();
+            engine.stop();
+            Duration took = Duration.ofNanos(System.nanoTime() - from);
+            stopped.set(true);
+
+            assertThat(took).isBetween(Duration.ofMillis(500), Duration.ofSeconds(10));
+            // Quartz's shutdown goes on, and records the fire once it is done
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> engine.scheduler().isShutdown());
+            assertRecordedComplete();
+        } finally {
+            stopped.set(true);
+            engine.destroy();
+        }
+    }
+
+    private DschedEngine engine(GracefulShutdown shutdown) throws Exception {
+        return new DschedEngine(
                 QuartzSettings.forNode(
                         this.pipeline.database().dataSource(),
                         DatabasePlatform.H2,
@@ -62,68 +119,60 @@ class DschedEngineStopTests {
                 shutdown,
                 true,
                 SettlePipeline.STANDING);
-        Thread stopping = Thread.currentThread();
-        AtomicBoolean stopped = new AtomicBoolean();
-        CountDownLatch inHand = new CountDownLatch(1);
+    }
+
+    /**
+     * The job factory, which Quartz's scheduler thread calls once it has fired a trigger: it holds
+     * the first fire in the scheduler's thread until it may go on.
+     */
+    private JobFactory holding(CountDownLatch inHand, BooleanSupplier goOn) {
         AtomicBoolean held = new AtomicBoolean();
-        // the scheduler's thread has fired the trigger and creates its job: it holds the fire until
-        // the stop has either waited for it inside Quartz's shutdown or returned without waiting
-        JobFactory holding = (bundle, scheduler) -> {
+        return (bundle, scheduler) -> {
             if (held.compareAndSet(false, true)) {
                 inHand.countDown();
-                await().atMost(Duration.ofSeconds(30))
-                        .until(() -> stopped.get() || waitsForTheSchedulerThread(stopping));
+                await().atMost(Duration.ofSeconds(30)).until(goOn::getAsBoolean);
             }
             return this.pipeline.dispatcher().newJob(bundle, scheduler);
         };
-        try {
-            engine.scheduler().setJobFactory(holding);
-            JobDetail job = JobBuilder.newJob(DschedQuartzJob.class)
-                    .withIdentity(SettlePipeline.JOB, "dsched")
-                    .build();
-            Trigger every = TriggerBuilder.newTrigger()
-                    .withIdentity(SettlePipeline.JOB, "dsched")
-                    .forJob(job)
-                    .startNow()
-                    .withSchedule(SimpleScheduleBuilder.repeatSecondlyForever()
-                            .withMisfireHandlingInstructionNextWithRemainingCount())
-                    .build();
-            engine.scheduler().scheduleJob(job, every);
-            engine.scheduler().start();
-            assertThat(inHand.await(10, TimeUnit.SECONDS)).as("a fire in hand").isTrue();
-
-            shutdown.begin();
-            engine.stop();
-            stopped.set(true);
-
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() -> this.pipeline.attempts().size() == 1);
-            ExecutionRecord left = this.pipeline.attempts().get(0);
-            assertThat(left.status()).isEqualTo(ExecutionStatus.SCHEDULED);
-            assertThat(left.statusReason()).contains("node-1 stopped");
-            assertThat(this.pipeline.runs()).as("not run on the stopping node").hasValue(0);
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(this.jdbc.queryForList(
-                            "SELECT STATE FROM DSCHED_QRTZ_FIRED_TRIGGERS WHERE INSTANCE_NAME = 'node-1'",
-                            String.class))
-                    .as("fires of the stopped node still recorded")
-                    .isEmpty());
-            assertThat(this.jdbc.queryForObject(
-                            "SELECT TRIGGER_STATE FROM DSCHED_QRTZ_TRIGGERS WHERE TRIGGER_NAME = ?",
-                            String.class,
-                            SettlePipeline.JOB))
-                    .isEqualTo("WAITING");
-        } finally {
-            stopped.set(true);
-            engine.destroy();
-        }
     }
 
-    /** Whether the thread waits inside Quartz's shutdown for the scheduler's thread to end. */
-    private static boolean waitsForTheSchedulerThread(Thread thread) {
-        Thread.State state = thread.getState();
-        return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
-                && Arrays.stream(thread.getStackTrace())
-                        .anyMatch((frame) -> frame.getClassName().equals(QuartzSchedulerThread.class.getName())
-                                && frame.getMethodName().equals("halt"));
+    private static void fireEverySecond(DschedEngine engine, JobFactory factory) throws Exception {
+        engine.scheduler().setJobFactory(factory);
+        JobDetail job = JobBuilder.newJob(DschedQuartzJob.class)
+                .withIdentity(SettlePipeline.JOB, "dsched")
+                .build();
+        Trigger every = TriggerBuilder.newTrigger()
+                .withIdentity(SettlePipeline.JOB, "dsched")
+                .forJob(job)
+                .startNow()
+                .withSchedule(SimpleScheduleBuilder.repeatSecondlyForever()
+                        .withMisfireHandlingInstructionNextWithRemainingCount())
+                .build();
+        engine.scheduler().scheduleJob(job, every);
+        engine.scheduler().start();
+    }
+
+    /** Quartz recorded the fire complete: none of the node's is left executing, the trigger waits. */
+    private void assertRecordedComplete() {
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(this.jdbc.queryForList(
+                        "SELECT STATE FROM DSCHED_QRTZ_FIRED_TRIGGERS WHERE INSTANCE_NAME = 'node-1'", String.class))
+                .as("fires of the stopped node still recorded")
+                .isEmpty());
+        assertThat(this.jdbc.queryForObject(
+                        "SELECT TRIGGER_STATE FROM DSCHED_QRTZ_TRIGGERS WHERE TRIGGER_NAME = ?",
+                        String.class,
+                        SettlePipeline.JOB))
+                .isEqualTo("WAITING");
+    }
+
+    /** Whether a thread waits inside Quartz's shutdown for the scheduler's thread to end. */
+    private static boolean aThreadWaitsForTheSchedulerThread() {
+        return Thread.getAllStackTraces().entrySet().stream().anyMatch((thread) -> {
+            Thread.State state = thread.getKey().getState();
+            return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
+                    && Arrays.stream(thread.getValue())
+                            .anyMatch((frame) -> frame.getClassName().equals(QuartzSchedulerThread.class.getName())
+                                    && frame.getMethodName().equals("halt"));
+        });
     }
 }
