@@ -662,6 +662,8 @@ public final class Bench {
             for (WorkerProcess worker : workers) {
                 worker.await("READY", Duration.ofSeconds(120));
             }
+            // the nodes have written their jobs and triggers: plan with the tables' real sizes
+            this.db.analyze();
             return workers;
         } catch (RuntimeException ex) {
             stopAll(workers);
