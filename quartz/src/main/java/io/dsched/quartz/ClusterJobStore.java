@@ -55,7 +55,7 @@ public class ClusterJobStore extends JobStoreTX {
 
     @Override
     public void initialize(ClassLoadHelper loadHelper, SchedulerSignaler signaler) throws SchedulerConfigException {
-        this.hooks = StoreHooks.current();
+        this.hooks = StoreHooks.takenBy(this);
         super.initialize(loadHelper, signaler);
     }
 

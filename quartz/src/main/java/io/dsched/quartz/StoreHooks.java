@@ -13,16 +13,28 @@ import org.quartz.SchedulerException;
  *         .installWhile(() -> new StdSchedulerFactory(properties).getScheduler());
  * }</pre>
  *
- * @param standing the node's standing in a membership of the application's, or {@code null} to
- *     trust Quartz's own check-ins
- * @param claims work done in the transaction that fires triggers, or {@code null}; used by the
- *     {@link SkipLockedJobStore} only
+ *
+ * <p>The standing is the node's in a membership of the application's, or {@code null} to trust
+ * Quartz's own check-ins; the claims are work done in the transaction that fires triggers, or
+ * {@code null}, used by the {@link SkipLockedJobStore} only.
  */
-public record StoreHooks(NodeStanding standing, FireClaims claims) {
+public final class StoreHooks {
 
     static final StoreHooks NONE = new StoreHooks(null, null);
 
     private static final ThreadLocal<StoreHooks> CREATING = new ThreadLocal<>();
+
+    private final NodeStanding standing;
+
+    private final FireClaims claims;
+
+    /** The store that took these hooks, once Quartz has initialized it. */
+    private volatile ClusterJobStore store;
+
+    private StoreHooks(NodeStanding standing, FireClaims claims) {
+        this.standing = standing;
+        this.claims = claims;
+    }
 
     /**
      * Returns hooks.
@@ -32,6 +44,36 @@ public record StoreHooks(NodeStanding standing, FireClaims claims) {
      */
     public static StoreHooks of(NodeStanding standing, FireClaims claims) {
         return new StoreHooks(standing, claims);
+    }
+
+    /**
+     * Returns the node's standing.
+     * @return the standing, or {@code null}
+     */
+    public NodeStanding standing() {
+        return this.standing;
+    }
+
+    /**
+     * Returns what claims fires in the transaction that fires them.
+     * @return the claims, or {@code null}
+     */
+    public FireClaims claims() {
+        return this.claims;
+    }
+
+    /**
+     * Shuts the store of the scheduler these hooks created down now, as Quartz's own shutdown does
+     * last, once its threads have ended: a thread that retries a write until the database answers
+     * (recording a fire complete, putting an acquired trigger back) gives up at its next try. For a
+     * stop that cannot wait for Quartz's shutdown to end; the writes given up are left for the
+     * recovery of this node by the others. Does nothing before the store is initialized.
+     */
+    public void shutDownStore() {
+        ClusterJobStore taken = this.store;
+        if (taken != null) {
+            taken.shutdown();
+        }
     }
 
     /**
@@ -54,10 +96,14 @@ public record StoreHooks(NodeStanding standing, FireClaims claims) {
         }
     }
 
-    /** The hooks of the store being initialized on this thread, or none. */
-    static StoreHooks current() {
+    /** The hooks of the store being initialized on this thread, or none; the store takes them. */
+    static StoreHooks takenBy(ClusterJobStore store) {
         StoreHooks hooks = CREATING.get();
-        return (hooks != null) ? hooks : NONE;
+        if (hooks == null) {
+            return NONE;
+        }
+        hooks.store = store;
+        return hooks;
     }
 
     /** Creates a scheduler, such as with {@code new StdSchedulerFactory(properties).getScheduler()}. */

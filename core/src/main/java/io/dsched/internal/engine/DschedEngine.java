@@ -24,6 +24,8 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
 
     private final Scheduler scheduler;
 
+    private final StoreHooks hooks;
+
     private final JobSynchronizer synchronizer;
 
     private final GracefulShutdown shutdown;
@@ -33,9 +35,10 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
     private volatile boolean running;
 
     /**
-     * How long a stop with no job running waits for the fires Quartz's scheduler thread still hands
-     * out: the dispatcher leaves each at once, but while the database fails Quartz retries its
-     * completion until the database is back.
+     * How long a stop with no job running waits for Quartz's shutdown: for the fires its scheduler
+     * thread still hands out, which the dispatcher leaves at once and Quartz records complete. While
+     * the database fails, Quartz retries such writes (every 15 s) until it answers; past this the
+     * store is shut down and they are given up.
      */
     private Duration lateFiresPatience = Duration.ofSeconds(20);
 
@@ -58,7 +61,8 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
             boolean runJobs,
             NodeStanding standing)
             throws SchedulerException {
-        this.scheduler = createScheduler(quartzProperties, StoreHooks.of(standing, dispatcher));
+        this.hooks = StoreHooks.of(standing, dispatcher);
+        this.scheduler = createScheduler(quartzProperties, this.hooks);
         this.scheduler.setJobFactory(dispatcher);
         this.synchronizer = synchronizerFactory.apply(this.scheduler);
         this.shutdown = shutdown;
@@ -113,10 +117,10 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
     @Override
     public void stop() {
         try {
+            // either way, the store puts back the triggers this node acquired but did not fire
             if (awaitRunningJobs()) {
                 shutDownAfterLateFires();
             } else {
-                // the store puts back the triggers this node acquired but did not fire
                 this.scheduler.shutdown(false);
             }
         } catch (SchedulerException | RuntimeException ex) {
@@ -129,31 +133,60 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
     /**
      * Shuts Quartz down once the fires its scheduler thread still hands out are done: the dispatcher
      * leaves each, and Quartz must record it complete before its store shuts down, or the job's
-     * triggers stay blocked until the others count this node dead. Waits for that for a while.
+     * triggers stay blocked until the others count this node dead. Waits for that for a while; then
+     * shuts the store down, so that no thread of Quartz's keeps retrying a write after the
+     * application has closed its database.
      */
-    private void shutDownAfterLateFires() {
+    private void shutDownAfterLateFires() throws SchedulerException {
         Thread stopping = new Thread(
                 () -> {
                     try {
                         this.scheduler.shutdown(true);
-                    } catch (SchedulerException ex) {
+                    } catch (SchedulerException | RuntimeException ex) {
                         logger.warn("Could not stop the dsched scheduler cleanly", ex);
                     }
                 },
-                "dsched-stop");
+                stopThreadName(this.scheduler));
         stopping.setDaemon(true);
         stopping.start();
-        try {
-            stopping.join(this.lateFiresPatience.toMillis());
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
+        Duration waited = joinUninterruptibly(stopping, this.lateFiresPatience);
         if (stopping.isAlive()) {
             logger.warn(
-                    "Stopping before Quartz has recorded the fires it handed out while this node stopped"
-                            + " (after {}); their jobs may wait until the others count this node dead",
-                    this.lateFiresPatience);
+                    "Quartz had not stopped after {}: a write of its (a fire handed out while this node"
+                            + " stopped, or a trigger it had acquired) still waits for the database."
+                            + " Its store is shut down now; the jobs of those fires may wait until the"
+                            + " others count this node dead",
+                    waited);
+            Thread store = new Thread(this.hooks::shutDownStore, stopThreadName(this.scheduler) + "-store");
+            store.setDaemon(true);
+            store.start();
         }
+    }
+
+    /** The name of the thread that shuts a scheduler down. */
+    static String stopThreadName(Scheduler scheduler) throws SchedulerException {
+        return "dsched-stop-" + scheduler.getSchedulerName() + "-" + scheduler.getSchedulerInstanceId();
+    }
+
+    /** Joins the thread for at most the patience, interrupted or not; returns how long it waited. */
+    private static Duration joinUninterruptibly(Thread thread, Duration patience) {
+        long from = System.nanoTime();
+        long deadline = from + patience.toNanos();
+        boolean interrupted = false;
+        try {
+            for (long left = patience.toNanos(); left > 0 && thread.isAlive(); left = deadline - System.nanoTime()) {
+                try {
+                    thread.join(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException ex) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return Duration.ofMillis((System.nanoTime() - from) / 1_000_000);
     }
 
     /** For tests: how long a stop with no job running waits for the fires handed out meanwhile. */
