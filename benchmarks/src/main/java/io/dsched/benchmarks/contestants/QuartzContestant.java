@@ -1,14 +1,15 @@
 package io.dsched.benchmarks.contestants;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.dsched.autoconfigure.DschedProperties;
 import io.dsched.benchmarks.BenchDatabase;
 import io.dsched.benchmarks.Contestant;
 import io.dsched.benchmarks.NodeSpec;
 import io.dsched.benchmarks.Probe;
 import io.dsched.benchmarks.RecurringPlan;
 import io.dsched.benchmarks.Workload;
-import io.dsched.quartz.SkipLockedDelegates;
-import io.dsched.quartz.SkipLockedJobStore;
+import io.dsched.internal.engine.QuartzSettings;
+import io.dsched.internal.store.DatabasePlatform;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,7 @@ import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
 import org.quartz.impl.SchedulerRepository;
 import org.quartz.impl.StdSchedulerFactory;
+import org.quartz.impl.jdbcjobstore.JobStoreTX;
 import org.quartz.utils.ConnectionProvider;
 import org.quartz.utils.DBConnectionManager;
 
@@ -45,23 +47,23 @@ import org.quartz.utils.DBConnectionManager;
  * Plain Quartz ({@code org.quartz-scheduler:quartz} 2.5.2), clustered on its JDBC job store, in three
  * variants.
  *
- * <p>Common to both: {@code org.quartz.jobStore.class = JobStoreTX}, {@code isClustered = true},
- * {@code driverDelegateClass = PostgreSQLDelegate} on PostgreSQL and {@code StdJDBCDelegate} on
- * MariaDB, {@code tablePrefix = QRTZ_} (tables from the jar's {@code tables_postgres.sql} or
- * {@code tables_mysql_innodb.sql}), scheduler name {@code bench-quartz} on every node, instance id
- * the node's name, {@code SimpleThreadPool} with {@code threadCount = threads}, and a
- * {@link ConnectionProvider} over the benchmark's Hikari pool of {@code threads + 3} connections
- * (the Quartz docs ask for at least the worker threads plus three). The coordinator stores the jobs
- * through a scheduler of the same name with instance id {@code bench-coordinator} and a
- * {@code ZeroSizeThreadPool}, never started and shut down before it returns; it stores them with
+ * <p>Common to all: clustered ({@code isClustered = true}), {@code tablePrefix = QRTZ_} (tables
+ * from the jar's {@code tables_postgres.sql} or {@code tables_mysql_innodb.sql}), scheduler name
+ * {@code bench-quartz} on every node, instance id the node's name, {@code SimpleThreadPool} with
+ * {@code threadCount = threads}, and a connection pool of {@code threads + 3} connections (the
+ * Quartz docs ask for at least the worker threads plus three). The coordinator stores the jobs
+ * through a scheduler of the same name and settings with instance id {@code bench-coordinator} and
+ * a {@code ZeroSizeThreadPool}, never started and shut down before it returns; it stores them with
  * {@code Scheduler.scheduleJobs(Map, false)} in batches of {@value #BATCH} jobs, one transaction
- * each (faster than {@code scheduleJob} one by one). {@code misfireThreshold} stays 60 000 ms.
+ * each (faster than {@code scheduleJob} one by one). {@code misfireThreshold} is 60 000 ms in every
+ * variant (Quartz's default and dsched's).
  *
  * <p>One-off job {@code i}: a non-durable {@code JobDetail} {@code one-off-i} of {@link OneOffJob}
  * with {@code requestsRecovery(true)} (the coordinator cannot tell W1 from W3, and the flag costs
  * nothing until a node dies) and the key in its {@code JobDataMap}, with a one-shot
  * {@code SimpleTrigger} starting now; its misfire instruction is the default (smart) one, which for
- * a one-shot trigger is fire now, except in {@link Variant#TUNED} (below).
+ * a one-shot trigger is fire now, except in {@link Variant#TUNED} and {@link Variant#SKIP_LOCKED}
+ * (below).
  *
  * <p>Recurring job {@code j}: a durable {@code JobDetail} {@code bench-j} of {@link RecurringJob}
  * with a {@code CronTrigger} on the plan's cron in UTC (Spring's six fields become Quartz's: a
@@ -82,31 +84,34 @@ import org.quartz.utils.DBConnectionManager;
  * {@code batchTriggerAcquisitionMaxCount = 1}, {@code batchTriggerAcquisitionFireAheadTimeWindow
  * = 0}, {@code acquireTriggersWithinLock = false}, {@code idleWaitTime = 30000} ms.
  *
- * <p>{@link Variant#TUNED} ({@code quartz-tuned}): what the Quartz docs offer for throughput,
- * {@code org.quartz.scheduler.batchTriggerAcquisitionMaxCount = threads} (a node takes as many
- * due triggers per lock round trip as it has threads),
- * {@code org.quartz.scheduler.batchTriggerAcquisitionFireAheadTimeWindow = 1000} ms, {@code
- * org.quartz.jobStore.acquireTriggersWithinLock = true} (which the docs require once batches are
- * above one) and {@code org.quartz.scheduler.idleWaitTime = 1000} ms (the smallest legal value);
- * and its one-off triggers carry {@code MISFIRE_INSTRUCTION_IGNORE_MISFIRE_POLICY}
+ * <p>{@link Variant#TUNED} ({@code quartz-tuned}) and {@link Variant#SKIP_LOCKED}
+ * ({@code quartz-skip-locked}): exactly the Quartz settings dsched gives its own nodes, built by
+ * the same code ({@code io.dsched.internal.engine.QuartzSettings.forNode}) from dsched's defaults
+ * ({@code dsched.cluster.*}), so that W4 compares dsched with bare Quartz tuned alike and the two
+ * cannot drift apart: {@code batchTriggerAcquisitionMaxCount = threads} (a node takes as many due
+ * triggers per acquisition as it has threads), no fire-ahead window
+ * ({@code batchTriggerAcquisitionFireAheadTimeWindow = 0}), {@code acquireTriggersWithinLock =
+ * true} (which the Quartz docs require once batches are above one), {@code idleWaitTime = 1000} ms
+ * (the smallest legal value), {@code clusterCheckinInterval = 5000} ms, {@code misfireThreshold =
+ * 60000} ms, {@code useProperties = true} (job data as strings), {@code skipUpdateCheck}, daemon
+ * worker threads, and dsched's Spring-cron trigger persistence delegate registered (unused here).
+ * What differs is inherent to each contestant: the table prefix ({@code QRTZ_}, dsched's is {@code
+ * DSCHED_QRTZ_}), the instance name, and the store: {@code quartz-tuned} runs on Quartz's stock
+ * {@code JobStoreTX} with the stock delegate, {@code quartz-skip-locked} on dsched's clustering
+ * extension ({@code io.dsched.quartz.SkipLockedJobStore} with the matching {@code
+ * SkipLockedDelegates} delegate), which acquires, fires and completes triggers without the {@code
+ * TRIGGER_ACCESS} lock, as dsched does (dsched's store is governed by its membership, which bare
+ * Quartz has none of; without it the store behaves as Quartz's). The recurring jobs run on Quartz's
+ * {@code CronTrigger}, dsched's on its Spring-cron trigger.
+ *
+ * <p>Both carry {@code MISFIRE_INSTRUCTION_IGNORE_MISFIRE_POLICY} on their one-off triggers
  * ({@code withMisfireHandlingInstructionIgnoreMisfires()}: "fire as soon as it can", which is what
  * a one-off due now means anyway). With the smart policy, every trigger of a backlog older than
  * {@code misfireThreshold} (60 s) must first pass through the misfire handler, 20 at a time
  * ({@code maxMisfiresToHandleAtATime}) under the cluster's {@code TRIGGER_ACCESS} lock, which
  * stamps them due now again; when the backlog drains slower than that, the handler holds the lock
- * most of the time and re-misfires what it stamped a minute before: W1 with 20 000 jobs on a busy
- * 2-CPU machine fell to 2 to 4 fires/s, where ignoring misfires keeps them on the normal
- * acquisition path (the harness saw the same with quartz-defaults: about 3 fires/s, 16 000 of
- * 20 000 triggers misfired). Recurring triggers keep the smart policy. Not set:
- * {@code txIsolationLevelReadCommitted} does not exist in 2.5.2 (only
- * {@code txIsolationLevelSerializable}, which would slow it down); {@code useProperties} and
- * {@code lockOnInsert} are about safety and inserts, not firing.
- *
- * <p>{@link Variant#SKIP_LOCKED} ({@code quartz-skip-locked}): the tuned variant on dsched's
- * clustering extension ({@code jobStore.class = io.dsched.quartz.SkipLockedJobStore} with the
- * matching {@code SkipLockedDelegates} delegate), which acquires, fires and completes triggers
- * without the {@code TRIGGER_ACCESS} lock. It is the bare Quartz that W4 compares dsched with on
- * the same store, and it shows what the store alone changes for a Quartz user.
+ * most of the time and re-misfires what it stamped a minute before. Recurring triggers keep the
+ * smart policy.
  */
 public class QuartzContestant implements Contestant {
 
@@ -122,13 +127,13 @@ public class QuartzContestant implements Contestant {
 
     private final Variant variant;
 
-    /** The two configurations. */
+    /** The three configurations. */
     public enum Variant {
         /** Quartz's defaults for a clustered JDBC job store. */
         DEFAULTS("quartz-defaults"),
-        /** Quartz's documented tuning for many due triggers. */
+        /** dsched's Quartz settings on Quartz's stock store. */
         TUNED("quartz-tuned"),
-        /** The same tuning on dsched's store, which acquires triggers with {@code SKIP LOCKED}. */
+        /** dsched's Quartz settings on dsched's store, which acquires triggers with {@code SKIP LOCKED}. */
         SKIP_LOCKED("quartz-skip-locked");
 
         private final String contestantName;
@@ -232,7 +237,8 @@ public class QuartzContestant implements Contestant {
                 String name = RecurringPlan.jobName(j);
                 JobDetail job = JobBuilder.newJob(RecurringJob.class)
                         .withIdentity(name, RECURRING_GROUP)
-                        .usingJobData(RecurringJob.JOB, j)
+                        // a string: dsched's settings keep job data as properties
+                        .usingJobData(RecurringJob.JOB, Integer.toString(j))
                         .storeDurably()
                         .build();
                 Trigger trigger = TriggerBuilder.newTrigger()
@@ -254,24 +260,7 @@ public class QuartzContestant implements Contestant {
     public AutoCloseable start(BenchDatabase db, NodeSpec spec) throws Exception {
         HikariDataSource pool = db.pool("quartz-" + spec.name(), spec.threads() + 3);
         try {
-            Properties properties = properties(db, spec.name(), pool);
-            properties.setProperty("org.quartz.threadPool.class", "org.quartz.simpl.SimpleThreadPool");
-            properties.setProperty("org.quartz.threadPool.threadCount", String.valueOf(spec.threads()));
-            if (this.variant != Variant.DEFAULTS) {
-                properties.setProperty(
-                        "org.quartz.scheduler.batchTriggerAcquisitionMaxCount", String.valueOf(spec.threads()));
-                properties.setProperty("org.quartz.scheduler.batchTriggerAcquisitionFireAheadTimeWindow", "1000");
-                properties.setProperty("org.quartz.jobStore.acquireTriggersWithinLock", "true");
-                properties.setProperty("org.quartz.scheduler.idleWaitTime", "1000");
-            }
-            if (this.variant == Variant.SKIP_LOCKED) {
-                properties.setProperty("org.quartz.jobStore.class", SkipLockedJobStore.class.getName());
-                properties.setProperty(
-                        "org.quartz.jobStore.driverDelegateClass",
-                        (db.isPostgres() ? SkipLockedDelegates.PostgreSQL.class : SkipLockedDelegates.Standard.class)
-                                .getName());
-            }
-            Scheduler scheduler = create(properties);
+            Scheduler scheduler = create(properties(db, spec.name(), pool, spec.threads()));
             scheduler.start();
             return () -> {
                 try {
@@ -288,7 +277,12 @@ public class QuartzContestant implements Contestant {
 
     private void withCoordinator(BenchDatabase db, SchedulerWork work) throws Exception {
         try (HikariDataSource pool = db.pool("quartz-coordinator", 2)) {
-            Properties properties = properties(db, "bench-coordinator", pool);
+            // the nodes' settings, so that the coordinator writes the jobs as the nodes read them
+            // (useProperties), with no threads: it never starts
+            Properties properties = properties(db, "bench-coordinator", pool, 1);
+            properties.stringPropertyNames().stream()
+                    .filter((name) -> name.startsWith("org.quartz.threadPool."))
+                    .forEach(properties::remove);
             properties.setProperty("org.quartz.threadPool.class", "org.quartz.simpl.ZeroSizeThreadPool");
             Scheduler scheduler = create(properties);
             try {
@@ -299,13 +293,53 @@ public class QuartzContestant implements Contestant {
         }
     }
 
-    private static Properties properties(BenchDatabase db, String instanceId, HikariDataSource pool) {
+    /** The properties of a node (or the coordinator) of this variant. */
+    private Properties properties(BenchDatabase db, String instanceId, HikariDataSource pool, int threads) {
+        if (this.variant == Variant.DEFAULTS) {
+            Properties properties = defaults(db, instanceId, pool);
+            properties.setProperty("org.quartz.threadPool.class", "org.quartz.simpl.SimpleThreadPool");
+            properties.setProperty("org.quartz.threadPool.threadCount", String.valueOf(threads));
+            return properties;
+        }
+        return dschedSettings(db, instanceId, pool, threads, this.variant == Variant.SKIP_LOCKED);
+    }
+
+    /**
+     * The Quartz properties dsched gives its own nodes, built by the same code
+     * ({@code QuartzSettings.forNode}) from dsched's defaults ({@code dsched.cluster.*}), so that
+     * they cannot drift apart. What differs is inherent to the contestant: the table prefix
+     * ({@code QRTZ_}), and for {@code quartz-tuned} Quartz's stock {@code JobStoreTX} instead of
+     * dsched's {@code ClusterJobStore}; the instance name is {@value #SCHEDULER_NAME} (dsched's is
+     * its cluster name).
+     */
+    static Properties dschedSettings(
+            BenchDatabase db, String instanceId, HikariDataSource pool, int threads, boolean skipLocked) {
+        DschedProperties.Cluster cluster = new DschedProperties().getCluster();
+        Properties properties = QuartzSettings.forNode(
+                pool,
+                db.isPostgres() ? DatabasePlatform.POSTGRESQL : DatabasePlatform.MYSQL,
+                SCHEDULER_NAME,
+                instanceId,
+                threads,
+                cluster.getCheckinInterval(),
+                cluster.getIdleWait(),
+                cluster.getMisfireThreshold(),
+                skipLocked);
+        properties.setProperty("org.quartz.jobStore.tablePrefix", "QRTZ_");
+        if (!skipLocked) {
+            properties.setProperty("org.quartz.jobStore.class", JobStoreTX.class.getName());
+        }
+        return properties;
+    }
+
+    /** Quartz's defaults for a clustered JDBC job store, threads aside. */
+    private static Properties defaults(BenchDatabase db, String instanceId, HikariDataSource pool) {
         String dataSource = "bench-quartz-" + instanceId;
         DBConnectionManager.getInstance().addConnectionProvider(dataSource, new PoolProvider(pool));
         Properties properties = new Properties();
         properties.setProperty("org.quartz.scheduler.instanceName", SCHEDULER_NAME);
         properties.setProperty("org.quartz.scheduler.instanceId", instanceId);
-        properties.setProperty("org.quartz.jobStore.class", "org.quartz.impl.jdbcjobstore.JobStoreTX");
+        properties.setProperty("org.quartz.jobStore.class", JobStoreTX.class.getName());
         properties.setProperty(
                 "org.quartz.jobStore.driverDelegateClass",
                 db.isPostgres()
@@ -427,7 +461,7 @@ public class QuartzContestant implements Contestant {
         @Override
         public void execute(JobExecutionContext context) {
             Probe.recurring(
-                    context.getMergedJobDataMap().getInt(JOB),
+                    context.getMergedJobDataMap().getIntValue(JOB),
                     context.getScheduledFireTime().getTime());
         }
     }
