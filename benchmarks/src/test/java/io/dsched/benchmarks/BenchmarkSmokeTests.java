@@ -63,6 +63,11 @@ class BenchmarkSmokeTests {
             assertThat(number(cell(row(w2, "dsched"), 1))).as("fires seen").isEqualTo(20.0);
             assertThat(cell(row(w2, "dsched"), 2)).isEqualTo("0");
             assertThat(cell(row(w2, "dsched"), 3)).isEqualTo("0");
+            // absolute lag, and the fires started early counted apart
+            assertThat(more).contains("| abs. lag p50 ms |", "| started early | earliest start ms |");
+            assertThat(w2).allSatisfy((row) -> assertThat(Long.parseLong(cell(row, 7)))
+                    .as("fires started early")
+                    .isNotNegative());
             List<String> w3 = rows(more, "## W3");
             assertThat(cell(row(w3, "dsched"), 3)).as("fires not re-run").isEqualTo("0");
             assertThat(cell(row(w3, "dsched"), 4)).as("fires completed twice").isEqualTo("0");
