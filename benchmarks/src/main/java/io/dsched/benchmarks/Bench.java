@@ -117,6 +117,12 @@ public final class Bench {
         line("- every node is a JVM of its own with " + this.threads + " worker threads (W3: 60); each job body"
                 + " inserts one row into `bench_run`; tables give the median of the runs and (min–max); enqueue/s counts"
                 + " the time spent in the scheduler's submission calls, not the start of its client");
+        line("- every run starts from the same database: every contestant's tables and `bench_run` dropped, then"
+                + (this.db.isPostgres()
+                        ? " `VACUUM ANALYZE` and `CHECKPOINT`"
+                        : " a wait (2 min at most) until InnoDB's purge has caught up")
+                + "; repetition r runs the contestants in their table order rotated to start at the r-th, so"
+                + " that none always goes first");
         line("");
         if (this.db.isPostgres()
                 && workloads.contains("W1")
@@ -143,7 +149,7 @@ public final class Bench {
         List<String> contestants = contestants(Workload.W1_ONE_OFF);
         Map<String, List<W1Result>> results = new LinkedHashMap<>();
         for (int rep = 0; rep < reps("W1"); rep++) {
-            for (String name : contestants) {
+            for (String name : rotated(contestants, rep)) {
                 attempt("W1", name, rep, results, () -> oneOffRun(name, jobs, 2));
             }
         }
@@ -218,7 +224,7 @@ public final class Bench {
         List<String> contestants = contestants(Workload.W2_RECURRING);
         Map<String, List<RecurringResult>> results = new LinkedHashMap<>();
         for (int rep = 0; rep < reps("W2"); rep++) {
-            for (String name : contestants) {
+            for (String name : rotated(contestants, rep)) {
                 attempt("W2", name, rep, results, () -> recurringRun(name, Workload.W2_RECURRING, plan, seconds));
             }
         }
@@ -341,7 +347,7 @@ public final class Bench {
         List<String> contestants = contestants(Workload.W3_FAILOVER);
         Map<String, List<FailoverResult>> results = new LinkedHashMap<>();
         for (int rep = 0; rep < reps("W3"); rep++) {
-            for (String name : contestants) {
+            for (String name : rotated(contestants, rep)) {
                 attempt("W3", name, rep, results, () -> failoverRun(name, fires, hold));
             }
         }
@@ -435,7 +441,7 @@ public final class Bench {
         List<String> contestants = contestants(Workload.W4_GUARD_OVERHEAD);
         Map<String, List<SaturationResult>> results = new LinkedHashMap<>();
         for (int rep = 0; rep < reps("W4"); rep++) {
-            for (String name : contestants) {
+            for (String name : rotated(contestants, rep)) {
                 attempt("W4", name, rep, results, () -> saturationRun(name, plan, seconds));
             }
         }
@@ -548,17 +554,26 @@ public final class Bench {
         line("");
         line("| contestant | nodes | executions/s | database sessions busy with |");
         line("| --- | --- | --- | --- |");
+        // every (contestant, nodes) pair once a repetition, in an order that rotates
+        List<Map.Entry<String, Integer>> cases = new ArrayList<>();
         for (String name : contestants) {
             for (int nodes : nodeCounts) {
-                List<W1Result> runs = new ArrayList<>();
-                for (int rep = 0; rep < reps("SCALE"); rep++) {
-                    W1Result result = oneOffRun(name, jobs, nodes);
-                    progress("Scale " + name + " " + nodes + " nodes run " + (rep + 1) + ": " + result);
-                    runs.add(result);
-                }
-                line("| " + name + " | " + nodes + " | " + Stats.spread(rates(runs, W1Result::executionsPerSecond))
-                        + " | " + runs.get(0).waits() + " |");
+                cases.add(Map.entry(name, nodes));
             }
+        }
+        Map<Map.Entry<String, Integer>, List<W1Result>> results = new LinkedHashMap<>();
+        for (int rep = 0; rep < reps("SCALE"); rep++) {
+            for (Map.Entry<String, Integer> run : rotated(cases, rep)) {
+                W1Result result = oneOffRun(run.getKey(), jobs, run.getValue());
+                progress("Scale " + run.getKey() + " " + run.getValue() + " nodes run " + (rep + 1) + ": " + result);
+                results.computeIfAbsent(run, (ignored) -> new ArrayList<>()).add(result);
+            }
+        }
+        for (Map.Entry<String, Integer> run : cases) {
+            List<W1Result> runs = results.get(run);
+            line("| " + run.getKey() + " | " + run.getValue() + " | "
+                    + Stats.spread(rates(runs, W1Result::executionsPerSecond)) + " | "
+                    + runs.get(0).waits() + " |");
         }
         line("");
     }
@@ -677,9 +692,35 @@ public final class Bench {
         });
     }
 
+    /**
+     * Starts every run from the same database: no contestant's tables and no {@code bench_run},
+     * vacuumed and checkpointed (PostgreSQL) or purged (MariaDB); then creates the run's tables.
+     */
     private void resetAll(Contestant contestant) throws Exception {
+        BenchRun.drop(this.db);
+        for (Contestant any : Contestants.oneOfEachKind()) {
+            any.drop(this.db);
+        }
+        progress("  fresh database: " + this.db.settle(Duration.ofSeconds(120)));
         BenchRun.reset(this.db);
         contestant.reset(this.db);
+    }
+
+    /**
+     * The order of the runs of one repetition: repetition {@code rep} starts with element {@code
+     * rep mod n}, so that each contestant goes first as often as the others.
+     * @param items the contestants, in their table order
+     * @param rep the repetition, from 0
+     * @return the same elements, rotated
+     */
+    static <T> List<T> rotated(List<T> items, int rep) {
+        if (items.isEmpty()) {
+            return items;
+        }
+        int first = Math.floorMod(rep, items.size());
+        List<T> order = new ArrayList<>(items.subList(first, items.size()));
+        order.addAll(items.subList(0, first));
+        return order;
     }
 
     private List<WorkerProcess> startWorkers(

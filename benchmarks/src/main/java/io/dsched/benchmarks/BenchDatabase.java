@@ -90,6 +90,61 @@ public record BenchDatabase(String url, String user, String password) {
     }
 
     /**
+     * Brings the database to the same state before every run, once every contestant's tables are
+     * dropped: on PostgreSQL {@code VACUUM ANALYZE} and a {@code CHECKPOINT}, so that no run pays for
+     * the dead rows, the statistics or the dirty pages of the one before; on MariaDB it waits until
+     * InnoDB's purge has caught up (its history list is short), at most {@code atMost}.
+     * @param atMost how long to wait for MariaDB's purge at most
+     * @return what it did, for the progress log
+     */
+    public String settle(java.time.Duration atMost) {
+        try (HikariDataSource pool = pool("bench-settle", 1);
+                Connection connection = pool.getConnection();
+                Statement statement = connection.createStatement()) {
+            if (isPostgres()) {
+                statement.execute("VACUUM ANALYZE");
+                statement.execute("CHECKPOINT");
+                return "VACUUM ANALYZE, CHECKPOINT";
+            }
+            long deadline = System.nanoTime() + atMost.toNanos();
+            long length = historyLength(statement);
+            while (length > PURGED && System.nanoTime() < deadline) {
+                Bench.pause(500);
+                length = historyLength(statement);
+            }
+            return "InnoDB history list length " + length + (length > PURGED ? " (purge not done in time)" : "");
+        } catch (SQLException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /** The InnoDB history list length at which the purge counts as done. */
+    private static final long PURGED = 100;
+
+    /**
+     * InnoDB's history list length: undo records the purge has yet to remove, from {@code SHOW
+     * ENGINE INNODB STATUS}, else (without the privilege it needs) from MariaDB's {@code
+     * INNODB_METRICS}.
+     */
+    private static long historyLength(Statement statement) throws SQLException {
+        try (var rows = statement.executeQuery("SHOW ENGINE INNODB STATUS")) {
+            if (rows.next()) {
+                java.util.regex.Matcher length = java.util.regex.Pattern.compile("History list length (\\d+)")
+                        .matcher(rows.getString("Status"));
+                if (length.find()) {
+                    return Long.parseLong(length.group(1));
+                }
+            }
+        } catch (SQLException ex) {
+            // no PROCESS privilege
+        }
+        try (var rows = statement.executeQuery("SELECT `COUNT` FROM information_schema.INNODB_METRICS"
+                + " WHERE NAME = 'trx_rseg_history_len' AND ENABLED = 1")) {
+            return rows.next() ? rows.getLong(1) : 0;
+        }
+    }
+
+    /**
      * Runs statements, ignoring those that fail (for {@code DROP TABLE} of tables that may not be
      * there).
      * @param statements the statements

@@ -8,6 +8,14 @@ public final class BenchRun {
     private BenchRun() {}
 
     /**
+     * Drops {@code bench_run}, if it is there.
+     * @param db the database
+     */
+    public static void drop(BenchDatabase db) {
+        db.executeIgnoringErrors(List.of("DROP TABLE bench_run"));
+    }
+
+    /**
      * Drops and creates {@code bench_run}.
      * @param db the database
      */

@@ -23,6 +23,14 @@ public interface Contestant {
     boolean supports(Workload workload);
 
     /**
+     * Drops this contestant's tables, if they are there. Before every run the coordinator drops
+     * every contestant's tables, so that each run starts from the same database.
+     * @param db the database
+     * @throws Exception if it cannot
+     */
+    void drop(BenchDatabase db) throws Exception;
+
+    /**
      * Drops and creates this contestant's tables, so that a run starts from an empty store.
      * @param db the database
      * @throws Exception if it cannot

@@ -44,6 +44,19 @@ public final class Contestants {
     }
 
     /**
+     * Returns one contestant of each kind (the variants of a kind share their tables).
+     * @return the contestants
+     */
+    public static List<Contestant> oneOfEachKind() {
+        Map<Class<?>, Contestant> kinds = new LinkedHashMap<>();
+        ALL.values().forEach((factory) -> {
+            Contestant contestant = factory.get();
+            kinds.putIfAbsent(contestant.getClass(), contestant);
+        });
+        return List.copyOf(kinds.values());
+    }
+
+    /**
      * Finds a contestant.
      * @param name its name
      * @return the contestant

@@ -141,6 +141,11 @@ public class DbSchedulerContestant implements Contestant {
     }
 
     @Override
+    public void drop(BenchDatabase db) {
+        db.executeIgnoringErrors(List.of("DROP TABLE " + TABLE));
+    }
+
+    @Override
     public void reset(BenchDatabase db) {
         List<String> statements = new ArrayList<>();
         statements.add("DROP TABLE " + TABLE);

@@ -52,8 +52,13 @@ public final class DschedContestant implements Contestant {
     }
 
     @Override
-    public void reset(BenchDatabase db) {
+    public void drop(BenchDatabase db) {
         db.dropTablesStartingWith("dsched_");
+    }
+
+    @Override
+    public void reset(BenchDatabase db) {
+        drop(db);
         // the first context creates the schema
         try (ConfigurableApplicationContext context = context(db, "bench-reset", 1, false)) {
             context.getBean(JobScheduler.class);

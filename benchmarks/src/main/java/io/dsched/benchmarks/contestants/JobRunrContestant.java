@@ -135,10 +135,16 @@ public final class JobRunrContestant implements Contestant {
     }
 
     @Override
-    public void reset(BenchDatabase db) {
+    public void drop(BenchDatabase db) {
         // a view, not a table; MariaDB would leave it behind a dropped jobrunr_jobs
         db.executeIgnoringErrors(List.of("DROP VIEW jobrunr_jobs_stats"));
         db.dropTablesStartingWith("jobrunr_");
+    }
+
+    @Override
+    public void reset(BenchDatabase db) {
+        // JobRunr creates its tables the first time it is configured
+        drop(db);
     }
 
     @Override

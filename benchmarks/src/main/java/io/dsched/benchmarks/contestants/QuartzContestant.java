@@ -170,8 +170,13 @@ public class QuartzContestant implements Contestant {
     }
 
     @Override
-    public void reset(BenchDatabase db) throws Exception {
+    public void drop(BenchDatabase db) {
         db.dropTablesStartingWith("qrtz_");
+    }
+
+    @Override
+    public void reset(BenchDatabase db) throws Exception {
+        drop(db);
         String script = db.isPostgres() ? "tables_postgres.sql" : "tables_mysql_innodb.sql";
         List<String> statements = new ArrayList<>();
         for (String statement :

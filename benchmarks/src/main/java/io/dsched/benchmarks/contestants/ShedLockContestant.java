@@ -77,6 +77,11 @@ public final class ShedLockContestant implements Contestant {
     }
 
     @Override
+    public void drop(BenchDatabase db) {
+        db.executeIgnoringErrors(List.of("DROP TABLE shedlock"));
+    }
+
+    @Override
     public void reset(BenchDatabase db) {
         String create = db.isPostgres()
                 ? "CREATE TABLE shedlock(name VARCHAR(64) NOT NULL, lock_until TIMESTAMP NOT NULL,"
