@@ -53,6 +53,24 @@ public record BenchDatabase(String url, String user, String password) {
     }
 
     /**
+     * Connections of a node's pool beyond its worker threads, the same for every contestant: as
+     * many as the neediest asks for (dsched's node: its scheduler, claim poller, heartbeat,
+     * check-in and misfire handler, and housekeeping; Quartz's docs ask for three).
+     */
+    public static final int POOL_HEADROOM = 6;
+
+    /**
+     * Opens the connection pool of one node of any contestant: {@code threads +} {@value
+     * #POOL_HEADROOM} connections. The job bodies write through a pool of their own ({@link Probe}).
+     * @param name the pool's name
+     * @param threads the node's worker threads
+     * @return the pool; close it when done
+     */
+    public HikariDataSource nodePool(String name, int threads) {
+        return pool(name, threads + POOL_HEADROOM);
+    }
+
+    /**
      * Opens a connection pool.
      * @param name the pool's name
      * @param size its size

@@ -58,7 +58,8 @@ import java.util.List;
  * schedules an instance, and here every one-off is stored by a separate client before the nodes
  * start (each node polls at once when it starts, and fetches the next batch without waiting for
  * the poll interval while its batches keep coming back full). Default Java serialization of task
- * data. Connection pool per node: Hikari, {@code threads + 4}.
+ * data. Connection pool per node: Hikari, {@code threads + 6}
+ * ({@code BenchDatabase.nodePool}, the same for every contestant).
  *
  * <p>Table {@code scheduled_tasks}, as documented by db-scheduler for PostgreSQL and MySQL (with
  * its three indexes), dropped and created by {@link #reset}.
@@ -200,7 +201,7 @@ public class DbSchedulerContestant implements Contestant {
 
     @Override
     public AutoCloseable start(BenchDatabase db, NodeSpec spec) {
-        HikariDataSource pool = db.pool(spec.name() + "-db-scheduler", spec.threads() + 4);
+        HikariDataSource pool = db.nodePool(spec.name() + "-db-scheduler", spec.threads());
         try {
             List<Task<?>> known = new ArrayList<>();
             List<RecurringTask<Void>> recurring = new ArrayList<>();

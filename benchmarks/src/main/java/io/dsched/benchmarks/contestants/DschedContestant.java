@@ -29,7 +29,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * dsched itself, through its public API only: one Spring Boot application per node, with the
  * starter's defaults (node timeout 10 s, heartbeat 2 s, poll interval 500 ms, claims with {@code
- * FOR UPDATE SKIP LOCKED}) and {@code dsched.threads} set to the node's threads. One-off jobs are
+ * FOR UPDATE SKIP LOCKED}) and {@code dsched.threads} set to the node's threads, on a pool of {@code threads + 6}
+ * connections ({@code BenchDatabase.nodePool}, the same for every contestant). One-off jobs are
  * submitted with {@code JobScheduler.submitAll} from a node with {@code dsched.run-jobs=false};
  * recurring jobs are runtime jobs ({@code JobScheduler.create}) on a cron in UTC.
  */
@@ -103,13 +104,12 @@ public final class DschedContestant implements Contestant {
         properties.put("bench.db.url", db.url());
         properties.put("bench.db.user", db.user());
         properties.put("bench.db.password", db.password());
-        properties.put("bench.pool-size", threads + 6);
+        properties.put("bench.threads", threads);
         properties.put("dsched.node-id", node);
         properties.put("dsched.threads", threads);
         properties.put("dsched.run-jobs", runJobs);
         properties.put("dsched.jdbc.initialize-schema", "always");
         properties.put("spring.main.banner-mode", "off");
-        properties.put("logging.level.root", "WARN");
         return new SpringApplicationBuilder(Node.class)
                 .web(WebApplicationType.NONE)
                 .properties(properties)
@@ -128,7 +128,7 @@ public final class DschedContestant implements Contestant {
                     environment.getProperty("bench.db.url"),
                     environment.getProperty("bench.db.user"),
                     environment.getProperty("bench.db.password"));
-            return db.pool("dsched", environment.getProperty("bench.pool-size", Integer.class, 16));
+            return db.nodePool("dsched", environment.getProperty("bench.threads", Integer.class, 10));
         }
 
         @Bean

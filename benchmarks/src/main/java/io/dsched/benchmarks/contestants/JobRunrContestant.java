@@ -40,7 +40,7 @@ import org.jobrunr.storage.sql.common.SqlStorageProviderFactory;
  *       .andName(spec.name()).andWorkerCount(spec.threads()).andPollInterval(5 or 15 s)}, every
  *       other setting at JobRunr's default (server timeout multiplicand 4, retry filter with 10
  *       retries, page request sizes 1000, succeeded jobs deleted after 36 h); its pool is
- *       {@code threads + 4} connections. Dashboard, JMX and metrics are off (not configured), so
+ *       {@code threads + 6} connections ({@code BenchDatabase.nodePool}, the same for every contestant). Dashboard, JMX and metrics are off (not configured), so
  *       is carbon-aware processing.
  *   <li>W1: {@code enqueue} runs a client-only configuration (no {@code BackgroundJobServer}) and
  *       stores the jobs with JobRunr's batch API {@code jobScheduler.enqueue(Stream,
@@ -189,7 +189,7 @@ public final class JobRunrContestant implements Contestant {
 
     @Override
     public AutoCloseable start(BenchDatabase db, NodeSpec spec) {
-        HikariDataSource pool = db.pool("jobrunr-" + spec.name(), spec.threads() + 4);
+        HikariDataSource pool = db.nodePool("jobrunr-" + spec.name(), spec.threads());
         StorageProvider storage;
         BackgroundJobServer server;
         try {

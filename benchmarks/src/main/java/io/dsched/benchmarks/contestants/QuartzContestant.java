@@ -50,8 +50,9 @@ import org.quartz.utils.DBConnectionManager;
  * <p>Common to all: clustered ({@code isClustered = true}), {@code tablePrefix = QRTZ_} (tables
  * from the jar's {@code tables_postgres.sql} or {@code tables_mysql_innodb.sql}), scheduler name
  * {@code bench-quartz} on every node, instance id the node's name, {@code SimpleThreadPool} with
- * {@code threadCount = threads}, and a connection pool of {@code threads + 3} connections (the
- * Quartz docs ask for at least the worker threads plus three). The coordinator stores the jobs
+ * {@code threadCount = threads}, and a connection pool of {@code threads + 6} connections
+ * ({@code BenchDatabase.nodePool}, the same for every contestant; the Quartz docs ask for at least
+ * the worker threads plus three). The coordinator stores the jobs
  * through a scheduler of the same name and settings with instance id {@code bench-coordinator} and
  * a {@code ZeroSizeThreadPool}, never started and shut down before it returns; it stores them with
  * {@code Scheduler.scheduleJobs(Map, false)} in batches of {@value #BATCH} jobs, one transaction
@@ -263,7 +264,7 @@ public class QuartzContestant implements Contestant {
 
     @Override
     public AutoCloseable start(BenchDatabase db, NodeSpec spec) throws Exception {
-        HikariDataSource pool = db.pool("quartz-" + spec.name(), spec.threads() + 3);
+        HikariDataSource pool = db.nodePool("quartz-" + spec.name(), spec.threads());
         try {
             Scheduler scheduler = create(properties(db, spec.name(), pool, spec.threads()));
             scheduler.start();

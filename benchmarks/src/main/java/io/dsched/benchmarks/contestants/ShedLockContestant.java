@@ -37,8 +37,8 @@ import org.springframework.scheduling.support.CronTrigger;
  *       RecurringPlan.jobName(j), lockAtMostFor, lockAtLeastFor))} over a {@code
  *       JdbcTemplateLockProvider} configured with {@code .withJdbcTemplate(new
  *       JdbcTemplate(pool)).withLockedByValue(spec.name()).usingDbTime()} (table {@code
- *       shedlock}, lock times from the database's clock); pool of {@code threads + 2}
- *       connections. A node that does not get the lock skips the fire: that is ShedLock's model.
+ *       shedlock}, lock times from the database's clock); pool of {@code threads + 6}
+ *       connections ({@code BenchDatabase.nodePool}, the same for every contestant). A node that does not get the lock skips the fire: that is ShedLock's model.
  *   <li>Lock times: {@code lockAtLeastFor = lockAtMostFor = period - min(1 s, period / 2)}, so 4 s
  *       for the 5 s period (1 s for a 2 s period). This follows ShedLock's README, whose example
  *       for a task every 15 min sets both to 14 min: {@code lockAtLeastFor} is what stops a second
@@ -108,7 +108,7 @@ public final class ShedLockContestant implements Contestant {
         if (plan == null) {
             throw new UnsupportedOperationException("ShedLock only guards recurring tasks");
         }
-        HikariDataSource pool = db.pool("shedlock-" + spec.name(), spec.threads() + 2);
+        HikariDataSource pool = db.nodePool("shedlock-" + spec.name(), spec.threads());
         ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
         List<ScheduledFuture<?>> fires = new ArrayList<>();
         try {
