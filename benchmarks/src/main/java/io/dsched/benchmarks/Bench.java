@@ -179,7 +179,7 @@ public final class Bench {
         Contestant contestant = Contestants.byName(name);
         resetAll(contestant);
         double enqueueSeconds = contestant.enqueue(this.db, jobs).toNanos() / 1e9;
-        List<WorkerProcess> workers = startWorkers(name, Workload.W1_ONE_OFF, nodes, this.threads, null, 0);
+        List<WorkerProcess> workers = startWorkers(contestant, Workload.W1_ONE_OFF, nodes, this.threads, null, 0);
         WaitSampler sampler = WaitSampler.start(this.db, jdbc());
         try {
             // a contestant far slower than the others is measured over a bounded time
@@ -268,7 +268,7 @@ public final class Bench {
         Contestant contestant = Contestants.byName(name);
         resetAll(contestant);
         contestant.defineRecurring(this.db, plan);
-        List<WorkerProcess> workers = startWorkers(name, workload, 2, this.threads, plan, 0);
+        List<WorkerProcess> workers = startWorkers(contestant, workload, 2, this.threads, plan, 0);
         WaitSampler sampler = WaitSampler.start(this.db, jdbc());
         long period = plan.periodSeconds() * 1000L;
         long from;
@@ -373,7 +373,7 @@ public final class Bench {
         resetAll(contestant);
         contestant.enqueue(this.db, fires);
         List<WorkerProcess> workers =
-                startWorkers(name, Workload.W3_FAILOVER, 3, intOption("w3-threads", 60), null, hold);
+                startWorkers(contestant, Workload.W3_FAILOVER, 3, intOption("w3-threads", 60), null, hold);
         try {
             awaitProgress(this::distinctStarted, fires, Duration.ofSeconds(60), Duration.ofMinutes(5));
             Map<String, Object> busiest = jdbc().queryForMap(
@@ -483,7 +483,7 @@ public final class Bench {
         Contestant contestant = Contestants.byName(name);
         resetAll(contestant);
         contestant.defineRecurring(this.db, plan);
-        List<WorkerProcess> workers = startWorkers(name, Workload.W4_GUARD_OVERHEAD, 2, this.threads, plan, 0);
+        List<WorkerProcess> workers = startWorkers(contestant, Workload.W4_GUARD_OVERHEAD, 2, this.threads, plan, 0);
         WaitSampler sampler = null;
         long from;
         long to;
@@ -724,17 +724,22 @@ public final class Bench {
     }
 
     private List<WorkerProcess> startWorkers(
-            String name, Workload workload, int nodes, int threads, RecurringPlan plan, long holdMillis)
-            throws IOException {
+            Contestant contestant, Workload workload, int nodes, int threads, RecurringPlan plan, long holdMillis)
+            throws Exception {
         List<WorkerProcess> workers = new ArrayList<>();
         try {
             for (int i = 1; i <= nodes; i++) {
                 workers.add(WorkerProcess.start(
-                        this.db, name, new NodeSpec("node-" + i, threads, workload, plan), holdMillis, this.logs));
+                        this.db,
+                        contestant.name(),
+                        new NodeSpec("node-" + i, threads, workload, plan),
+                        holdMillis,
+                        this.logs));
             }
             for (WorkerProcess worker : workers) {
                 worker.await("WARM", Duration.ofSeconds(60));
             }
+            contestant.nodesStarting(this.db);
             workers.forEach((worker) -> worker.command("GO"));
             for (WorkerProcess worker : workers) {
                 worker.await("READY", Duration.ofSeconds(120));
@@ -742,7 +747,7 @@ public final class Bench {
             // the nodes have written their jobs and triggers: plan with the tables' real sizes
             this.db.analyze();
             return workers;
-        } catch (RuntimeException ex) {
+        } catch (Exception ex) {
             stopAll(workers);
             throw ex;
         }

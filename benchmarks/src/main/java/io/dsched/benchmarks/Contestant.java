@@ -58,6 +58,15 @@ public interface Contestant {
     void defineRecurring(BenchDatabase db, RecurringPlan plan) throws Exception;
 
     /**
+     * Called in the coordinator once every worker JVM of a run has loaded, just before they all
+     * start their nodes: the last moment with no node running. Does nothing unless the contestant
+     * needs it.
+     * @param db the database
+     * @throws Exception if it cannot
+     */
+    default void nodesStarting(BenchDatabase db) throws Exception {}
+
+    /**
      * Starts one node of the contestant, in a worker JVM. It runs what the coordinator stored
      * (and, for {@link Workload#W2_RECURRING}, declares {@code spec.recurring()} if its
      * recurring jobs live in code) with {@code spec.threads()} worker threads.
