@@ -24,7 +24,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *
  * <pre>
  * --db postgresql|mariadb   --url jdbc:... --user u --password p
- * --workloads W1,W2,W3,W4,SCALE   --contestants name,name|all   --reps 3   --threads 10
+ * --workloads W1,W2,W3,W4,SCALE   --contestants name,name|all   --reps 5   --threads 10
  * --w1-jobs 20000   --w2-jobs 500   --w2-seconds 60   --w2-warmup-seconds 20   --w3-fires 100   --w4-jobs 1000
  * --w4-seconds 30   --w4-warmup-seconds 40   --scale-nodes 1,2,4   --out FILE
  * </pre>
@@ -115,7 +115,7 @@ public final class Bench {
                                 .toList())
                 + "\"`");
         line("- every node is a JVM of its own with " + this.threads + " worker threads (W3: 60); each job body"
-                + " inserts one row into `bench_run`; tables give the median of the runs and (min–max); enqueue/s counts"
+                + " inserts one row into `bench_run`; tables give the median of the runs and (min–max), and every run's values below them; enqueue/s counts"
                 + " the time spent in the scheduler's submission calls, not the start of its client");
         line("- every run starts from the same database: every contestant's tables and `bench_run` dropped, then"
                 + (this.db.isPostgres()
@@ -172,6 +172,11 @@ public final class Bench {
         line("Missing counts jobs not run when the run ended: a run stops once no job has started for 60 s, or"
                 + " after " + intOption("w1-max-seconds", 150) + " s; executions/s is measured over what ran.");
         line("");
+        perRun(
+                results,
+                List.of(
+                        Map.entry("executions/s", W1Result::executionsPerSecond),
+                        Map.entry("enqueue/s", W1Result::enqueuePerSecond)));
         endTable("W1");
     }
 
@@ -260,6 +265,13 @@ public final class Bench {
                 + " s or more after every node is up, so that the fires which fell due while the nodes"
                 + " started are not measured.");
         line("");
+        perRun(
+                results,
+                List.of(
+                        Map.entry("abs. lag p50 ms", RecurringResult::p50),
+                        Map.entry("abs. lag p99 ms", RecurringResult::p99),
+                        Map.entry("abs. lag max ms", RecurringResult::max),
+                        Map.entry("started early", (run) -> (double) run.early())));
         endTable("W2");
     }
 
@@ -365,6 +377,7 @@ public final class Bench {
                     + sum(runs, FailoverResult::notRerun) + " | " + sum(runs, FailoverResult::completedTwice) + " |");
         }
         line("");
+        perRun(results, List.of(Map.entry("every lost fire re-run after, s", FailoverResult::rerunSeconds)));
         notes("W3");
     }
 
@@ -476,6 +489,7 @@ public final class Bench {
                 + " median (min–max) of the runs. The window starts after a warm-up of "
                 + intOption("w4-warmup-seconds", 40) + " s, once the JIT compilers have done most of their work.");
         line("");
+        perRun(results, List.of(Map.entry("fires run per second", SaturationResult::firesPerSecond)));
         endTable("W4");
     }
 
@@ -576,6 +590,9 @@ public final class Bench {
                     + runs.get(0).waits() + " |");
         }
         line("");
+        Map<String, List<W1Result>> byCase = new LinkedHashMap<>();
+        results.forEach((run, runs) -> byCase.put(run.getKey() + ", " + run.getValue() + " nodes", runs));
+        perRun(byCase, List.of(Map.entry("executions/s", W1Result::executionsPerSecond)));
     }
 
     // pgbench ------------------------------------------------------------------------------------
@@ -675,6 +692,36 @@ public final class Bench {
             progress(key + " could not run: " + reason);
             this.failures.put(key, reason);
         }
+    }
+
+    /**
+     * Lists every run's values of the main columns, in the order of the runs, so that the spread
+     * behind a median can be checked.
+     */
+    private <R> void perRun(Map<String, List<R>> results, List<Map.Entry<String, Function<R, Double>>> columns) {
+        line("Every run, in the order they ran:");
+        line("");
+        StringBuilder header = new StringBuilder("| contestant |");
+        StringBuilder rule = new StringBuilder("| --- |");
+        for (Map.Entry<String, Function<R, Double>> column : columns) {
+            header.append(' ').append(column.getKey()).append(" |");
+            rule.append(" --- |");
+        }
+        line(header.toString());
+        line(rule.toString());
+        results.forEach((name, runs) -> {
+            StringBuilder row = new StringBuilder("| " + name + " |");
+            for (Map.Entry<String, Function<R, Double>> column : columns) {
+                row.append(' ')
+                        .append(runs.stream()
+                                .map(column.getValue())
+                                .map(Stats::number)
+                                .collect(Collectors.joining("; ")))
+                        .append(" |");
+            }
+            line(row.toString());
+        });
+        line("");
     }
 
     /** Ends the table of a workload with what its profile column means and what could not run. */
@@ -815,7 +862,7 @@ public final class Bench {
     }
 
     private int reps() {
-        return intOption("reps", 3);
+        return intOption("reps", 5);
     }
 
     /** Repetitions of one workload: {@code --w2-reps} and so on, else {@code --reps}. */

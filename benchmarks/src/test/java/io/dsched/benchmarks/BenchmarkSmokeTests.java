@@ -38,6 +38,10 @@ class BenchmarkSmokeTests {
             // every contestant ran all its jobs; no duplicates or missing for dsched
             assertThat(w1).allSatisfy((row) -> assertThat(cell(row, 4)).as(row).isEqualTo("0"));
             assertThat(cell(row(w1, "dsched"), 3)).isEqualTo("0");
+            // every run's values, not only the median
+            assertThat(rows(report.substring(report.indexOf("Every run, in the order they ran")), "| contestant |"))
+                    .extracting(BenchmarkSmokeTests::contestant)
+                    .contains("dsched");
 
             String more = Bench.report(
                     db,
