@@ -105,8 +105,13 @@ public final class Bench {
         line("# dsched benchmark, " + this.db.kind());
         line("");
         line("- date: " + Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+        line("- commit: " + Provenance.commit());
         line("- machine: " + machine());
+        line("- JVM: " + Provenance.jvm());
         line("- database: " + databaseVersion() + " at " + this.db.url());
+        line("- database settings: " + Provenance.databaseSettings(this.db, jdbc()));
+        line("- libraries: "
+                + Contestants.oneOfEachKind().stream().map(Contestant::library).collect(Collectors.joining("; ")));
         line("- command: `./mvnw -B -Pbench -pl benchmarks -am package -DskipTests -Dbench.args=\""
                 + String.join(
                         " ",

@@ -16,6 +16,12 @@ public interface Contestant {
     String name();
 
     /**
+     * Returns the library under test and its version, as found on the class path.
+     * @return such as {@code Quartz 2.5.2}
+     */
+    String library();
+
+    /**
      * Tells whether this contestant takes part in a workload.
      * @param workload the workload
      * @return {@code true} if it does

@@ -29,6 +29,12 @@ class BenchmarkSmokeTests {
                 OwnDatabase database = new OwnDatabase(server)) {
             BenchDatabase db = database.db();
             String report = Bench.report(db, options(Map.of("workloads", "W1")));
+            // where the numbers come from
+            assertThat(report)
+                    .containsPattern("- commit: ([0-9a-f]{40} \\((clean|dirty)|unknown)")
+                    .containsPattern("- database settings: .*fsync=")
+                    .containsPattern("- libraries: .*Quartz \\d")
+                    .contains("- JVM: ");
             List<String> w1 = rows(report, "## W1");
             assertThat(w1)
                     .extracting(BenchmarkSmokeTests::contestant)

@@ -17,6 +17,7 @@ import io.dsched.benchmarks.BenchDatabase;
 import io.dsched.benchmarks.Contestant;
 import io.dsched.benchmarks.NodeSpec;
 import io.dsched.benchmarks.Probe;
+import io.dsched.benchmarks.Provenance;
 import io.dsched.benchmarks.RecurringPlan;
 import io.dsched.benchmarks.Workload;
 import java.time.Duration;
@@ -131,6 +132,11 @@ public class DbSchedulerContestant implements Contestant {
     @Override
     public String name() {
         return this.variant.contestantName;
+    }
+
+    @Override
+    public String library() {
+        return "db-scheduler " + Provenance.version(Scheduler.class, "com.github.kagkarlsson", "db-scheduler");
     }
 
     @Override

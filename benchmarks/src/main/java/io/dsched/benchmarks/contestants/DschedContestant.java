@@ -5,6 +5,7 @@ import io.dsched.benchmarks.BenchDatabase;
 import io.dsched.benchmarks.Contestant;
 import io.dsched.benchmarks.NodeSpec;
 import io.dsched.benchmarks.Probe;
+import io.dsched.benchmarks.Provenance;
 import io.dsched.benchmarks.RecurringPlan;
 import io.dsched.benchmarks.Workload;
 import io.dsched.definition.Schedule;
@@ -45,6 +46,13 @@ public final class DschedContestant implements Contestant {
     @Override
     public String name() {
         return "dsched";
+    }
+
+    @Override
+    public String library() {
+        return "dsched " + Provenance.version(JobScheduler.class, "io.dsched", "dsched-core")
+                + " (the commit above), on Quartz "
+                + Provenance.version(org.quartz.Scheduler.class, "org.quartz-scheduler", "quartz");
     }
 
     @Override

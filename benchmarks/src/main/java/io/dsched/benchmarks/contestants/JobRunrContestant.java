@@ -5,6 +5,7 @@ import io.dsched.benchmarks.BenchDatabase;
 import io.dsched.benchmarks.Contestant;
 import io.dsched.benchmarks.NodeSpec;
 import io.dsched.benchmarks.Probe;
+import io.dsched.benchmarks.Provenance;
 import io.dsched.benchmarks.RecurringPlan;
 import io.dsched.benchmarks.Workload;
 import java.time.Duration;
@@ -127,6 +128,11 @@ public final class JobRunrContestant implements Contestant {
     @Override
     public String name() {
         return this.variant.contestantName;
+    }
+
+    @Override
+    public String library() {
+        return "JobRunr " + Provenance.version(JobRunr.class, "org.jobrunr", "jobrunr");
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.dsched.benchmarks.BenchDatabase;
 import io.dsched.benchmarks.Contestant;
 import io.dsched.benchmarks.NodeSpec;
 import io.dsched.benchmarks.Probe;
+import io.dsched.benchmarks.Provenance;
 import io.dsched.benchmarks.RecurringPlan;
 import io.dsched.benchmarks.Workload;
 import io.dsched.internal.engine.QuartzSettings;
@@ -166,6 +167,11 @@ public class QuartzContestant implements Contestant {
     @Override
     public String name() {
         return this.variant.contestantName();
+    }
+
+    @Override
+    public String library() {
+        return "Quartz " + Provenance.version(Scheduler.class, "org.quartz-scheduler", "quartz");
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.dsched.benchmarks.BenchDatabase;
 import io.dsched.benchmarks.Contestant;
 import io.dsched.benchmarks.NodeSpec;
 import io.dsched.benchmarks.Probe;
+import io.dsched.benchmarks.Provenance;
 import io.dsched.benchmarks.RecurringPlan;
 import io.dsched.benchmarks.Workload;
 import java.time.Duration;
@@ -69,6 +70,13 @@ public final class ShedLockContestant implements Contestant {
     @Override
     public String name() {
         return "spring-scheduled-shedlock";
+    }
+
+    @Override
+    public String library() {
+        return "ShedLock "
+                + Provenance.version(LockingTaskExecutor.class, "net.javacrumbs.shedlock", "shedlock-core")
+                + " on Spring Framework " + org.springframework.core.SpringVersion.getVersion();
     }
 
     @Override
