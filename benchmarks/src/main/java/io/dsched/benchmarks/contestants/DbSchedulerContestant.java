@@ -1,6 +1,5 @@
 package io.dsched.benchmarks.contestants;
 
-import com.github.kagkarlsson.scheduler.PollingStrategyConfig;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerBuilder;
 import com.github.kagkarlsson.scheduler.SchedulerClient;
@@ -31,35 +30,41 @@ import java.util.List;
  * library API ({@code Scheduler.create(dataSource, tasks...)} and {@code
  * SchedulerClient.Builder.create(dataSource, tasks...)}), not its Spring Boot starter.
  *
- * <p>Variants (the names in the tables):
+ * <p>Variants (the names in the tables), each at db-scheduler's own defaults but for what its
+ * name says:
  *
  * <ul>
- *   <li>{@code db-scheduler-fetch}: polling strategy fetch-and-lock-on-execute, the library's
- *       default ({@code pollUsingFetchAndLockOnExecute(0.5, 3.0)}, its default fractions of
- *       threads), default poll interval 10 s. W1, W2, W3.
+ *   <li>{@code db-scheduler-fetch}: db-scheduler's defaults, nothing set: polling strategy
+ *       fetch-and-lock-on-execute ({@code pollUsingFetchAndLockOnExecute(0.5, 3.0)}), poll interval
+ *       10 s, heartbeat every 5 min. W1, W2, W3.
  *   <li>{@code db-scheduler-lock-and-fetch}: {@code pollUsingLockAndFetch(0.5, 1.0)}, the values
- *       the library documents as recommended ({@code SELECT ... FOR UPDATE SKIP LOCKED} on
- *       PostgreSQL), default poll interval 10 s. W1, W2, W3. db-scheduler 16.7.1 refuses this
- *       strategy on MariaDB (its {@code MariaDBJdbcCustomization} reports no support for
- *       lock-and-fetch although MariaDB 10.6+ has {@code SKIP LOCKED}), so on MariaDB {@link #start}
- *       fails with the library's own {@code IllegalArgumentException} for the lock-and-fetch
- *       variants.
- *   <li>{@code db-scheduler-1s}: lock-and-fetch as above with a 1 s poll interval. W2 only.
+ *       db-scheduler's README gives "for normal usage" ({@code SELECT ... FOR UPDATE SKIP LOCKED}
+ *       on PostgreSQL), poll interval 10 s. W1, W2, W3.
+ *   <li>{@code db-scheduler-lock-and-fetch-throughput}: {@code pollUsingLockAndFetch(1.0, 4.0)},
+ *       the values its README gives "for high throughput (i.e. keep threads busy)", poll interval
+ *       10 s: its documented best for W1. W1 only.
+ *   <li>{@code db-scheduler-1s}: {@code pollUsingLockAndFetch(0.5, 1.0)} with a 1 s poll interval.
+ *       W2 only.
  * </ul>
  *
+ * <p>db-scheduler 16.7.1 refuses lock-and-fetch on MariaDB (its {@code MariaDBJdbcCustomization}
+ * reports no support for it although MariaDB 10.6+ has {@code SKIP LOCKED}), so on MariaDB
+ * {@link #start} fails with the library's own {@code IllegalArgumentException} for the
+ * lock-and-fetch variants.
+ *
  * <p>Common configuration: {@code threads(spec.threads())}, {@code schedulerName(new
- * SchedulerName.Fixed(spec.name()))}, {@code heartbeatInterval(2 s)}, {@code
+ * SchedulerName.Fixed(spec.name()))}, {@code shutdownMaxWait(30 s)} (how long a node's stop waits
+ * for running executions; it bears on no measurement). In W3 alone, for a failure detection as
+ * quick as the other contestants', {@code heartbeatInterval(2 s)} and {@code
  * missedHeartbeatsLimit(5)}: an execution whose heartbeat is older than 2 s &times; 5 = 10 s is
  * dead; the dead-execution check runs every 2 &times; heartbeat = 4 s, and the default handler of
- * a one-time task revives it (reschedules it to now), after which it waits for the next poll. So
- * after a SIGKILL the fires in flight are declared dead 8 to 14 s later and run again within one
- * more poll interval. {@code shutdownMaxWait(30 s)}. Timestamps are written in UTC ({@code
- * AutodetectJdbcCustomization(dataSource, true)}, the same for scheduler and client). Immediate
- * execution is NOT enabled: it only wakes the local scheduler when that scheduler itself
- * schedules an instance, and here every one-off is stored by a separate client before the nodes
- * start (each node polls at once when it starts, and fetches the next batch without waiting for
- * the poll interval while its batches keep coming back full). Default Java serialization of task
- * data. Connection pool per node: Hikari, {@code threads + 6}
+ * a one-time task revives it (reschedules it to now), after which it waits for the next poll.
+ * Timestamps are written in UTC ({@code AutodetectJdbcCustomization(dataSource, true)}, the same
+ * for scheduler and client). Immediate execution is NOT enabled: it only wakes the local
+ * scheduler when that scheduler itself schedules an instance, and here every one-off is stored by
+ * a separate client before the nodes start (each node polls at once when it starts, and fetches
+ * the next batch without waiting for the poll interval while its batches keep coming back full).
+ * Default Java serialization of task data. Connection pool per node: Hikari, {@code threads + 6}
  * ({@code BenchDatabase.nodePool}, the same for every contestant).
  *
  * <p>Table {@code scheduled_tasks}, as documented by db-scheduler for PostgreSQL and MySQL (with
@@ -86,20 +91,27 @@ public class DbSchedulerContestant implements Contestant {
 
     /** The configurations under test. */
     public enum Variant {
-        /** Fetch-and-lock-on-execute, the default, 10 s poll. */
-        FETCH("db-scheduler-fetch", false, SchedulerBuilder.DEFAULT_POLLING_INTERVAL),
-        /** Lock-and-fetch (0.5, 1.0), 10 s poll. */
-        LOCK_AND_FETCH("db-scheduler-lock-and-fetch", true, SchedulerBuilder.DEFAULT_POLLING_INTERVAL),
+        /** db-scheduler's defaults: fetch-and-lock-on-execute (0.5, 3.0), 10 s poll. */
+        FETCH("db-scheduler-fetch", null, SchedulerBuilder.DEFAULT_POLLING_INTERVAL),
+        /** Lock-and-fetch (0.5, 1.0), "for normal usage", 10 s poll. */
+        LOCK_AND_FETCH(
+                "db-scheduler-lock-and-fetch", new double[] {0.5, 1.0}, SchedulerBuilder.DEFAULT_POLLING_INTERVAL),
+        /** Lock-and-fetch (1.0, 4.0), "for high throughput", 10 s poll, for W1. */
+        LOCK_AND_FETCH_THROUGHPUT(
+                "db-scheduler-lock-and-fetch-throughput",
+                new double[] {1.0, 4.0},
+                SchedulerBuilder.DEFAULT_POLLING_INTERVAL),
         /** Lock-and-fetch (0.5, 1.0), 1 s poll, for W2. */
-        LOCK_AND_FETCH_1S("db-scheduler-1s", true, Duration.ofSeconds(1));
+        LOCK_AND_FETCH_1S("db-scheduler-1s", new double[] {0.5, 1.0}, Duration.ofSeconds(1));
 
         private final String contestantName;
 
-        private final boolean lockAndFetch;
+        /** The fractions of threads of lock-and-fetch, or {@code null} for the default strategy. */
+        private final double[] lockAndFetch;
 
         private final Duration pollingInterval;
 
-        Variant(String contestantName, boolean lockAndFetch, Duration pollingInterval) {
+        Variant(String contestantName, double[] lockAndFetch, Duration pollingInterval) {
             this.contestantName = contestantName;
             this.lockAndFetch = lockAndFetch;
             this.pollingInterval = pollingInterval;
@@ -143,6 +155,9 @@ public class DbSchedulerContestant implements Contestant {
     public boolean supports(Workload workload) {
         if (this.variant == Variant.LOCK_AND_FETCH_1S) {
             return workload == Workload.W2_RECURRING;
+        }
+        if (this.variant == Variant.LOCK_AND_FETCH_THROUGHPUT) {
+            return workload == Workload.W1_ONE_OFF;
         }
         return workload != Workload.W4_GUARD_OVERHEAD;
     }
@@ -228,15 +243,13 @@ public class DbSchedulerContestant implements Contestant {
                     .threads(spec.threads())
                     .schedulerName(new SchedulerName.Fixed(spec.name()))
                     .pollingInterval(this.variant.pollingInterval)
-                    .heartbeatInterval(Duration.ofSeconds(2))
-                    .missedHeartbeatsLimit(5)
                     .shutdownMaxWait(Duration.ofSeconds(30));
-            if (this.variant.lockAndFetch) {
-                builder.pollUsingLockAndFetch(0.5, 1.0);
-            } else {
-                builder.pollUsingFetchAndLockOnExecute(
-                        PollingStrategyConfig.DEFAULT_FETCH.lowerLimitFractionOfThreads,
-                        PollingStrategyConfig.DEFAULT_FETCH.upperLimitFractionOfThreads);
+            if (this.variant.lockAndFetch != null) {
+                builder.pollUsingLockAndFetch(this.variant.lockAndFetch[0], this.variant.lockAndFetch[1]);
+            }
+            if (spec.workload() == Workload.W3_FAILOVER) {
+                // a failure detection as quick as the other contestants'
+                builder.heartbeatInterval(Duration.ofSeconds(2)).missedHeartbeatsLimit(5);
             }
             Scheduler scheduler = builder.build();
             scheduler.start();
