@@ -373,13 +373,14 @@ public final class Bench {
                 + " the busiest node killed with SIGKILL, " + reps("W3") + " runs");
         line("");
         line("| contestant | fires lost with the node | every lost fire re-run after, s | not re-run |"
-                + " fires completed twice |");
-        line("| --- | --- | --- | --- | --- |");
+                + " fires completed twice | failure detection |");
+        line("| --- | --- | --- | --- | --- | --- |");
         for (Map.Entry<String, List<FailoverResult>> entry : results.entrySet()) {
             List<FailoverResult> runs = entry.getValue();
             line("| " + entry.getKey() + " | " + Stats.spread(rates(runs, (run) -> (double) run.lost())) + " | "
                     + Stats.spread(rates(runs, FailoverResult::rerunSeconds)) + " | "
-                    + sum(runs, FailoverResult::notRerun) + " | " + sum(runs, FailoverResult::completedTwice) + " |");
+                    + sum(runs, FailoverResult::notRerun) + " | " + sum(runs, FailoverResult::completedTwice) + " | "
+                    + Contestants.byName(entry.getKey()).failureDetection() + " |");
         }
         line("");
         perRun(results, List.of(Map.entry("every lost fire re-run after, s", FailoverResult::rerunSeconds)));

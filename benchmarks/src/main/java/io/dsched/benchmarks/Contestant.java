@@ -22,6 +22,15 @@ public interface Contestant {
     String library();
 
     /**
+     * Describes how the contestant, as W3 configures it, finds a dead node and runs its work again:
+     * every contestant in W3 declares a node dead once its last sign of life is about 10 s old.
+     * @return the description, for the W3 table
+     */
+    default String failureDetection() {
+        return "n/a";
+    }
+
+    /**
      * Tells whether this contestant takes part in a workload.
      * @param workload the workload
      * @return {@code true} if it does

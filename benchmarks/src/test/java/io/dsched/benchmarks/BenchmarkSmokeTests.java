@@ -84,6 +84,7 @@ class BenchmarkSmokeTests {
             assertThat(Double.parseDouble(cell(row(w3, "dsched"), 1)))
                     .as("fires lost")
                     .isPositive();
+            assertThat(cell(row(w3, "dsched"), 5)).as("failure detection").contains("10 s");
             List<String> w4 = rows(more, "## W4");
             assertThat(w4)
                     .extracting(BenchmarkSmokeTests::contestant)

@@ -55,10 +55,11 @@ import java.util.List;
  * <p>Common configuration: {@code threads(spec.threads())}, {@code schedulerName(new
  * SchedulerName.Fixed(spec.name()))}, {@code shutdownMaxWait(30 s)} (how long a node's stop waits
  * for running executions; it bears on no measurement). In W3 alone, for a failure detection as
- * quick as the other contestants', {@code heartbeatInterval(2 s)} and {@code
- * missedHeartbeatsLimit(5)}: an execution whose heartbeat is older than 2 s &times; 5 = 10 s is
- * dead; the dead-execution check runs every 2 &times; heartbeat = 4 s, and the default handler of
- * a one-time task revives it (reschedules it to now), after which it waits for the next poll.
+ * quick as the other contestants', {@code heartbeatInterval(1 s)}, {@code missedHeartbeatsLimit(10)}
+ * and {@code pollingInterval(1 s)}: an execution whose heartbeat is older than 1 s &times; 10 = 10 s
+ * is dead; the dead-execution check runs every 2 &times; heartbeat = 2 s, and the default handler
+ * of a one-time task revives it (reschedules it to now), after which it waits for the next poll,
+ * within 1 s.
  * Timestamps are written in UTC ({@code AutodetectJdbcCustomization(dataSource, true)}, the same
  * for scheduler and client). Immediate execution is NOT enabled: it only wakes the local
  * scheduler when that scheduler itself schedules an instance, and here every one-off is stored by
@@ -149,6 +150,12 @@ public class DbSchedulerContestant implements Contestant {
     @Override
     public String library() {
         return "db-scheduler " + Provenance.version(Scheduler.class, "com.github.kagkarlsson", "db-scheduler");
+    }
+
+    @Override
+    public String failureDetection() {
+        return "dead 10 s after its last heartbeat (every 1 s, 10 missed), judged every 2 s; re-run at the next"
+                + " poll (1 s)";
     }
 
     @Override
@@ -248,8 +255,11 @@ public class DbSchedulerContestant implements Contestant {
                 builder.pollUsingLockAndFetch(this.variant.lockAndFetch[0], this.variant.lockAndFetch[1]);
             }
             if (spec.workload() == Workload.W3_FAILOVER) {
-                // a failure detection as quick as the other contestants'
-                builder.heartbeatInterval(Duration.ofSeconds(2)).missedHeartbeatsLimit(5);
+                // a failure detection as quick as the other contestants': dead after 10 s, judged
+                // every 2 heartbeats, picked up again within a second
+                builder.heartbeatInterval(Duration.ofSeconds(1))
+                        .missedHeartbeatsLimit(10)
+                        .pollingInterval(Duration.ofSeconds(1));
             }
             Scheduler scheduler = builder.build();
             scheduler.start();

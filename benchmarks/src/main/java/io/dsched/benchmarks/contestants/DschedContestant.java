@@ -56,6 +56,11 @@ public final class DschedContestant implements Contestant {
     }
 
     @Override
+    public String failureDetection() {
+        return "dead 10 s after its last heartbeat (every 2 s), judged every 2 s; re-run at once";
+    }
+
+    @Override
     public boolean supports(Workload workload) {
         return true;
     }
