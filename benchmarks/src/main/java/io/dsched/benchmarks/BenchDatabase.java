@@ -127,7 +127,7 @@ public record BenchDatabase(String url, String user, String password) {
             long deadline = System.nanoTime() + atMost.toNanos();
             long length = historyLength(statement);
             while (length > PURGED && System.nanoTime() < deadline) {
-                Bench.pause(500);
+                Harness.pause(500);
                 length = historyLength(statement);
             }
             return "InnoDB history list length " + length + (length > PURGED ? " (purge not done in time)" : "");

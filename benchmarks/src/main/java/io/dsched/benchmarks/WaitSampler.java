@@ -59,7 +59,7 @@ final class WaitSampler implements AutoCloseable {
             } catch (RuntimeException ex) {
                 // the database is busy with the run; skip this sample
             }
-            Bench.pause(50);
+            Harness.pause(50);
         }
     }
 

@@ -135,7 +135,7 @@ final class WorkerProcess implements AutoCloseable {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("Worker " + this.node + " did not say " + word + " within " + timeout);
             }
-            Bench.pause(20);
+            Harness.pause(20);
         }
     }
 

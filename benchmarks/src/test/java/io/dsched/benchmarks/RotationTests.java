@@ -11,10 +11,10 @@ class RotationTests {
     @Test
     void eachRepetitionStartsWithTheNextContestant() {
         List<String> contestants = List.of("dsched", "quartz", "db-scheduler");
-        assertThat(Bench.rotated(contestants, 0)).containsExactly("dsched", "quartz", "db-scheduler");
-        assertThat(Bench.rotated(contestants, 1)).containsExactly("quartz", "db-scheduler", "dsched");
-        assertThat(Bench.rotated(contestants, 2)).containsExactly("db-scheduler", "dsched", "quartz");
-        assertThat(Bench.rotated(contestants, 3)).containsExactly("dsched", "quartz", "db-scheduler");
-        assertThat(Bench.rotated(List.of(), 1)).isEmpty();
+        assertThat(Harness.rotated(contestants, 0)).containsExactly("dsched", "quartz", "db-scheduler");
+        assertThat(Harness.rotated(contestants, 1)).containsExactly("quartz", "db-scheduler", "dsched");
+        assertThat(Harness.rotated(contestants, 2)).containsExactly("db-scheduler", "dsched", "quartz");
+        assertThat(Harness.rotated(contestants, 3)).containsExactly("dsched", "quartz", "db-scheduler");
+        assertThat(Harness.rotated(List.of(), 1)).isEmpty();
     }
 }

@@ -1,0 +1,80 @@
+package io.dsched.benchmarks;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** A workload: the {@link Harness} it runs in, under the short names its code uses. */
+abstract class WorkloadRunner {
+
+    private final Harness harness;
+
+    /** The database. */
+    final BenchDatabase db;
+
+    /** Worker threads of each node. */
+    final int threads;
+
+    WorkloadRunner(Harness harness) {
+        this.harness = harness;
+        this.db = harness.db();
+        this.threads = harness.threads();
+    }
+
+    final JdbcTemplate jdbc() {
+        return this.harness.jdbc();
+    }
+
+    final void line(String text) {
+        this.harness.line(text);
+    }
+
+    final String option(String name, String fallback) {
+        return this.harness.option(name, fallback);
+    }
+
+    final int intOption(String name, int fallback) {
+        return this.harness.intOption(name, fallback);
+    }
+
+    final int reps(String workload) {
+        return this.harness.reps(workload);
+    }
+
+    final List<String> contestants(Workload workload) {
+        return this.harness.contestants(workload);
+    }
+
+    final <R> void attempt(
+            String workload, String name, int rep, Map<String, List<R>> results, Callable<R> measurement) {
+        this.harness.attempt(workload, name, rep, results, measurement);
+    }
+
+    final <R> void perRun(Map<String, List<R>> results, List<Map.Entry<String, Function<R, Double>>> columns) {
+        this.harness.perRun(results, columns);
+    }
+
+    final void endTable(String workload) {
+        this.harness.endTable(workload);
+    }
+
+    final void notes(String workload) {
+        this.harness.notes(workload);
+    }
+
+    final void resetAll(Contestant contestant) throws Exception {
+        this.harness.resetAll(contestant);
+    }
+
+    final List<WorkerProcess> startWorkers(
+            Contestant contestant, Workload workload, int nodes, int threads, RecurringPlan plan, long holdMillis)
+            throws Exception {
+        return this.harness.startWorkers(contestant, workload, nodes, threads, plan, holdMillis);
+    }
+
+    final long distinctStarted() {
+        return this.harness.distinctStarted();
+    }
+}
