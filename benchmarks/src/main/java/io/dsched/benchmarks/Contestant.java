@@ -1,6 +1,7 @@
 package io.dsched.benchmarks;
 
 import java.time.Duration;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * One scheduler under test. The coordinator calls {@link #reset}, {@link #enqueue} and
@@ -61,6 +62,18 @@ public interface Contestant {
      * @throws Exception if it cannot
      */
     Duration enqueue(BenchDatabase db, int count) throws Exception;
+
+    /**
+     * Counts the one-off jobs stored by {@link #enqueue} whose completion the contestant has
+     * committed to the database, in the coordinator, while or after the nodes run them. W1 measures
+     * its throughput up to the moment this reaches every job. Its statements should carry the SQL
+     * comment {@code bench-coordinator}, so that the profile of the database sessions leaves them
+     * out.
+     * @param jdbc the coordinator's connections
+     * @param enqueued how many jobs {@link #enqueue} stored
+     * @return how many have completed
+     */
+    long completedOneOffs(JdbcTemplate jdbc, int enqueued);
 
     /**
      * Stores recurring jobs, in the coordinator, for schedulers whose recurring jobs live in the

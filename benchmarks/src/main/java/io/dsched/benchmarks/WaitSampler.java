@@ -52,8 +52,7 @@ final class WaitSampler implements AutoCloseable {
                 List<Map<String, Object>> sessions = this.jdbc.queryForList(QUERY);
                 synchronized (this.counts) {
                     sessions.stream()
-                            .filter((session) ->
-                                    !String.valueOf(session.get("query")).contains("COUNT(DISTINCT run_key)"))
+                            .filter((session) -> !isCoordinator(String.valueOf(session.get("query"))))
                             .forEach((session) -> this.counts.merge(classify(session), 1L, Long::sum));
                 }
             } catch (RuntimeException ex) {
@@ -61,6 +60,14 @@ final class WaitSampler implements AutoCloseable {
             }
             Harness.pause(50);
         }
+    }
+
+    /**
+     * Whether a session is the coordinator's own, polling for progress: its counts of started
+     * jobs, and of completed ones (marked {@code bench-coordinator}).
+     */
+    private static boolean isCoordinator(String query) {
+        return query.contains("COUNT(DISTINCT run_key)") || query.contains("bench-coordinator");
     }
 
     static String classify(Map<String, Object> session) {

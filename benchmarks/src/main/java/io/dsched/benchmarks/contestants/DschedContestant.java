@@ -26,6 +26,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * dsched itself, through its public API only: one Spring Boot application per node, with the
@@ -94,6 +95,14 @@ public final class DschedContestant implements Contestant {
             }
             return Duration.ofNanos(System.nanoTime() - start);
         }
+    }
+
+    /** Attempts recorded SUCCEEDED in dsched's execution history, one a job. */
+    @Override
+    public long completedOneOffs(JdbcTemplate jdbc, int enqueued) {
+        return jdbc.queryForObject(
+                "/* bench-coordinator */ SELECT COUNT(DISTINCT idempotency_key) FROM dsched_execution WHERE status = 'SUCCEEDED'",
+                Long.class);
     }
 
     @Override

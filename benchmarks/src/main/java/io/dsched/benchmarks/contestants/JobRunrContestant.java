@@ -21,6 +21,7 @@ import org.jobrunr.server.BackgroundJobServer;
 import org.jobrunr.server.BackgroundJobServerConfiguration;
 import org.jobrunr.storage.StorageProvider;
 import org.jobrunr.storage.sql.common.SqlStorageProviderFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * JobRunr (org.jobrunr:jobrunr 8.7.0, open source) configured through its plain Java fluent API
@@ -160,6 +161,13 @@ public final class JobRunrContestant implements Contestant {
             scheduler.enqueue(IntStream.range(0, count).mapToObj(Integer::toString), key -> Probe.oneOff(key));
             return Duration.ofNanos(System.nanoTime() - start);
         });
+    }
+
+    /** Jobs in state SUCCEEDED. */
+    @Override
+    public long completedOneOffs(JdbcTemplate jdbc, int enqueued) {
+        return jdbc.queryForObject(
+                "/* bench-coordinator */ SELECT COUNT(*) FROM jobrunr_jobs WHERE state = 'SUCCEEDED'", Long.class);
     }
 
     @Override

@@ -44,6 +44,7 @@ import org.quartz.impl.StdSchedulerFactory;
 import org.quartz.impl.jdbcjobstore.JobStoreTX;
 import org.quartz.utils.ConnectionProvider;
 import org.quartz.utils.DBConnectionManager;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Plain Quartz ({@code org.quartz-scheduler:quartz} 2.5.2), clustered on its JDBC job store, in three
@@ -276,6 +277,21 @@ public class QuartzContestant implements Contestant {
             update.setString(4, ONE_OFF_GROUP);
             update.executeUpdate();
         }
+    }
+
+    /**
+     * The one-off triggers gone: Quartz deletes a one-shot trigger (and its non-durable job) in the
+     * transaction that records its fire's completion.
+     */
+    @Override
+    public long completedOneOffs(JdbcTemplate jdbc, int enqueued) {
+        return enqueued
+                - jdbc.queryForObject(
+                        "/* bench-coordinator */ SELECT COUNT(*) FROM QRTZ_TRIGGERS WHERE SCHED_NAME = ?"
+                                + " AND TRIGGER_GROUP = ?",
+                        Long.class,
+                        SCHEDULER_NAME,
+                        ONE_OFF_GROUP);
     }
 
     @Override

@@ -106,6 +106,11 @@ public final class ShedLockContestant implements Contestant {
     }
 
     @Override
+    public long completedOneOffs(JdbcTemplate jdbc, int enqueued) {
+        throw new UnsupportedOperationException("ShedLock only guards recurring tasks");
+    }
+
+    @Override
     public void defineRecurring(BenchDatabase db, RecurringPlan plan) {
         // the tasks are declared in code when a node starts
     }
