@@ -65,6 +65,14 @@ final class Harness implements AutoCloseable {
 
     private final Map<String, String> failures = new LinkedHashMap<>();
 
+    /**
+     * How long before a measured window the coordinator runs {@code ANALYZE} again: the tables a
+     * run writes (history, fires, locks) are empty or nearly so when its nodes come up, and this
+     * server's planner would otherwise keep plans made for tiny tables (with autovacuum off, for
+     * the whole run).
+     */
+    static final long WINDOW_STATISTICS_MILLIS = 3000;
+
     private static final String WAITS_NOTE = "Database sessions busy with: the two largest shares of the samples"
             + " (every 50 ms, PostgreSQL's `pg_stat_activity`) of busy database sessions during the first run:"
             + " waiting for Quartz's cluster-wide lock row, for other row locks, for the write-ahead log (commits),"
@@ -162,7 +170,8 @@ final class Harness implements AutoCloseable {
 
     /**
      * The order of the runs of one repetition: repetition {@code rep} starts with element {@code
-     * rep mod n}, so that each contestant goes first as often as the others.
+     * rep mod n}, so that no contestant always goes first (with as many repetitions as contestants,
+     * each goes first once).
      * @param items the contestants, in their table order
      * @param rep the repetition, from 0
      * @return the same elements, rotated

@@ -1,5 +1,6 @@
 package io.dsched.benchmarks;
 
+import static io.dsched.benchmarks.Harness.WINDOW_STATISTICS_MILLIS;
 import static io.dsched.benchmarks.Harness.close;
 import static io.dsched.benchmarks.Harness.pause;
 import static io.dsched.benchmarks.Harness.rates;
@@ -88,6 +89,9 @@ final class RecurringAccuracy extends WorkloadRunner {
             long warmup = intOption("w2-warmup-seconds", 20) * 1000L;
             from = ((System.currentTimeMillis() + warmup + period) / period + 1) * period;
             to = from + seconds * 1000L;
+            pause(Math.max(0, from - WINDOW_STATISTICS_MILLIS - System.currentTimeMillis()));
+            // the statistics of the tables as the nodes have filled them, as autovacuum would take them
+            this.db.analyze();
             pause(Math.max(0, to - System.currentTimeMillis()) + intOption("w2-grace-seconds", 15) * 1000L);
         } finally {
             close(sampler);

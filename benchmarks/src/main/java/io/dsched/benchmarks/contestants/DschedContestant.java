@@ -101,8 +101,9 @@ public final class DschedContestant implements Contestant {
     @Override
     public long completedOneOffs(JdbcTemplate jdbc, int enqueued) {
         return jdbc.queryForObject(
-                "/* bench-coordinator */ SELECT COUNT(DISTINCT idempotency_key) FROM dsched_execution WHERE status = 'SUCCEEDED'",
-                Long.class);
+                "/* bench-coordinator */ SELECT COUNT(DISTINCT idempotency_key) FROM dsched_execution WHERE job_name = ? AND status = 'SUCCEEDED'",
+                Long.class,
+                ONE_OFF);
     }
 
     @Override
