@@ -3,12 +3,10 @@ package io.dsched.benchmarks;
 import static io.dsched.benchmarks.Harness.awaitProgress;
 import static io.dsched.benchmarks.Harness.pause;
 import static io.dsched.benchmarks.Harness.rates;
-import static io.dsched.benchmarks.Harness.rotated;
 import static io.dsched.benchmarks.Harness.stopAll;
 import static io.dsched.benchmarks.Harness.sum;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -24,12 +22,8 @@ final class Failover extends WorkloadRunner {
         int fires = intOption("w3-fires", 100);
         long hold = intOption("w3-hold-seconds", 20) * 1000L;
         List<String> contestants = contestants(Workload.W3_FAILOVER);
-        Map<String, List<FailoverResult>> results = new LinkedHashMap<>();
-        for (int rep = 0; rep < reps("W3"); rep++) {
-            for (String name : rotated(contestants, rep)) {
-                attempt("W3", name, rep, results, () -> failoverRun(name, fires, hold));
-            }
-        }
+        Map<String, List<FailoverResult>> results =
+                measureEach("W3", contestants, (name) -> failoverRun(name, fires, hold));
         line("## W3: " + fires + " one-off fires holding " + (hold / 1000) + " s on 3 nodes of "
                 + intOption("w3-threads", 60) + " threads (two nodes can hold them all),"
                 + " the busiest node killed with SIGKILL, " + reps("W3") + " runs");

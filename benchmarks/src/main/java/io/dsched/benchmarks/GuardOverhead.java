@@ -5,11 +5,9 @@ import static io.dsched.benchmarks.Harness.close;
 import static io.dsched.benchmarks.Harness.pause;
 import static io.dsched.benchmarks.Harness.rates;
 import static io.dsched.benchmarks.Harness.ratio;
-import static io.dsched.benchmarks.Harness.rotated;
 import static io.dsched.benchmarks.Harness.stopAll;
 import static io.dsched.benchmarks.Harness.summary;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,12 +24,8 @@ final class GuardOverhead extends WorkloadRunner {
         int seconds = intOption("w4-seconds", 30);
         RecurringPlan plan = new RecurringPlan(jobs, "* * * * * *", 1);
         List<String> contestants = contestants(Workload.W4_GUARD_OVERHEAD);
-        Map<String, List<SaturationResult>> results = new LinkedHashMap<>();
-        for (int rep = 0; rep < reps("W4"); rep++) {
-            for (String name : rotated(contestants, rep)) {
-                attempt("W4", name, rep, results, () -> saturationRun(name, plan, seconds));
-            }
-        }
+        Map<String, List<SaturationResult>> results =
+                measureEach("W4", contestants, (name) -> saturationRun(name, plan, seconds));
         line("## W4: " + jobs + " recurring jobs every second (more than the nodes can fire) for " + seconds
                 + " s, 2 nodes, Quartz's JDBC store under both, " + reps("W4") + " runs");
         line("");

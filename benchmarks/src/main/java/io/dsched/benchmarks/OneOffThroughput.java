@@ -31,12 +31,7 @@ final class OneOffThroughput extends WorkloadRunner {
     void w1() throws Exception {
         int jobs = intOption("w1-jobs", 20_000);
         List<String> contestants = contestants(Workload.W1_ONE_OFF);
-        Map<String, List<W1Result>> results = new LinkedHashMap<>();
-        for (int rep = 0; rep < reps("W1"); rep++) {
-            for (String name : rotated(contestants, rep)) {
-                attempt("W1", name, rep, results, () -> oneOffRun(name, jobs, 2));
-            }
-        }
+        Map<String, List<W1Result>> results = measureEach("W1", contestants, (name) -> oneOffRun(name, jobs, 2));
         line("## W1: " + String.format(Locale.ROOT, "%,d", jobs) + " one-off jobs due at once, 2 nodes, " + reps("W1")
                 + " runs");
         line("");

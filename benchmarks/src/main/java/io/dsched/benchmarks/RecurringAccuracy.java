@@ -4,12 +4,10 @@ import static io.dsched.benchmarks.Harness.WINDOW_STATISTICS_MILLIS;
 import static io.dsched.benchmarks.Harness.close;
 import static io.dsched.benchmarks.Harness.pause;
 import static io.dsched.benchmarks.Harness.rates;
-import static io.dsched.benchmarks.Harness.rotated;
 import static io.dsched.benchmarks.Harness.stopAll;
 import static io.dsched.benchmarks.Harness.sum;
 import static io.dsched.benchmarks.Harness.summary;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -25,12 +23,8 @@ final class RecurringAccuracy extends WorkloadRunner {
         int seconds = intOption("w2-seconds", 60);
         RecurringPlan plan = new RecurringPlan(jobs, "*/5 * * * * *", 5);
         List<String> contestants = contestants(Workload.W2_RECURRING);
-        Map<String, List<RecurringResult>> results = new LinkedHashMap<>();
-        for (int rep = 0; rep < reps("W2"); rep++) {
-            for (String name : rotated(contestants, rep)) {
-                attempt("W2", name, rep, results, () -> recurringRun(name, Workload.W2_RECURRING, plan, seconds));
-            }
-        }
+        Map<String, List<RecurringResult>> results =
+                measureEach("W2", contestants, (name) -> recurringRun(name, Workload.W2_RECURRING, plan, seconds));
         line("## W2: " + jobs + " recurring jobs on `" + plan.cron() + "` for " + seconds + " s, 2 nodes ("
                 + (jobs * seconds / plan.periodSeconds()) + " fires expected per run), " + reps("W2") + " runs");
         line("");

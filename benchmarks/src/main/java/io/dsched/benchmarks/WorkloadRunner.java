@@ -1,8 +1,8 @@
 package io.dsched.benchmarks;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.function.Function;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -47,9 +47,35 @@ abstract class WorkloadRunner {
         return this.harness.contestants(workload);
     }
 
-    final <R> void attempt(
-            String workload, String name, int rep, Map<String, List<R>> results, Callable<R> measurement) {
-        this.harness.attempt(workload, name, rep, results, measurement);
+    /**
+     * Measures every contestant once a repetition, the order rotated at each ({@link
+     * Harness#rotated}); a contestant that cannot run is noted and left out of the results.
+     * @param workload the workload, for the repetitions and the notes
+     * @param contestants the contestants, in their table order
+     * @param measurement one run of a contestant
+     * @return each contestant's runs, in the contestants' table order
+     */
+    final <R> Map<String, List<R>> measureEach(String workload, List<String> contestants, Measurement<R> measurement) {
+        Map<String, List<R>> results = new LinkedHashMap<>();
+        for (int rep = 0; rep < reps(workload); rep++) {
+            for (String name : Harness.rotated(contestants, rep)) {
+                this.harness.attempt(workload, name, rep, results, () -> measurement.measure(name));
+            }
+        }
+        return results;
+    }
+
+    /** One run of a contestant in a workload. */
+    @FunctionalInterface
+    interface Measurement<R> {
+
+        /**
+         * Runs and measures the contestant once.
+         * @param contestant its name
+         * @return what was measured
+         * @throws Exception if it could not run
+         */
+        R measure(String contestant) throws Exception;
     }
 
     final <R> void perRun(Map<String, List<R>> results, List<Map.Entry<String, Function<R, Double>>> columns) {
