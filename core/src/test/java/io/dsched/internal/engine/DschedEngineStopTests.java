@@ -10,6 +10,7 @@ import io.dsched.internal.execution.SettlePipeline;
 import io.dsched.internal.store.DatabasePlatform;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -105,22 +106,20 @@ class DschedEngineStopTests {
     }
 
     private DschedEngine engine(GracefulShutdown shutdown) throws Exception {
+        Properties quartz = QuartzSettings.forNode(
+                this.pipeline.database().dataSource(),
+                DatabasePlatform.H2,
+                "stop-" + UUID.randomUUID(),
+                "node-1",
+                2,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(5),
+                false);
+        // a write Quartz retries (every 15 s by default) sees the store shut down at its next try
+        quartz.setProperty("org.quartz.scheduler.dbFailureRetryInterval", "200");
         return new DschedEngine(
-                QuartzSettings.forNode(
-                        this.pipeline.database().dataSource(),
-                        DatabasePlatform.H2,
-                        "stop-" + UUID.randomUUID(),
-                        "node-1",
-                        2,
-                        Duration.ofSeconds(1),
-                        Duration.ofSeconds(1),
-                        Duration.ofSeconds(5),
-                        false),
-                this.pipeline.dispatcher(),
-                (scheduler) -> null,
-                shutdown,
-                true,
-                SettlePipeline.STANDING);
+                quartz, this.pipeline.dispatcher(), (scheduler) -> null, shutdown, true, SettlePipeline.STANDING);
     }
 
     /**
