@@ -3,7 +3,7 @@ package io.dsched.autoconfigure;
 /**
  * Callback to customize the settings of this node's engine, for what the {@code dsched.*}
  * properties do not cover: most often a Quartz property such as
- * {@code org.quartz.threadPool.threadPriority} or {@code org.quartz.jobStore.dbRetryInterval}.
+ * {@code org.quartz.threadPool.threadPriority} or {@code org.quartz.scheduler.dbFailureRetryInterval}.
  *
  * <p>Every bean of this type is called, in the order of {@link org.springframework.core.Ordered}
  * and {@link org.springframework.core.annotation.Order @Order}, after the settings have been

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.quartz.JobKey;
 import org.quartz.JobPersistenceException;
 import org.quartz.SchedulerConfigException;
@@ -52,6 +53,9 @@ import org.quartz.spi.SchedulerSignaler;
 public class ClusterJobStore extends JobStoreTX {
 
     private StoreHooks hooks = StoreHooks.NONE;
+
+    /** Set once a shutdown has begun: the acquired triggers are put back at most once. */
+    private final AtomicBoolean closing = new AtomicBoolean();
 
     @Override
     public void initialize(ClassLoadHelper loadHelper, SchedulerSignaler signaler) throws SchedulerConfigException {
@@ -168,14 +172,26 @@ public class ClusterJobStore extends JobStoreTX {
     /** Puts back the triggers this node acquired but did not fire, then shuts the store down. */
     @Override
     public void shutdown() {
-        try {
-            int released = executeInNonManagedTXLock(null, this::releaseAcquired, null);
-            if (released > 0) {
-                getLog().debug("Released " + released + " trigger(s) this node had acquired but not fired");
+        if (this.closing.compareAndSet(false, true)) {
+            try {
+                int released = executeInNonManagedTXLock(null, this::releaseAcquired, null);
+                if (released > 0) {
+                    getLog().debug("Released " + released + " trigger(s) this node had acquired but not fired");
+                }
+            } catch (JobPersistenceException | RuntimeException ex) {
+                getLog().warn("Couldn't release the triggers this node acquired: " + ex.getMessage());
             }
-        } catch (JobPersistenceException | RuntimeException ex) {
-            getLog().warn("Couldn't release the triggers this node acquired: " + ex.getMessage());
         }
+        super.shutdown();
+    }
+
+    /**
+     * Shuts the store down without a write first: for a stop that cannot wait for the database,
+     * whose retried writes give up at their next try. Quartz's own shutdown, if it comes later,
+     * writes nothing either.
+     */
+    void shutDownNow() {
+        this.closing.set(true);
         super.shutdown();
     }
 

@@ -6,7 +6,8 @@ import org.quartz.SchedulerException;
 /**
  * What an application hands the {@link ClusterJobStore} of a scheduler it creates: Quartz
  * instantiates its job store by class name, so the hooks are given to the store that is
- * initialized while {@link #installWhile} runs, on the same thread, and kept by that store alone.
+ * initialized while {@link #installWhile} runs, on the same thread, and kept by that store alone:
+ * one {@code StoreHooks} serves one scheduler.
  *
  * <pre>{@code
  * Scheduler scheduler = StoreHooks.of(standing, claims)
@@ -64,15 +65,16 @@ public final class StoreHooks {
 
     /**
      * Shuts the store of the scheduler these hooks created down now, as Quartz's own shutdown does
-     * last, once its threads have ended: a thread that retries a write until the database answers
-     * (recording a fire complete, putting an acquired trigger back) gives up at its next try. For a
-     * stop that cannot wait for Quartz's shutdown to end; the writes given up are left for the
-     * recovery of this node by the others. Does nothing before the store is initialized.
+     * last, once its threads have ended, but without putting back the triggers it acquired (a
+     * write): a thread that retries a write until the database answers (recording a fire complete,
+     * putting an acquired trigger back) gives up at its next try. For a stop that cannot wait for
+     * Quartz's shutdown to end; the writes given up are left for the recovery of this node by the
+     * others. Does nothing before the store is initialized.
      */
     public void shutDownStore() {
         ClusterJobStore taken = this.store;
         if (taken != null) {
-            taken.shutdown();
+            taken.shutDownNow();
         }
     }
 
@@ -101,6 +103,10 @@ public final class StoreHooks {
         StoreHooks hooks = CREATING.get();
         if (hooks == null) {
             return NONE;
+        }
+        if (hooks.store != null && hooks.store != store) {
+            throw new IllegalStateException(
+                    "These store hooks were taken by a store already: one scheduler a StoreHooks");
         }
         hooks.store = store;
         return hooks;

@@ -254,7 +254,7 @@ final class TestCluster implements AutoCloseable {
             p.setProperty("org.quartz.jobStore.misfireThreshold", String.valueOf(this.misfireThresholdMillis));
             p.setProperty("org.quartz.jobStore.useProperties", "true");
             p.setProperty("org.quartz.jobStore.acquireTriggersWithinLock", "true");
-            p.setProperty("org.quartz.jobStore.dbRetryInterval", "500");
+            p.setProperty("org.quartz.scheduler.dbFailureRetryInterval", "500");
             p.setProperty("org.quartz.jobStore.dataSource", dataSource);
             p.setProperty("org.quartz.dataSource." + dataSource + ".provider", "hikaricp");
             p.setProperty("org.quartz.dataSource." + dataSource + ".driver", TestCluster.this.database.driver());
