@@ -165,7 +165,8 @@ public record BenchDatabase(String url, String user, String password) {
             length = historyLength(statement);
         }
         if (length < 0) {
-            return "InnoDB history list length unknown (no PROCESS privilege): purge not awaited";
+            return "InnoDB history list length unknown (no PROCESS privilege, or its metric disabled):"
+                    + " purge not awaited";
         }
         return "InnoDB history list length " + length + (length > PURGED ? " (purge not done in time)" : "");
     }

@@ -49,7 +49,8 @@ abstract class WorkloadRunner {
 
     /**
      * Measures every contestant once a repetition, the order rotated at each ({@link
-     * Harness#rotated}); a contestant that cannot run is noted and left out of the results.
+     * Harness#rotated}); a contestant that cannot run is noted and not run again (the runs it
+     * completed before stay in the results).
      * @param workload the workload, for the repetitions and the notes
      * @param contestants the contestants, in their table order
      * @param measurement one run of a contestant

@@ -279,7 +279,7 @@ public class QuartzContestant implements Contestant {
             update.executeUpdate();
         }
         // the update left a dead version of every trigger row, which no other contestant starts with
-        db.vacuum("QRTZ_TRIGGERS", java.time.Duration.ofSeconds(60));
+        db.vacuum("QRTZ_TRIGGERS", java.time.Duration.ofSeconds(10));
     }
 
     /**
