@@ -55,6 +55,11 @@ public final class Provenance {
         return out;
     }
 
+    /** The names as a list of SQL string literals: the setting names are constants of this class. */
+    private static String sqlList(List<String> names) {
+        return names.stream().map((name) -> "'" + name + "'").collect(Collectors.joining(", "));
+    }
+
     /**
      * Returns the database settings that bear on the results.
      * @param db the database
@@ -66,20 +71,13 @@ public final class Provenance {
             if (db.isPostgres()) {
                 return jdbc
                         .queryForList("SELECT name, current_setting(name) AS value FROM pg_settings WHERE name IN ("
-                                + POSTGRES_SETTINGS.stream()
-                                        .map((name) -> "'" + name + "'")
-                                        .collect(Collectors.joining(", "))
-                                + ") ORDER BY name")
+                                + sqlList(POSTGRES_SETTINGS) + ") ORDER BY name")
                         .stream()
                         .map((row) -> row.get("name") + "=" + row.get("value"))
                         .collect(Collectors.joining(", "));
             }
             return jdbc
-                    .queryForList("SHOW GLOBAL VARIABLES WHERE Variable_name IN ("
-                            + MARIADB_SETTINGS.stream()
-                                    .map((name) -> "'" + name + "'")
-                                    .collect(Collectors.joining(", "))
-                            + ")")
+                    .queryForList("SHOW GLOBAL VARIABLES WHERE Variable_name IN (" + sqlList(MARIADB_SETTINGS) + ")")
                     .stream()
                     .map(Provenance::mariadbSetting)
                     .sorted()
