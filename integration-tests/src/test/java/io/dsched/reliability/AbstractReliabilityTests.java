@@ -17,6 +17,7 @@ import io.dsched.internal.deadletter.DeadLetters;
 import io.dsched.internal.engine.DschedEngine;
 import io.dsched.internal.engine.JobSynchronizer;
 import io.dsched.internal.execution.Attempt;
+import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.Fire;
 import io.dsched.internal.execution.FireExecutor;
 import io.dsched.internal.execution.JobGuard;
@@ -228,6 +229,54 @@ abstract class AbstractReliabilityTests {
                 .until(() -> attempts("flaky").get(0).status() == ExecutionStatus.SUCCEEDED);
         assertThat(attempts("flaky")).hasSize(1);
         assertThat(ReliabilityJobs.invocations("flaky")).hasSize(1);
+    }
+
+    @Test
+    void aFireClaimedInTheTransactionThatFiresItIsNotTakenOverWhileItWaitsLongForItsWorker() throws Exception {
+        ClusterNode node = start("node-1");
+        FireExecutor fires = node.bean(FireExecutor.class);
+        AttemptRunner runner = node.bean(AttemptRunner.class);
+        Fire steady = new Fire("steady", Instant.parse("2031-01-01T00:00:00Z"));
+        // claims of a transaction that did not commit are let go
+        Map<Fire, Attempt> rolledBack;
+        try (Connection connection = this.cluster.observer().getConnection()) {
+            connection.setAutoCommit(false);
+            rolledBack = fires.claimAhead(connection, List.of(steady));
+            connection.rollback();
+        }
+        fires.notCommitted(rolledBack.values());
+        assertThat(runner.inFlight()).as("claims rolled back").isEmpty();
+
+        Map<Fire, Attempt> claimed;
+        try (Connection connection = this.cluster.observer().getConnection()) {
+            connection.setAutoCommit(false);
+            claimed = fires.claimAhead(connection, List.of(steady));
+            connection.commit();
+        }
+        if (!node.bean(JobGuard.class).locksInTransactions()) {
+            // H2 claims no fire in its transaction: its worker claims it, and runs it at once
+            assertThat(claimed).isEmpty();
+            return;
+        }
+        long claim = claimed.get(steady).claim().id();
+        assertThat(runner.inFlight()).containsExactly(claim);
+        // Quartz hands a fire to its worker once it has seen its transaction commit, which can take
+        // as long as the database does not answer: here longer than the node timeout, over which
+        // the membership's sweep takes over the node's running attempts it does not know of
+        await().during(NODE_TIMEOUT.plusMillis(750))
+                .atMost(NODE_TIMEOUT.plusSeconds(10))
+                .until(
+                        () -> attempts("steady").stream()
+                                .map(ExecutionRecord::status)
+                                .toList(),
+                        (statuses) -> statuses.equals(List.of(ExecutionStatus.RUNNING)));
+
+        assertThat(fires.run(claimed.get(steady))).isEqualTo(Outcome.SUCCEEDED);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> attempts("steady").get(0).status() == ExecutionStatus.SUCCEEDED);
+        assertThat(attempts("steady")).hasSize(1);
+        assertThat(ReliabilityJobs.invocations("steady")).hasSize(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> runner.inFlight().isEmpty());
     }
 
     @Test

@@ -18,9 +18,29 @@ public interface FireClaims {
      * Claims fires on the connection of the transaction that fires them, behind a savepoint.
      * @param connection the connection, inside the transaction
      * @param fired the fires
-     * @return what to run once the transaction has committed, or {@code null}
+     * @return what to tell the claims once the transaction has ended, or {@code null}
      * @throws SQLException if a claim fails; the claims are then rolled back to the savepoint and
      *     the fires go on without them
      */
-    Runnable claim(Connection connection, List<TriggerFiredBundle> fired) throws SQLException;
+    Claimed claim(Connection connection, List<TriggerFiredBundle> fired) throws SQLException;
+
+    /**
+     * Claims made in a transaction that fires triggers, told how it ended. Exactly one of the two
+     * is called, on the thread that fired the triggers.
+     */
+    interface Claimed {
+
+        /**
+         * The transaction committed, or its commit's answer was lost and the fires were found
+         * recorded afterwards (which may take as long as the database is unreachable): called
+         * before any of the fires reaches a worker.
+         */
+        void committed();
+
+        /**
+         * The transaction did not commit, or whether it did is not known: the fires do not reach
+         * workers, and Quartz fires their triggers again.
+         */
+        void notCommitted();
+    }
 }

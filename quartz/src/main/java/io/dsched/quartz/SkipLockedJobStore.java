@@ -141,46 +141,56 @@ public class SkipLockedJobStore extends JobLockingStore {
     @Override
     public List<TriggerFiredResult> triggersFired(List<OperableTrigger> triggers) throws JobPersistenceException {
         FireClaims claims = claims();
-        AtomicReference<Runnable> handOver = new AtomicReference<>();
-        List<TriggerFiredResult> fired = executeInNonManagedTXLock(
-                null,
-                (conn) -> {
-                    Set<JobKey> serialised = new TreeSet<>();
-                    List<TriggerKey> keys = new ArrayList<>();
-                    for (OperableTrigger trigger : triggers) {
-                        keys.add(trigger.getKey());
-                        if (disallowsConcurrency(conn, trigger.getJobKey())) {
-                            serialised.add(trigger.getJobKey());
-                        }
-                    }
-                    lockJobs(conn, serialised);
-                    lockTriggers(conn, keys);
-                    List<TriggerFiredResult> results = new ArrayList<>(triggers.size());
-                    firing(serialised);
-                    try {
+        AtomicReference<FireClaims.Claimed> handOver = new AtomicReference<>();
+        List<TriggerFiredResult> fired;
+        try {
+            fired = executeInNonManagedTXLock(
+                    null,
+                    (conn) -> {
+                        Set<JobKey> serialised = new TreeSet<>();
+                        List<TriggerKey> keys = new ArrayList<>();
                         for (OperableTrigger trigger : triggers) {
-                            results.add(fire(conn, trigger));
+                            keys.add(trigger.getKey());
+                            if (disallowsConcurrency(conn, trigger.getJobKey())) {
+                                serialised.add(trigger.getJobKey());
+                            }
                         }
-                    } finally {
-                        firing(null);
-                    }
-                    if (claims != null) {
-                        handOver.set(claimAhead(conn, claims, results));
-                    }
-                    return results;
-                },
-                (conn, results) -> recorded(
-                        conn,
-                        results.stream()
-                                .filter((result) -> result.getTriggerFiredBundle() != null)
-                                .map((result) -> result.getTriggerFiredBundle()
-                                        .getTrigger()
-                                        .getFireInstanceId()),
-                        STATE_EXECUTING));
-        Runnable claimed = handOver.get();
+                        lockJobs(conn, serialised);
+                        lockTriggers(conn, keys);
+                        List<TriggerFiredResult> results = new ArrayList<>(triggers.size());
+                        firing(serialised);
+                        try {
+                            for (OperableTrigger trigger : triggers) {
+                                results.add(fire(conn, trigger));
+                            }
+                        } finally {
+                            firing(null);
+                        }
+                        if (claims != null) {
+                            handOver.set(claimAhead(conn, claims, results));
+                        }
+                        return results;
+                    },
+                    (conn, results) -> recorded(
+                            conn,
+                            results.stream()
+                                    .filter((result) -> result.getTriggerFiredBundle() != null)
+                                    .map((result) -> result.getTriggerFiredBundle()
+                                            .getTrigger()
+                                            .getFireInstanceId()),
+                            STATE_EXECUTING));
+        } catch (JobPersistenceException | RuntimeException ex) {
+            FireClaims.Claimed claimed = handOver.get();
+            if (claimed != null) {
+                // rolled back, or not known to have committed: the fires are fired again
+                claimed.notCommitted();
+            }
+            throw ex;
+        }
+        FireClaims.Claimed claimed = handOver.get();
         if (claimed != null) {
             // committed: the workers find their fires claimed
-            claimed.run();
+            claimed.committed();
         }
         return fired;
     }
@@ -213,7 +223,7 @@ public class SkipLockedJobStore extends JobLockingStore {
         return false;
     }
 
-    private Runnable claimAhead(Connection conn, FireClaims claims, List<TriggerFiredResult> results)
+    private FireClaims.Claimed claimAhead(Connection conn, FireClaims claims, List<TriggerFiredResult> results)
             throws JobPersistenceException {
         List<TriggerFiredBundle> bundles = results.stream()
                 .map(TriggerFiredResult::getTriggerFiredBundle)

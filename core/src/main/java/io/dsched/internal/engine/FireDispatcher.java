@@ -70,20 +70,32 @@ public final class FireDispatcher implements JobFactory, FireClaims {
      * to its fire: the claimed attempt travels in the fire's job details to the worker that runs it.
      */
     @Override
-    public Runnable claim(Connection connection, List<TriggerFiredBundle> fired) throws SQLException {
+    public Claimed claim(Connection connection, List<TriggerFiredBundle> fired) throws SQLException {
         List<Fire> fires = new ArrayList<>(fired.size());
         for (TriggerFiredBundle bundle : fired) {
             fires.add(fire(bundle));
         }
         Map<Fire, Attempt> claimed = this.executor.claimAhead(connection, fires);
-        return () -> {
-            for (TriggerFiredBundle bundle : fired) {
-                Attempt attempt = claimed.get(fire(bundle));
-                if (attempt != null) {
-                    // the bundle's job details are read anew for each fire and never stored again:
-                    // dsched's job does not persist its data after it runs
-                    bundle.getJobDetail().getJobDataMap().put(CLAIMED_AHEAD, attempt);
+        if (claimed.isEmpty()) {
+            return null;
+        }
+        return new Claimed() {
+
+            @Override
+            public void committed() {
+                for (TriggerFiredBundle bundle : fired) {
+                    Attempt attempt = claimed.get(fire(bundle));
+                    if (attempt != null) {
+                        // the bundle's job details are read anew for each fire and never stored
+                        // again: dsched's job does not persist its data after it runs
+                        bundle.getJobDetail().getJobDataMap().put(CLAIMED_AHEAD, attempt);
+                    }
                 }
+            }
+
+            @Override
+            public void notCommitted() {
+                FireDispatcher.this.executor.notCommitted(claimed.values());
             }
         };
     }

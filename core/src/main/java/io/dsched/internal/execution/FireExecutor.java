@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -137,7 +138,25 @@ public final class FireExecutor {
                 byFire.put(fire, attempt);
             }
         }
+        // in flight from the claim, not from the worker's start: should the commit's answer be
+        // lost, Quartz confirms the fires only once the database answers again, and meanwhile the
+        // membership's sweep of stale attempts must not take these over as lost
+        for (Attempt attempt : byFire.values()) {
+            this.runner.hold(attempt.claim().id());
+        }
         return byFire;
+    }
+
+    /**
+     * Lets go of attempts {@link #claimAhead claimed ahead} in a transaction that did not commit,
+     * or that is not known to have: they are not in flight on this node. Should they have been
+     * committed after all, the membership's sweep of stale attempts takes them over.
+     * @param claimedAhead the attempts
+     */
+    public void notCommitted(Collection<Attempt> claimedAhead) {
+        for (Attempt attempt : claimedAhead) {
+            this.runner.letGo(attempt.claim().id());
+        }
     }
 
     /**
@@ -163,8 +182,11 @@ public final class FireExecutor {
      */
     public void leave(String jobName, Instant scheduledAt, Attempt claimedAhead) {
         String reason = "node " + this.runner.nodeId() + " stopped before it ran the fire";
-        if (claimedAhead != null && claimedAhead.guardTakenWithClaim() != null) {
-            claimedAhead.guardTakenWithClaim().unlock();
+        if (claimedAhead != null) {
+            this.runner.letGo(claimedAhead.claim().id());
+            if (claimedAhead.guardTakenWithClaim() != null) {
+                claimedAhead.guardTakenWithClaim().unlock();
+            }
         }
         try {
             boolean left = TransientFailures.retry(

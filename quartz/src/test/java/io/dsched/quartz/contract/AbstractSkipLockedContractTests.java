@@ -162,6 +162,27 @@ abstract class AbstractSkipLockedContractTests {
     }
 
     @Test
+    void claimsOfAFiringTransactionCutBeforeItCommitsAreToldSoAndTheFireIsClaimedAgainWhenItFiresAgain()
+            throws Exception {
+        CutClaims claims = new CutClaims(kind());
+        Scheduler node =
+                this.cluster.node("n1", Store.SKIP_LOCKED).claims(claims).start();
+        JobDetail job = newJob(FreeJob.class).withIdentity("cut").build();
+        node.scheduleJob(job, AbstractQuartzContractTests.once("cut", job, new Date()));
+        this.teardown.add(claims::release);
+        await().atMost(Duration.ofSeconds(10)).until(claims::holding);
+
+        try (Connection other = this.cluster.database.connect()) {
+            claims.cut(other);
+        }
+        claims.release();
+
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> Fires.of(job.getKey()).size() == 1);
+        assertThat(claims.endings()).containsExactly("not committed", "committed");
+    }
+
+    @Test
     void aFireOfABatchHoldsTheRowOfEachOfItsJobsUntilItCommits() throws Exception {
         // (its triggers' rows are held by Quartz's own writes of them as well: not a test of the locks)
         FireGate gate = new FireGate((bundle) -> true);

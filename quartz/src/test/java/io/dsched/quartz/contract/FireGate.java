@@ -28,7 +28,7 @@ final class FireGate implements FireClaims {
     }
 
     @Override
-    public Runnable claim(Connection connection, List<TriggerFiredBundle> fired) {
+    public Claimed claim(Connection connection, List<TriggerFiredBundle> fired) {
         if (this.held.getCount() > 0 && fired.stream().anyMatch(this.chosen)) {
             this.heldBatch = List.copyOf(fired);
             this.held.countDown();
