@@ -53,7 +53,7 @@ final class DschedClusterConfiguration {
                 store,
                 targets,
                 queue::wakeUp,
-                runner::inFlight,
+                (handedOverAfter) -> runner.inFlight(handedOverAfter),
                 nodeId.value(),
                 recovery.getHeartbeatInterval(),
                 recovery.getNodeTimeout(),

@@ -142,7 +142,7 @@ public class SkipLockedJobStore extends JobLockingStore {
     public List<TriggerFiredResult> triggersFired(List<OperableTrigger> triggers) throws JobPersistenceException {
         FireClaims claims = claims();
         AtomicReference<FireClaims.Claimed> handOver = new AtomicReference<>();
-        List<TriggerFiredResult> fired;
+        List<TriggerFiredResult> fired = null;
         try {
             fired = executeInNonManagedTXLock(
                     null,
@@ -179,18 +179,15 @@ public class SkipLockedJobStore extends JobLockingStore {
                                             .getTrigger()
                                             .getFireInstanceId()),
                             STATE_EXECUTING));
-        } catch (JobPersistenceException | RuntimeException ex) {
+        } finally {
             FireClaims.Claimed claimed = handOver.get();
-            if (claimed != null) {
+            if (claimed != null && fired != null) {
+                // committed: the workers find their fires claimed
+                claimed.committed();
+            } else if (claimed != null) {
                 // rolled back, or not known to have committed: the fires are fired again
                 claimed.notCommitted();
             }
-            throw ex;
-        }
-        FireClaims.Claimed claimed = handOver.get();
-        if (claimed != null) {
-            // committed: the workers find their fires claimed
-            claimed.committed();
         }
         return fired;
     }

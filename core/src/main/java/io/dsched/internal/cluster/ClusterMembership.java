@@ -15,7 +15,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -63,7 +63,7 @@ public final class ClusterMembership implements SmartLifecycle {
 
     private final Instant createdAt;
 
-    private final Supplier<Set<Long>> inFlight;
+    private final Function<Instant, Set<Long>> inFlight;
 
     /**
      * Creates the membership of a node.
@@ -71,7 +71,8 @@ public final class ClusterMembership implements SmartLifecycle {
      * @param store the execution history
      * @param targets the jobs and handlers this node can run, for their retry policies
      * @param wakeQueue wakes the queue of waiting attempts, when an attempt is taken over
-     * @param inFlight the attempts this node is running right now
+     * @param inFlight the attempts this node is running or holds for a worker, counting one handed
+     *     over to its worker only if it was handed over after the given instant
      * @param nodeId this node
      * @param heartbeatInterval how often to record a heartbeat
      * @param nodeTimeout how long a node may go unseen before it is declared dead
@@ -83,7 +84,7 @@ public final class ClusterMembership implements SmartLifecycle {
             ExecutionStore store,
             JobTargets targets,
             Runnable wakeQueue,
-            Supplier<Set<Long>> inFlight,
+            Function<Instant, Set<Long>> inFlight,
             String nodeId,
             Duration heartbeatInterval,
             Duration nodeTimeout,
@@ -210,9 +211,12 @@ public final class ClusterMembership implements SmartLifecycle {
      * could not be written, for example while the database was unreachable.
      */
     void rescueStaleOwnAttempts() {
-        Set<Long> running = this.inFlight.get();
         Instant now = this.clock.instant();
-        for (ExecutionRecord attempt : this.store.repository().findRunningOn(this.nodeId)) {
+        List<ExecutionRecord> recorded = this.store.repository().findRunningOn(this.nodeId);
+        // read after the rows: an attempt claimed while the query ran (and held before its claim
+        // committed) is in flight here, however long the query took
+        Set<Long> running = this.inFlight.apply(now.minus(this.nodeTimeout));
+        for (ExecutionRecord attempt : recorded) {
             if (this.liveness.isStale(attempt, running, now)) {
                 takeOver(attempt, "node " + this.nodeId + " lost track of it");
             }

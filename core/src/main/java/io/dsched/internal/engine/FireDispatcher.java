@@ -83,6 +83,7 @@ public final class FireDispatcher implements JobFactory, FireClaims {
 
             @Override
             public void committed() {
+                FireDispatcher.this.executor.committed(claimed.values());
                 for (TriggerFiredBundle bundle : fired) {
                     Attempt attempt = claimed.get(fire(bundle));
                     if (attempt != null) {

@@ -5,7 +5,10 @@ import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.Outcome;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,6 +44,14 @@ public final class AttemptRunner implements AutoCloseable {
     private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
 
     /**
+     * Attempts claimed for a worker that has not started them, with the instant each was handed
+     * over to it ({@link Instant#MAX} until then).
+     */
+    private final Map<Long, Instant> held = new ConcurrentHashMap<>();
+
+    private final Clock clock;
+
+    /**
      * Creates a runner.
      * @param targets the jobs and handlers this node can run
      * @param store the execution history
@@ -70,6 +81,7 @@ public final class AttemptRunner implements AutoCloseable {
         this.recording = new Recording(store, nodeId, clock);
         this.report = new AttemptReport(nodeId, listener);
         this.observer = observer;
+        this.clock = clock;
     }
 
     /**
@@ -81,29 +93,55 @@ public final class AttemptRunner implements AutoCloseable {
     }
 
     /**
-     * Returns the attempts this node is running right now.
+     * Returns the attempts this node is running or holds for a worker.
      * @return their execution ids
      */
     public Set<Long> inFlight() {
-        return Set.copyOf(this.inFlight);
+        Set<Long> all = new HashSet<>(this.inFlight);
+        all.addAll(this.held.keySet());
+        return all;
     }
 
     /**
-     * Marks an attempt as in flight on this node from the moment it is claimed, before a worker
-     * runs it.
+     * Returns the attempts this node is running or holds for a worker, counting one handed over to
+     * its worker only if it was handed over after the given instant: a worker that has not started
+     * an attempt by then never will.
+     * @param handedOverAfter the instant
+     * @return their execution ids
+     */
+    public Set<Long> inFlight(Instant handedOverAfter) {
+        Set<Long> all = new HashSet<>(this.inFlight);
+        this.held.forEach((id, handedOver) -> {
+            if (handedOver.isAfter(handedOverAfter)) {
+                all.add(id);
+            }
+        });
+        return all;
+    }
+
+    /**
+     * Holds an attempt for a worker from the moment it is claimed, until it is {@link #handOver
+     * handed over} and its worker starts it, or it is {@link #letGo let go}.
      * @param executionId the claimed attempt
      */
     public void hold(long executionId) {
-        this.inFlight.add(executionId);
+        this.held.put(executionId, Instant.MAX);
     }
 
     /**
-     * Marks a held attempt as no longer in flight, when this node will not run it after all (its
-     * node stopped before a worker started it).
+     * Notes that a held attempt has been handed over to the worker that will run it.
+     * @param executionId the attempt
+     */
+    public void handOver(long executionId) {
+        this.held.replace(executionId, this.clock.instant());
+    }
+
+    /**
+     * Lets go of a held attempt that this node will not run after all.
      * @param executionId the attempt
      */
     public void letGo(long executionId) {
-        this.inFlight.remove(executionId);
+        this.held.remove(executionId);
     }
 
     /**
@@ -123,6 +161,7 @@ public final class AttemptRunner implements AutoCloseable {
     public Outcome run(Attempt attempt) {
         ExecutionRecord claim = attempt.claim();
         this.inFlight.add(claim.id());
+        this.held.remove(claim.id());
         Outcome outcome = null;
         try {
             outcome = admitted(attempt);

@@ -148,6 +148,19 @@ public final class FireExecutor {
     }
 
     /**
+     * Hands attempts {@link #claimAhead claimed ahead} over to the workers of their fires, once
+     * their transaction has committed: a worker that has not started one within the node timeout
+     * never will (Quartz did not hand it its fire), and the membership's sweep of stale attempts
+     * may take it over.
+     * @param claimedAhead the attempts
+     */
+    public void committed(Collection<Attempt> claimedAhead) {
+        for (Attempt attempt : claimedAhead) {
+            this.runner.handOver(attempt.claim().id());
+        }
+    }
+
+    /**
      * Lets go of attempts {@link #claimAhead claimed ahead} in a transaction that did not commit,
      * or that is not known to have: they are not in flight on this node. Should they have been
      * committed after all, the membership's sweep of stale attempts takes them over.
@@ -182,11 +195,8 @@ public final class FireExecutor {
      */
     public void leave(String jobName, Instant scheduledAt, Attempt claimedAhead) {
         String reason = "node " + this.runner.nodeId() + " stopped before it ran the fire";
-        if (claimedAhead != null) {
-            this.runner.letGo(claimedAhead.claim().id());
-            if (claimedAhead.guardTakenWithClaim() != null) {
-                claimedAhead.guardTakenWithClaim().unlock();
-            }
+        if (claimedAhead != null && claimedAhead.guardTakenWithClaim() != null) {
+            claimedAhead.guardTakenWithClaim().unlock();
         }
         try {
             boolean left = TransientFailures.retry(
@@ -216,6 +226,10 @@ public final class FireExecutor {
                         jobName,
                         scheduledAt,
                         ex.getMessage());
+            }
+        } finally {
+            if (claimedAhead != null) {
+                this.runner.letGo(claimedAhead.claim().id());
             }
         }
     }
@@ -249,7 +263,6 @@ public final class FireExecutor {
      * @return what became of the fire
      */
     public Outcome fire(String jobName, Instant scheduledAt) {
-        Instant now = this.clock.instant();
         if (this.targets.find(jobName).isEmpty()) {
             // a newer deployment's job fired on this older node: queue the fire for a node that knows it
             logger.debug("Queueing '{}' scheduled at {} for a node that declares it", jobName, scheduledAt);
@@ -259,9 +272,11 @@ public final class FireExecutor {
             return Outcome.DEFERRED;
         }
         Optional<ExecutionRecord> claimed =
+                // the claim's start is read for each try: the sweep of stale attempts measures from it
                 TransientFailures.retry("the claim of '" + jobName + "'", CLAIM_PATIENCE, () -> this.store
                         .inserts()
-                        .claim(ExecutionRecord.claim(jobName, scheduledAt, this.runner.nodeId(), now)));
+                        .claim(ExecutionRecord.claim(
+                                jobName, scheduledAt, this.runner.nodeId(), this.clock.instant())));
         if (claimed.isEmpty()) {
             logger.debug("Not running '{}' scheduled at {}: already claimed", jobName, scheduledAt);
             this.listener.skipped(jobName, ExecutionListener.SkipReason.ALREADY_CLAIMED);

@@ -83,7 +83,7 @@ class ClockSkewTests {
                 null,
                 null,
                 null,
-                java.util.Set::of,
+                (since) -> java.util.Set.of(),
                 "node-1",
                 Duration.ofSeconds(1),
                 Duration.ofSeconds(10),

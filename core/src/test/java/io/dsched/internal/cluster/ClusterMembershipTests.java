@@ -21,7 +21,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import java.util.stream.StreamSupport;
 import javax.sql.DataSource;
 import org.awaitility.Awaitility;
@@ -78,8 +78,8 @@ class ClusterMembershipTests {
 
         // node-2 read the orphan as running before node-1 took it over
         ExecutionRecord staleRead = this.executions.findById(orphan).orElseThrow();
-        membership("node-1", Set::of).rescueDeadNodes();
-        membership("node-2", Set::of).rescueDeadNodes();
+        membership("node-1", (since) -> Set.of()).rescueDeadNodes();
+        membership("node-2", (since) -> Set.of()).rescueDeadNodes();
         Instant now = this.clock.instant();
         boolean secondTakeover = this.store
                 .rescues()
@@ -113,7 +113,7 @@ class ClusterMembershipTests {
         lastSeen("node-slow", NODE_TIMEOUT.dividedBy(2));
         long slow = running("settle", "node-slow", Duration.ofMinutes(5));
 
-        membership("node-1", Set::of).rescueDeadNodes();
+        membership("node-1", (since) -> Set.of()).rescueDeadNodes();
 
         assertThat(this.executions.findById(slow).orElseThrow().status()).isEqualTo(ExecutionStatus.RUNNING);
         assertThat(this.nodes.sightings()).extracting(NodeSighting::nodeId).contains("node-slow");
@@ -127,7 +127,7 @@ class ClusterMembershipTests {
         long runningHere = running("report", "node-1", NODE_TIMEOUT.plusSeconds(1));
         long justClaimed = running("notify", "node-1", Duration.ofSeconds(1));
 
-        membership("node-1", () -> Set.of(runningHere)).rescueStaleOwnAttempts();
+        membership("node-1", (since) -> Set.of(runningHere)).rescueStaleOwnAttempts();
 
         assertThat(this.executions.findById(lost).orElseThrow().statusReason()).contains("lost track of it");
         assertThat(attempts("settle"))
@@ -149,7 +149,7 @@ class ClusterMembershipTests {
                 this.store,
                 new NoTargets(),
                 this.wakeUps::incrementAndGet,
-                Set::of,
+                (since) -> Set.of(),
                 "node-1",
                 Duration.ofMillis(10),
                 NODE_TIMEOUT,
@@ -180,7 +180,7 @@ class ClusterMembershipTests {
                 .doesNotContain("node-1");
     }
 
-    private ClusterMembership membership(String nodeId, Supplier<Set<Long>> inFlight) {
+    private ClusterMembership membership(String nodeId, Function<Instant, Set<Long>> inFlight) {
         ClockSkew skew = new ClockSkew(this.clock, Duration.ofSeconds(5), nodeId);
         return new ClusterMembership(
                 this.nodes,

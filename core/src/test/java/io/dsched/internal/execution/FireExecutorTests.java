@@ -11,12 +11,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -83,6 +85,49 @@ class FireExecutorTests {
                 .as("the guard taken with the claim")
                 .isFalse();
         assertThat(this.wakeUps).hasValue(1);
+    }
+
+    @Test
+    void anAttemptClaimedAheadIsInFlightFromItsClaimUntilItsWorkerStartsItOrItsHandOverIsOld() {
+        Instant scheduledAt = this.clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        Attempt waiting = claimedAhead(scheduledAt);
+        Attempt run = claimedAhead(scheduledAt.plusSeconds(1));
+        Attempt rolledBack = claimedAhead(scheduledAt.plusSeconds(2));
+        Instant beforeHandOver = this.clock.instant().minusMillis(1);
+        assertThat(this.runner.inFlight(this.clock.instant().plus(Duration.ofDays(1))))
+                .as("held while the claims' transaction is confirmed, however long that takes")
+                .containsExactlyInAnyOrder(
+                        waiting.claim().id(),
+                        run.claim().id(),
+                        rolledBack.claim().id());
+
+        this.executor.committed(List.of(waiting, run));
+        this.executor.notCommitted(List.of(rolledBack));
+
+        assertThat(this.runner.inFlight(beforeHandOver))
+                .as("handed over to their workers after the instant asked about")
+                .containsExactlyInAnyOrder(waiting.claim().id(), run.claim().id());
+        assertThat(this.runner.inFlight(this.clock.instant().plusSeconds(1)))
+                .as("handed over before the instant asked about, and not started")
+                .isEmpty();
+        assertThat(this.executor.run(run)).isEqualTo(io.dsched.execution.Outcome.SUCCEEDED);
+        // in flight until its success is written, in the background
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !this.runner
+                .inFlight(beforeHandOver)
+                .contains(run.claim().id()));
+        assertThat(this.runner.inFlight(beforeHandOver))
+                .as("the other one, still handed over and not started")
+                .containsExactly(waiting.claim().id());
+    }
+
+    private Attempt claimedAhead(Instant scheduledAt) {
+        ExecutionRecord claim = this.database
+                .store()
+                .inserts()
+                .claim(ExecutionRecord.claim("settle", scheduledAt, "node-1", this.clock.instant()))
+                .orElseThrow();
+        this.runner.hold(claim.id());
+        return new Attempt(claim, this.job, null);
     }
 
     @Test

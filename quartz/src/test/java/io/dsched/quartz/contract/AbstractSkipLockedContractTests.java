@@ -164,22 +164,42 @@ abstract class AbstractSkipLockedContractTests {
     @Test
     void claimsOfAFiringTransactionCutBeforeItCommitsAreToldSoAndTheFireIsClaimedAgainWhenItFiresAgain()
             throws Exception {
-        CutClaims claims = new CutClaims(kind());
+        SessionCut cut = new SessionCut(kind());
+        ClaimEndings claims = new ClaimEndings(cut);
         Scheduler node =
                 this.cluster.node("n1", Store.SKIP_LOCKED).claims(claims).start();
         JobDetail job = newJob(FreeJob.class).withIdentity("cut").build();
         node.scheduleJob(job, AbstractQuartzContractTests.once("cut", job, new Date()));
-        this.teardown.add(claims::release);
-        await().atMost(Duration.ofSeconds(10)).until(claims::holding);
+        this.teardown.add(cut::release);
+        await().atMost(Duration.ofSeconds(10)).until(cut::holding);
 
         try (Connection other = this.cluster.database.connect()) {
-            claims.cut(other);
+            cut.cut(other);
         }
-        claims.release();
+        cut.release();
 
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> Fires.of(job.getKey()).size() == 1);
         assertThat(claims.endings()).containsExactly("not committed", "committed");
+    }
+
+    @Test
+    void claimsOfAFiringTransactionWhoseCommitsAnswerIsLostAreToldItCommittedOnceTheFireIsFoundRecorded()
+            throws Exception {
+        LosingCommits.reset();
+        ClaimEndings claims = new ClaimEndings((connection) -> LosingCommits.loseNextCommitOnThisThread());
+        Scheduler node = this.cluster
+                .node("n1", Store.SKIP_LOCKED)
+                .claims(claims)
+                .losingCommits()
+                .start();
+        JobDetail job = newJob(FreeJob.class).withIdentity("lost").build();
+        node.scheduleJob(job, AbstractQuartzContractTests.once("lost", job, new Date()));
+
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> Fires.of(job.getKey()).size() == 1);
+        assertThat(LosingCommits.lost()).as("commits whose answer was lost").isOne();
+        assertThat(claims.endings()).containsExactly("committed");
     }
 
     @Test

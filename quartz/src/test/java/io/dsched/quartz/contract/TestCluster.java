@@ -182,6 +182,8 @@ final class TestCluster implements AutoCloseable {
 
         private FireClaims claims;
 
+        private boolean losingCommits;
+
         private Node(String id, Store store) {
             this.id = id;
             this.store = store;
@@ -204,6 +206,12 @@ final class TestCluster implements AutoCloseable {
 
         Node claims(FireClaims claims) {
             this.claims = claims;
+            return this;
+        }
+
+        /** Connects through {@link LosingCommits}, whose commits can be told to lose their answer. */
+        Node losingCommits() {
+            this.losingCommits = true;
             return this;
         }
 
@@ -256,7 +264,13 @@ final class TestCluster implements AutoCloseable {
             p.setProperty("org.quartz.jobStore.acquireTriggersWithinLock", "true");
             p.setProperty("org.quartz.scheduler.dbFailureRetryInterval", "500");
             p.setProperty("org.quartz.jobStore.dataSource", dataSource);
-            p.setProperty("org.quartz.dataSource." + dataSource + ".provider", "hikaricp");
+            if (this.losingCommits) {
+                p.setProperty(
+                        "org.quartz.dataSource." + dataSource + ".connectionProvider.class",
+                        LosingCommits.class.getName());
+            } else {
+                p.setProperty("org.quartz.dataSource." + dataSource + ".provider", "hikaricp");
+            }
             p.setProperty("org.quartz.dataSource." + dataSource + ".driver", TestCluster.this.database.driver());
             p.setProperty("org.quartz.dataSource." + dataSource + ".URL", TestCluster.this.database.url);
             p.setProperty("org.quartz.dataSource." + dataSource + ".user", TestCluster.this.database.user);
