@@ -53,7 +53,7 @@ final class DschedClusterConfiguration {
                 store,
                 targets,
                 queue::wakeUp,
-                (handedOverAfter) -> runner.inFlight(handedOverAfter),
+                runner::inFlight,
                 nodeId.value(),
                 recovery.getHeartbeatInterval(),
                 recovery.getNodeTimeout(),

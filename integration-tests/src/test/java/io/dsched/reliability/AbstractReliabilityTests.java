@@ -236,7 +236,9 @@ abstract class AbstractReliabilityTests {
         ClusterNode node = start("node-1");
         FireExecutor fires = node.bean(FireExecutor.class);
         AttemptRunner runner = node.bean(AttemptRunner.class);
-        Fire steady = new Fire("steady", Instant.parse("2031-01-01T00:00:00Z"));
+        Instant at = Instant.parse("2031-01-01T00:00:00Z");
+        Fire steady = new Fire("steady", at);
+        Fire dropped = new Fire("missed", at);
         // claims of a transaction that did not commit are let go
         Map<Fire, Attempt> rolledBack;
         try (Connection connection = this.cluster.observer().getConnection()) {
@@ -250,7 +252,7 @@ abstract class AbstractReliabilityTests {
         Map<Fire, Attempt> claimed;
         try (Connection connection = this.cluster.observer().getConnection()) {
             connection.setAutoCommit(false);
-            claimed = fires.claimAhead(connection, List.of(steady));
+            claimed = fires.claimAhead(connection, List.of(steady, dropped));
             connection.commit();
         }
         if (!node.bean(JobGuard.class).locksInTransactions()) {
@@ -259,12 +261,15 @@ abstract class AbstractReliabilityTests {
             return;
         }
         long claim = claimed.get(steady).claim().id();
-        assertThat(runner.inFlight()).containsExactly(claim);
+        assertThat(runner.inFlight())
+                .containsExactlyInAnyOrder(claim, claimed.get(dropped).claim().id());
+        // Quartz handed "missed" to a worker that never started it (a trigger listener vetoed it)
+        fires.committed(List.of(claimed.get(dropped)));
         // Quartz hands a fire to its worker once it has seen its transaction commit, which can take
         // as long as the database does not answer: here longer than the node timeout, over which
         // the membership's sweep takes over the node's running attempts it does not know of
-        await().during(NODE_TIMEOUT.plusMillis(750))
-                .atMost(NODE_TIMEOUT.plusSeconds(10))
+        await().during(NODE_TIMEOUT.plusSeconds(2))
+                .atMost(NODE_TIMEOUT.plusSeconds(12))
                 .until(
                         () -> attempts("steady").stream()
                                 .map(ExecutionRecord::status)
@@ -276,6 +281,10 @@ abstract class AbstractReliabilityTests {
                 .until(() -> attempts("steady").get(0).status() == ExecutionStatus.SUCCEEDED);
         assertThat(attempts("steady")).hasSize(1);
         assertThat(ReliabilityJobs.invocations("steady")).hasSize(1);
+        // the fire its worker never started was taken over a node timeout after it was handed over
+        await().atMost(Duration.ofSeconds(10)).until(() -> attempts("missed").size() == 2);
+        assertThat(attempts("missed").get(0).statusReason()).contains("lost track of it");
+        assertThat(attempts("missed").get(1).origin()).isEqualTo(ExecutionOrigin.RECOVERY);
         await().atMost(Duration.ofSeconds(10)).until(() -> runner.inFlight().isEmpty());
     }
 

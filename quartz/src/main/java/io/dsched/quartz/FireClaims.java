@@ -38,8 +38,10 @@ public interface FireClaims {
         void committed();
 
         /**
-         * The transaction did not commit, or whether it did is not known: the fires do not reach
-         * workers, and Quartz fires their triggers again.
+         * The transaction did not commit, or whether it did is not known (Quartz stopped
+         * confirming it as it shut down): the fires do not reach workers. Quartz fires the
+         * triggers of a transaction that did not commit again; what one that committed after all
+         * claimed is the application's to recover.
          */
         void notCommitted();
     }

@@ -185,7 +185,7 @@ public class SkipLockedJobStore extends JobLockingStore {
                 // committed: the workers find their fires claimed
                 claimed.committed();
             } else if (claimed != null) {
-                // rolled back, or not known to have committed: the fires are fired again
+                // rolled back (the triggers fire again), or not known to have committed
                 claimed.notCommitted();
             }
         }

@@ -97,31 +97,33 @@ public final class AttemptRunner implements AutoCloseable {
      * @return their execution ids
      */
     public Set<Long> inFlight() {
-        Set<Long> all = new HashSet<>(this.inFlight);
-        all.addAll(this.held.keySet());
+        // held before running: a worker that starts an attempt adds it to the running ones before
+        // it stops holding it, so that no read in between misses it
+        Set<Long> all = new HashSet<>(this.held.keySet());
+        all.addAll(this.inFlight);
         return all;
     }
 
     /**
      * Returns the attempts this node is running or holds for a worker, counting one handed over to
      * its worker only if it was handed over after the given instant: a worker that has not started
-     * an attempt by then never will.
+     * an attempt by then never will, and it is let go.
      * @param handedOverAfter the instant
      * @return their execution ids
      */
     public Set<Long> inFlight(Instant handedOverAfter) {
-        Set<Long> all = new HashSet<>(this.inFlight);
-        this.held.forEach((id, handedOver) -> {
-            if (handedOver.isAfter(handedOverAfter)) {
-                all.add(id);
-            }
-        });
+        // one handed over earlier is let go: Quartz never gave its worker the fire
+        this.held.values().removeIf((handedOver) -> !handedOver.isAfter(handedOverAfter));
+        // held before running, as in inFlight()
+        Set<Long> all = new HashSet<>(this.held.keySet());
+        all.addAll(this.inFlight);
         return all;
     }
 
     /**
-     * Holds an attempt for a worker from the moment it is claimed, until it is {@link #handOver
-     * handed over} and its worker starts it, or it is {@link #letGo let go}.
+     * Holds an attempt claimed in the transaction that fires it for a worker, from the moment it is
+     * claimed until its worker starts it, it is {@link #letGo let go}, or it was {@link #handOver
+     * handed over} longer ago than {@link #inFlight(Instant)} is asked about.
      * @param executionId the claimed attempt
      */
     public void hold(long executionId) {

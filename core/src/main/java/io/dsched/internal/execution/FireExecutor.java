@@ -271,8 +271,8 @@ public final class FireExecutor {
             this.listener.skipped(jobName, ExecutionListener.SkipReason.NOT_DECLARED);
             return Outcome.DEFERRED;
         }
+        // the claim's start is read at each try: the sweep of stale attempts measures from it
         Optional<ExecutionRecord> claimed =
-                // the claim's start is read for each try: the sweep of stale attempts measures from it
                 TransientFailures.retry("the claim of '" + jobName + "'", CLAIM_PATIENCE, () -> this.store
                         .inserts()
                         .claim(ExecutionRecord.claim(

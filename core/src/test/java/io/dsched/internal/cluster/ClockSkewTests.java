@@ -83,7 +83,7 @@ class ClockSkewTests {
                 null,
                 null,
                 null,
-                (since) -> java.util.Set.of(),
+                (handedOverAfter) -> java.util.Set.of(),
                 "node-1",
                 Duration.ofSeconds(1),
                 Duration.ofSeconds(10),

@@ -78,8 +78,8 @@ class ClusterMembershipTests {
 
         // node-2 read the orphan as running before node-1 took it over
         ExecutionRecord staleRead = this.executions.findById(orphan).orElseThrow();
-        membership("node-1", (since) -> Set.of()).rescueDeadNodes();
-        membership("node-2", (since) -> Set.of()).rescueDeadNodes();
+        membership("node-1", (handedOverAfter) -> Set.of()).rescueDeadNodes();
+        membership("node-2", (handedOverAfter) -> Set.of()).rescueDeadNodes();
         Instant now = this.clock.instant();
         boolean secondTakeover = this.store
                 .rescues()
@@ -113,7 +113,7 @@ class ClusterMembershipTests {
         lastSeen("node-slow", NODE_TIMEOUT.dividedBy(2));
         long slow = running("settle", "node-slow", Duration.ofMinutes(5));
 
-        membership("node-1", (since) -> Set.of()).rescueDeadNodes();
+        membership("node-1", (handedOverAfter) -> Set.of()).rescueDeadNodes();
 
         assertThat(this.executions.findById(slow).orElseThrow().status()).isEqualTo(ExecutionStatus.RUNNING);
         assertThat(this.nodes.sightings()).extracting(NodeSighting::nodeId).contains("node-slow");
@@ -127,7 +127,7 @@ class ClusterMembershipTests {
         long runningHere = running("report", "node-1", NODE_TIMEOUT.plusSeconds(1));
         long justClaimed = running("notify", "node-1", Duration.ofSeconds(1));
 
-        membership("node-1", (since) -> Set.of(runningHere)).rescueStaleOwnAttempts();
+        membership("node-1", (handedOverAfter) -> Set.of(runningHere)).rescueStaleOwnAttempts();
 
         assertThat(this.executions.findById(lost).orElseThrow().statusReason()).contains("lost track of it");
         assertThat(attempts("settle"))
@@ -142,6 +142,21 @@ class ClusterMembershipTests {
     }
 
     @Test
+    void aNodeCountsAsRunningOnlyTheAttemptsItsWorkersWereHandedLessThanANodeTimeoutAgo() {
+        this.nodes.heartbeat("node-1");
+        running("settle", "node-1", NODE_TIMEOUT.plusSeconds(1));
+        List<Instant> asked = new java.util.ArrayList<>();
+
+        membership("node-1", (handedOverAfter) -> {
+                    asked.add(handedOverAfter);
+                    return Set.of();
+                })
+                .rescueStaleOwnAttempts();
+
+        assertThat(asked).containsExactly(this.clock.instant().minus(NODE_TIMEOUT));
+    }
+
+    @Test
     void aNodeThatStopsAwaitsItsHeartbeatUnderWaySoThatItIsNotRecordedAgainOnceItLeft() throws Exception {
         HeldHeartbeats held = new HeldHeartbeats(this.dataSource);
         ClusterMembership membership = new ClusterMembership(
@@ -149,7 +164,7 @@ class ClusterMembershipTests {
                 this.store,
                 new NoTargets(),
                 this.wakeUps::incrementAndGet,
-                (since) -> Set.of(),
+                (handedOverAfter) -> Set.of(),
                 "node-1",
                 Duration.ofMillis(10),
                 NODE_TIMEOUT,
