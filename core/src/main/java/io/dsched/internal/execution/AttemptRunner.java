@@ -114,10 +114,7 @@ public final class AttemptRunner implements AutoCloseable {
     public Set<Long> inFlight(Instant handedOverAfter) {
         // one handed over earlier is let go: Quartz never gave its worker the fire
         this.held.values().removeIf((handedOver) -> !handedOver.isAfter(handedOverAfter));
-        // held before running, as in inFlight()
-        Set<Long> all = new HashSet<>(this.held.keySet());
-        all.addAll(this.inFlight);
-        return all;
+        return inFlight();
     }
 
     /**
