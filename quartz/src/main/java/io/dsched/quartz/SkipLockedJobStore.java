@@ -2,7 +2,6 @@ package io.dsched.quartz;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Savepoint;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -15,7 +14,6 @@ import org.quartz.JobPersistenceException;
 import org.quartz.TriggerKey;
 import org.quartz.impl.jdbcjobstore.FiredTriggerRecord;
 import org.quartz.spi.OperableTrigger;
-import org.quartz.spi.TriggerFiredBundle;
 import org.quartz.spi.TriggerFiredResult;
 
 /**
@@ -36,7 +34,9 @@ import org.quartz.spi.TriggerFiredResult;
  *       triggers it fires; then, as Quartz does, it checks that each trigger is still acquired,
  *       records the fire, blocks the job's other triggers and writes the next fire time.
  *   <li><b>complete</b> locks the job's row if the job disallows concurrent execution or persists
- *       its data, then unblocks the job's triggers and writes its data, as Quartz does.
+ *       its data, then unblocks the job's triggers and writes its data, as Quartz does; a
+ *       recurring trigger's fire unblocks them with one statement where Quartz takes two, so that
+ *       the lock costs the worker no round trip more than Quartz's completion.
  *   <li><b>release</b> of a trigger acquired but not fired locks the job's row (if it disallows
  *       concurrency) and the trigger's, and puts it back as {@link ClusterJobStore} says.
  * </ul>
@@ -167,7 +167,7 @@ public class SkipLockedJobStore extends JobLockingStore {
                             firing(null);
                         }
                         if (claims != null) {
-                            handOver.set(claimAhead(conn, claims, results));
+                            handOver.set(ClaimsBehindSavepoint.claim(conn, claims, results, getLog()));
                         }
                         return results;
                     },
@@ -220,27 +220,6 @@ public class SkipLockedJobStore extends JobLockingStore {
         return false;
     }
 
-    private FireClaims.Claimed claimAhead(Connection conn, FireClaims claims, List<TriggerFiredResult> results)
-            throws JobPersistenceException {
-        List<TriggerFiredBundle> bundles = results.stream()
-                .map(TriggerFiredResult::getTriggerFiredBundle)
-                .filter(java.util.Objects::nonNull)
-                .toList();
-        if (bundles.isEmpty()) {
-            return null;
-        }
-        Savepoint beforeClaims = null;
-        try {
-            beforeClaims = conn.setSavepoint("dsched_claims");
-            return claims.claim(conn, bundles);
-        } catch (SQLException | RuntimeException ex) {
-            // the fires go on: each worker claims its own
-            getLog().debug("Not claiming fires in the transaction that fires them: " + ex.getMessage());
-            rollBackTo(conn, beforeClaims);
-            return null;
-        }
-    }
-
     @Override
     public void triggeredJobComplete(
             OperableTrigger trigger,
@@ -253,6 +232,35 @@ public class SkipLockedJobStore extends JobLockingStore {
             triggeredJobComplete(conn, trigger, jobDetail, instruction);
             return null;
         });
+    }
+
+    /**
+     * Completes a fire as Quartz does; for a job that disallows concurrent execution and a trigger
+     * that fires again ({@code NOOP}, the instruction of every recurring trigger), the job's
+     * blocked and paused blocked triggers are set free with one statement instead of two. The
+     * transaction holds the job's row, so a trigger stored meanwhile is seen.
+     */
+    @Override
+    protected void triggeredJobComplete(
+            Connection conn,
+            OperableTrigger trigger,
+            JobDetail jobDetail,
+            org.quartz.Trigger.CompletedExecutionInstruction instruction)
+            throws JobPersistenceException {
+        if (instruction != org.quartz.Trigger.CompletedExecutionInstruction.NOOP
+                || !jobDetail.isConcurrentExecutionDisallowed()
+                || jobDetail.isPersistJobDataAfterExecution()) {
+            super.triggeredJobComplete(conn, trigger, jobDetail, instruction);
+            return;
+        }
+        try {
+            blockedTriggers().release(conn, jobDetail.getKey());
+            signalSchedulingChangeOnTxCompletion(0L);
+            getDelegate().deleteFiredTrigger(conn, trigger.getFireInstanceId());
+        } catch (SQLException ex) {
+            throw new JobPersistenceException(
+                    "Couldn't complete the fire of " + trigger.getKey() + ": " + ex.getMessage(), ex);
+        }
     }
 
     /**
@@ -272,16 +280,6 @@ public class SkipLockedJobStore extends JobLockingStore {
             releaseAcquiredTrigger(conn, trigger);
             return null;
         });
-    }
-
-    private static void rollBackTo(Connection conn, Savepoint savepoint) throws JobPersistenceException {
-        try {
-            if (savepoint != null) {
-                conn.rollback(savepoint);
-            }
-        } catch (SQLException rollback) {
-            throw new JobPersistenceException("Couldn't roll back to a savepoint: " + rollback.getMessage(), rollback);
-        }
     }
 
     /**

@@ -12,6 +12,7 @@ import io.dsched.quartz.SpringCronTrigger;
 import io.dsched.quartz.contract.Fires.CountingJob;
 import io.dsched.quartz.contract.Fires.Fire;
 import io.dsched.quartz.contract.Fires.FreeJob;
+import io.dsched.quartz.contract.Fires.HeldSerialJob;
 import io.dsched.quartz.contract.Fires.SerialJob;
 import io.dsched.quartz.contract.Fires.StuckJob;
 import io.dsched.quartz.contract.TestCluster.Store;
@@ -423,6 +424,41 @@ abstract class AbstractQuartzContractTests {
         assertThat(Fires.of(job.getKey()))
                 .extracting(Fire::trigger)
                 .containsExactlyInAnyOrder(first.getKey(), second.getKey());
+    }
+
+    @Test
+    void whenARunOfAJobThatDisallowsConcurrencyEndsItsBlockedTriggersWaitAndThosePausedMeanwhileStayPaused()
+            throws Exception {
+        JobDetail job =
+                newJob(HeldSerialJob.class).withIdentity("held").storeDurably().build();
+        Scheduler node = this.cluster.node("n1", store()).start();
+        node.addJob(job, false);
+        Instant later = Instant.now().plus(Duration.ofHours(1));
+        Trigger sibling = once("sibling", job, at(later));
+        Trigger paused = once("paused", job, at(later));
+        node.scheduleJob(sibling);
+        node.scheduleJob(paused);
+        // fires again: its fire ends with Quartz's instruction to do nothing to the trigger
+        Trigger recurring = newTrigger()
+                .withIdentity("recurring")
+                .forJob(job)
+                .withSchedule(simpleSchedule().withIntervalInHours(1).repeatForever())
+                .startNow()
+                .build();
+        node.scheduleJob(recurring);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> Fires.of(recurring.getKey()).size() == 1);
+        assertThat(this.cluster.state(sibling.getKey())).isEqualTo("BLOCKED");
+        node.pauseTrigger(paused.getKey());
+        assertThat(this.cluster.state(paused.getKey())).isEqualTo("PAUSED_BLOCKED");
+
+        Fires.unstick();
+        await().atMost(Duration.ofSeconds(5)).until(() -> "WAITING".equals(this.cluster.state(recurring.getKey())));
+        assertThat(this.cluster.state(sibling.getKey())).isEqualTo("WAITING");
+        assertThat(this.cluster.state(paused.getKey())).isEqualTo("PAUSED");
+        assertThat(this.cluster.fired(recurring.getKey(), "EXECUTING"))
+                .as("the fire's record")
+                .isZero();
     }
 
     @Test

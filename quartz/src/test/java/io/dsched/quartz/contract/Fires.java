@@ -129,6 +129,21 @@ final class Fires {
         }
     }
 
+    /** A job that disallows concurrent execution and whose runs do not return until {@link #unstick()}. */
+    @DisallowConcurrentExecution
+    public static class HeldSerialJob implements Job {
+
+        @Override
+        public void execute(JobExecutionContext context) throws JobExecutionException {
+            run(context);
+            try {
+                stuck.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     /** A job whose first run does not return until {@link #unstick()}; its recovery returns at once. */
     public static class StuckJob implements Job {
 
