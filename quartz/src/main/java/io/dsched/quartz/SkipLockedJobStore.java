@@ -34,9 +34,9 @@ import org.quartz.spi.TriggerFiredResult;
  *       triggers it fires; then, as Quartz does, it checks that each trigger is still acquired,
  *       records the fire, blocks the job's other triggers and writes the next fire time.
  *   <li><b>complete</b> locks the job's row if the job disallows concurrent execution or persists
- *       its data, then unblocks the job's triggers and writes its data, as Quartz does; a
- *       recurring trigger's fire unblocks them with one statement where Quartz takes two, so that
- *       the lock costs the worker no round trip more than Quartz's completion.
+ *       its data, where stock Quartz takes its cluster-wide lock, then unblocks the job's
+ *       triggers and writes its data, as Quartz does; a recurring trigger's fire of a job that
+ *       does not persist its data unblocks them with one statement where Quartz takes two.
  *   <li><b>release</b> of a trigger acquired but not fired locks the job's row (if it disallows
  *       concurrency) and the trigger's, and puts it back as {@link ClusterJobStore} says.
  * </ul>

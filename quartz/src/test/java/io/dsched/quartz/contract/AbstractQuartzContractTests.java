@@ -431,31 +431,42 @@ abstract class AbstractQuartzContractTests {
             throws Exception {
         JobDetail job =
                 newJob(HeldSerialJob.class).withIdentity("held").storeDurably().build();
+        // a job of the same name in another group, whose triggers are not the run's to set free
+        JobDetail namesake = newJob(HeldSerialJob.class)
+                .withIdentity("held", "other")
+                .storeDurably()
+                .build();
         Scheduler node = this.cluster.node("n1", store()).start();
         node.addJob(job, false);
+        node.addJob(namesake, false);
         Instant later = Instant.now().plus(Duration.ofHours(1));
         Trigger sibling = once("sibling", job, at(later));
         Trigger paused = once("paused", job, at(later));
+        Trigger stranger = once("stranger", namesake, at(later));
         node.scheduleJob(sibling);
         node.scheduleJob(paused);
+        node.scheduleJob(stranger);
         // fires again: its fire ends with Quartz's instruction to do nothing to the trigger
         Trigger recurring = newTrigger()
                 .withIdentity("recurring")
                 .forJob(job)
-                .withSchedule(simpleSchedule().withIntervalInHours(1).repeatForever())
+                .withSchedule(
+                        simpleSchedule().withIntervalInHours(1).repeatForever().withMisfireHandlingInstructionFireNow())
                 .startNow()
                 .build();
         node.scheduleJob(recurring);
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(10))
                 .until(() -> Fires.of(recurring.getKey()).size() == 1);
         assertThat(this.cluster.state(sibling.getKey())).isEqualTo("BLOCKED");
         node.pauseTrigger(paused.getKey());
         assertThat(this.cluster.state(paused.getKey())).isEqualTo("PAUSED_BLOCKED");
+        this.cluster.state(stranger.getKey(), "BLOCKED");
 
         Fires.unstick();
-        await().atMost(Duration.ofSeconds(5)).until(() -> "WAITING".equals(this.cluster.state(recurring.getKey())));
+        await().atMost(Duration.ofSeconds(10)).until(() -> "WAITING".equals(this.cluster.state(recurring.getKey())));
         assertThat(this.cluster.state(sibling.getKey())).isEqualTo("WAITING");
         assertThat(this.cluster.state(paused.getKey())).isEqualTo("PAUSED");
+        assertThat(this.cluster.state(stranger.getKey())).isEqualTo("BLOCKED");
         assertThat(this.cluster.fired(recurring.getKey(), "EXECUTING"))
                 .as("the fire's record")
                 .isZero();

@@ -95,6 +95,24 @@ final class TestCluster implements AutoCloseable {
         }
     }
 
+    /** Writes a trigger's state in the store's table, for a test of what a statement must leave alone. */
+    void state(TriggerKey trigger, String state) {
+        try (Connection conn = this.database.connect();
+                PreparedStatement statement = conn.prepareStatement(
+                        "UPDATE " + this.prefix
+                                + "TRIGGERS SET TRIGGER_STATE = ? WHERE SCHED_NAME = ? AND TRIGGER_NAME = ? AND TRIGGER_GROUP = ?")) {
+            statement.setString(1, state);
+            statement.setString(2, this.name);
+            statement.setString(3, trigger.getName());
+            statement.setString(4, trigger.getGroup());
+            if (statement.executeUpdate() != 1) {
+                throw new IllegalStateException("No trigger " + trigger);
+            }
+        } catch (SQLException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
     /** Counts the fired-trigger records of a trigger in a state. */
     long fired(TriggerKey trigger, String state) {
         return count(
