@@ -38,8 +38,6 @@ abstract class JobLockingStore extends ClusterJobStore {
 
     private volatile RowLocks locks;
 
-    private volatile BlockedTriggers blockedTriggers;
-
     /**
      * Returns the row locks of this store's tables.
      * @return the locks
@@ -49,19 +47,6 @@ abstract class JobLockingStore extends ClusterJobStore {
         if (known == null) {
             known = new RowLocks(getTablePrefix(), getInstanceName());
             this.locks = known;
-        }
-        return known;
-    }
-
-    /**
-     * Returns what sets free the blocked triggers of a job.
-     * @return the statement's holder
-     */
-    BlockedTriggers blockedTriggers() {
-        BlockedTriggers known = this.blockedTriggers;
-        if (known == null) {
-            known = new BlockedTriggers(getTablePrefix(), getInstanceName());
-            this.blockedTriggers = known;
         }
         return known;
     }

@@ -35,8 +35,7 @@ import org.quartz.spi.TriggerFiredResult;
  *       records the fire, blocks the job's other triggers and writes the next fire time.
  *   <li><b>complete</b> locks the job's row if the job disallows concurrent execution or persists
  *       its data, where stock Quartz takes its cluster-wide lock, then unblocks the job's
- *       triggers and writes its data, as Quartz does; a recurring trigger's fire of a job that
- *       does not persist its data unblocks them with one statement where Quartz takes two.
+ *       triggers and writes its data, as Quartz does.
  *   <li><b>release</b> of a trigger acquired but not fired locks the job's row (if it disallows
  *       concurrency) and the trigger's, and puts it back as {@link ClusterJobStore} says.
  * </ul>
@@ -232,35 +231,6 @@ public class SkipLockedJobStore extends JobLockingStore {
             triggeredJobComplete(conn, trigger, jobDetail, instruction);
             return null;
         });
-    }
-
-    /**
-     * Completes a fire as Quartz does; for a job that disallows concurrent execution and a trigger
-     * that fires again ({@code NOOP}, the instruction of every recurring trigger), the job's
-     * blocked and paused blocked triggers are set free with one statement instead of two. The
-     * transaction holds the job's row, so a trigger stored meanwhile is seen.
-     */
-    @Override
-    protected void triggeredJobComplete(
-            Connection conn,
-            OperableTrigger trigger,
-            JobDetail jobDetail,
-            org.quartz.Trigger.CompletedExecutionInstruction instruction)
-            throws JobPersistenceException {
-        if (instruction != org.quartz.Trigger.CompletedExecutionInstruction.NOOP
-                || !jobDetail.isConcurrentExecutionDisallowed()
-                || jobDetail.isPersistJobDataAfterExecution()) {
-            super.triggeredJobComplete(conn, trigger, jobDetail, instruction);
-            return;
-        }
-        try {
-            blockedTriggers().release(conn, jobDetail.getKey());
-            signalSchedulingChangeOnTxCompletion(0L);
-            getDelegate().deleteFiredTrigger(conn, trigger.getFireInstanceId());
-        } catch (SQLException ex) {
-            throw new JobPersistenceException(
-                    "Couldn't complete the fire of " + trigger.getKey() + ": " + ex.getMessage(), ex);
-        }
     }
 
     /**
