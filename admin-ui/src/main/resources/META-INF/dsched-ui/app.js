@@ -1,5 +1,5 @@
 // The admin UI: a router over the pages, each of which reads the dsched endpoint.
-import {h, append, clear, get, notice, ApiError} from './lib.js';
+import {h, append, clear, get, notice, ApiError, utcChosen, chooseUtc} from './lib.js';
 import {overview} from './overview.js';
 import {jobs} from './jobs.js';
 import {job} from './job.js';
@@ -69,6 +69,13 @@ async function whoAmI() {
 document.querySelector('.skip').addEventListener('click', (event) => {
     event.preventDefault();
     document.getElementById('main').focus();
+});
+
+const zone = document.getElementById('times-in');
+zone.value = utcChosen() ? 'UTC' : '';
+zone.addEventListener('change', () => {
+    chooseUtc(zone.value === 'UTC');
+    render();
 });
 
 window.addEventListener('hashchange', () => {

@@ -3,7 +3,8 @@ import {can} from './app.js';
 
 export async function deadLetters(view, {query, refresh}) {
     const filters = {
-        job: query.get('job') || '', status: query.get('status') || 'open',
+        // open letters unless the page names a state: "Any" is named as the empty state
+        job: query.get('job') || '', status: query.has('status') ? query.get('status') : 'open',
         from: query.get('from') || '', to: query.get('to') || '', page: +(query.get('page') || 0),
     };
     const [page, jobs] = await Promise.all([
@@ -11,7 +12,7 @@ export async function deadLetters(view, {query, refresh}) {
             from: filters.from, to: filters.to, page: filters.page, size: 50}),
         // only for the zones on hover: the letters are shown without them if the jobs cannot be read
         get('/jobs').catch(() => [])]);
-    // each letter's time is shown in the browser's zone, and in its job's zone on hover
+    // each letter's time is shown in the zone the reader chose, and in its job's zone on hover
     const zones = new Map(jobs.map((j) => [j.name, j.zone]));
     const job = h('input', {type: 'text', id: 'dl-job', value: filters.job, autocomplete: 'off'});
     const status = h('select', {id: 'dl-status'}, [['open', 'Open'], ['replayed', 'Replayed'], ['discarded', 'Discarded'], ['', 'Any']]
@@ -36,15 +37,19 @@ export async function deadLetters(view, {query, refresh}) {
         if (box) boxes.push(box);
         return h('tr', {'data-letter': l.id},
             operator ? h('td', {}, box) : null,
-            h('td', {}, h('a', {href: '#/executions/' + l.executionId}, '#' + l.id)),
+            h('td', {}, '#' + l.id),
             h('td', {}, h('a', {href: '#/jobs/' + encodeURIComponent(l.jobName)}, l.jobName)),
             h('td', {}, badge(l.status)),
+            h('td', {class: 'nowrap'}, h('a', {href: '#/executions/' + l.executionId,
+                'aria-label': `Execution ${l.executionId}, whose attempts ended in dead letter ${l.id}`},
+                'execution #' + l.executionId)),
+            h('td', {class: 'nowrap'}, l.nodeId || ''),
             h('td', {}, l.attempts),
             h('td', {}, time(l.lastFailedAt, zones.get(l.jobName))),
             h('td', {}, h('code', {}, l.errorClass || '')),
             h('td', {class: 'clip'}, l.errorMessage || ''));
     });
-    const headers = ['Id', 'Job', 'State', 'Attempts', 'Last failed', 'Error', 'Message'];
+    const headers = ['Id', 'Job', 'State', 'Execution', 'Node', 'Attempts', 'Last failed', 'Error', 'Message'];
     if (operator) {
         const all = h('input', {type: 'checkbox', 'aria-label': 'Select all open dead letters on this page',
             onchange: (e) => boxes.forEach((b) => { b.checked = e.target.checked; })});

@@ -78,7 +78,38 @@ export function enc(value) {
     return encodeURIComponent(value);
 }
 
-const local = new Intl.DateTimeFormat(undefined, {dateStyle: 'medium', timeStyle: 'medium'});
+// Times show in the browser's zone, or in UTC once the reader chose it (remembered in this
+// browser); each names its zone.
+const ZONE_CHOICE = 'dsched.zone';
+const shown = new Map();
+
+export function utcChosen() {
+    try {
+        return localStorage.getItem(ZONE_CHOICE) === 'UTC';
+    } catch (e) {
+        return false;
+    }
+}
+
+export function chooseUtc(utc) {
+    try {
+        if (utc) localStorage.setItem(ZONE_CHOICE, 'UTC');
+        else localStorage.removeItem(ZONE_CHOICE);
+    } catch (e) {
+        // a browser that keeps nothing shows the browser's zone
+    }
+}
+
+function formatter(style) {
+    const key = style + (utcChosen() ? ' UTC' : '');
+    if (!shown.has(key)) {
+        const zone = utcChosen() ? {timeZone: 'UTC'} : {};
+        shown.set(key, new Intl.DateTimeFormat(undefined, style === 'clock'
+            ? {hour: '2-digit', minute: '2-digit', ...zone}
+            : {dateStyle: 'medium', timeStyle: 'long', ...zone}));
+    }
+    return shown.get(key);
+}
 
 export function time(iso, zone) {
     if (!iso) return h('span', {class: 'muted'}, '—');
@@ -92,11 +123,11 @@ export function time(iso, zone) {
             title = at.toISOString();
         }
     }
-    return h('time', {datetime: at.toISOString(), title}, local.format(at));
+    return h('time', {datetime: at.toISOString(), title}, formatter('time').format(at));
 }
 
 export function clock(iso) {
-    return new Intl.DateTimeFormat(undefined, {hour: '2-digit', minute: '2-digit'}).format(new Date(iso));
+    return formatter('clock').format(new Date(iso));
 }
 
 // Durations come as ISO-8601 text (PT1.5S) or as seconds.

@@ -21,7 +21,7 @@ export async function overview(view) {
     const bad = t.minutes.reduce((a, m) => a + m.failed, 0);
     append(view, [
         h('h1', {}, 'Overview'),
-        h('p', {class: 'muted'}, 'Answered by node ', h('strong', {}, o.node), '. Times are in your browser\'s zone.'),
+        h('p', {class: 'muted'}, 'Answered by node ', h('strong', {}, o.node), '.'),
         h('section', {class: 'tiles', 'aria-label': 'The cluster now'},
             tile('Nodes alive', `${o.nodes.filter((n) => n.alive).length} of ${o.nodes.length}`),
             tile('Jobs', o.jobs),

@@ -122,6 +122,14 @@ final class Browser implements AutoCloseable {
     }
 
     /**
+     * Makes the browser's zone another than the machine's, for the pages loaded from now on.
+     * @param zone an IANA zone, such as {@code America/New_York}
+     */
+    void timeZone(String zone) {
+        this.driver.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", zone));
+    }
+
+    /**
      * Marks the page shown as left, so that {@link #heading} waits for the next one, however it
      * comes: call it before a click or a key that leads to another page or to the same page anew.
      */

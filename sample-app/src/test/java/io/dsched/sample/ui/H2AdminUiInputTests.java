@@ -172,6 +172,28 @@ class H2AdminUiInputTests extends AdminUiSession {
                                         "REPLAY".equals(attempt.get("origin").asString()))
                                 .count()
                         == 1);
+        // "Any" shows the letters acted on too, also when the page is loaded anew from its address
+        this.browser.page("/dead-letters?job=" + job, "Dead letters");
+        assertThat(this.browser.all("tr[data-letter='" + fresh.get(0) + "']"))
+                .as("a discarded letter among the open ones")
+                .isEmpty();
+        new Select(this.browser.find("#dl-status")).selectByVisibleText("Any");
+        this.browser.leave();
+        this.browser.find("form.filters button[type=submit]").click();
+        this.browser.heading("Dead letters");
+        this.browser.reload("Dead letters");
+        assertThat(new Select(this.browser.find("#dl-status"))
+                        .getFirstSelectedOption()
+                        .getText())
+                .isEqualTo("Any");
+        for (long id : fresh) {
+            assertThat(this.browser.all("tr[data-letter='" + id + "']")).hasSize(1);
+        }
+        // each letter names its execution, and the node its last attempt failed on
+        JsonNode replayed = this.server.read("/dead-letters/" + fresh.get(2));
+        assertThat(this.browser.text("tr[data-letter='" + fresh.get(2) + "']"))
+                .contains("execution #" + replayed.get("executionId").asLong())
+                .contains(replayed.get("nodeId").asString());
         this.browser.screenshot("dead-letters-acted");
         this.browser.page("/audit", "Audit");
         assertThat(this.browser.text("main table"))
@@ -179,6 +201,43 @@ class H2AdminUiInputTests extends AdminUiSession {
                 .contains("exported by hand")
                 .contains("dead-letter.replay");
         this.browser.assertNoConsoleErrors("/dead-letters/discard");
+    }
+
+    @Test
+    void timesNameTheirZoneAndOnceAReaderChoosesUtcEveryPageShowsUtcInThatBrowser() throws Exception {
+        signIn("viewer");
+        this.browser.timeZone("America/New_York");
+        this.browser.reload("Overview");
+        this.browser.page("/jobs", "Jobs");
+        assertThat(this.browser.text("main table time"))
+                .as("a next fire, in the browser's zone")
+                .containsPattern("EST|EDT|GMT-[45]");
+
+        this.browser.leave();
+        new Select(this.browser.find("#times-in")).selectByValue("UTC");
+        this.browser.heading("Jobs");
+        assertThat(this.browser.all("main table time")).isNotEmpty().allSatisfy((time) -> assertThat(time.getText())
+                .endsWith("UTC"));
+        // remembered: a new visit shows UTC too
+        this.browser.reload("Jobs");
+        assertThat(new Select(this.browser.find("#times-in"))
+                        .getFirstSelectedOption()
+                        .getText())
+                .isEqualTo("UTC");
+        assertThat(this.browser.text("main table time")).endsWith("UTC");
+        this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void theHeaderStaysInViewWhenTheReaderScrollsDownAPage() throws Exception {
+        signIn("viewer");
+        this.browser.resize(1280, 360);
+        this.browser.page("/jobs", "Jobs");
+        Object scrolled = this.browser.script("window.scrollTo(0, document.body.scrollHeight); return window.scrollY;");
+        assertThat(((Number) scrolled).doubleValue()).as("the page scrolled").isPositive();
+        Object top = this.browser.script("return document.querySelector('header.top').getBoundingClientRect().top;");
+        assertThat(((Number) top).doubleValue()).isZero();
+        assertThat(this.browser.find("header.top nav").isDisplayed()).isTrue();
     }
 
     @Test
