@@ -49,6 +49,8 @@ public class SecurityConfiguration {
                 .httpBasic(Customizer.withDefaults())
                 // the token in a cookie that the UI and scripts read and send back in X-XSRF-TOKEN
                 .csrf((csrf) -> csrf.spa())
+                // a write refused for want of the token says so, and how to send it
+                .exceptionHandling((handling) -> handling.accessDeniedHandler(new CsrfRefusal()))
                 .build();
     }
 

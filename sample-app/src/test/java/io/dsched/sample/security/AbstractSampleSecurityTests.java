@@ -119,9 +119,23 @@ abstract class AbstractSampleSecurityTests {
         Response refused = operator.post(path, "{}", false);
         assertThat(refused.status()).as(refused.toString()).isEqualTo(status);
         assertThat(refused.body()).doesNotContain("\"action\"").doesNotContain("needs the role");
+        if (status == 403) {
+            // says why, and what to send
+            assertThat(refused.body()).contains("CSRF token").contains("X-XSRF-TOKEN");
+        }
         assertThat(this.server.bean(JobScheduler.class).isPaused(JOB)).isFalse();
         assertThat(this.server.read("/jobs/" + JOB).get("job").get("paused").asBoolean())
                 .isFalse();
+    }
+
+    @Test
+    void aScriptThatSendsNoCsrfTokenIsToldWhyItsWriteIsRefused() {
+        Response refused = this.server.client("operator").post("/actuator/dsched/jobs/" + JOB + "/pause", "{}", false);
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(403);
+        assertThat(refused.json().get("message").asString())
+                .contains("XSRF-TOKEN cookie")
+                .contains("X-XSRF-TOKEN header");
+        assertThat(this.server.bean(JobScheduler.class).isPaused(JOB)).isFalse();
     }
 
     @Test
