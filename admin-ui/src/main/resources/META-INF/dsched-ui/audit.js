@@ -18,10 +18,22 @@ export async function audit(view, {query}) {
             h('td', {}, time(a.actedAt)),
             h('td', {}, a.actor, a.remoteAddress ? h('div', {class: 'muted small'}, a.remoteAddress) : null),
             h('td', {}, h('code', {}, a.action)),
-            h('td', {class: 'clip'}, a.target || ''),
+            h('td', {class: 'clip'}, target(a)),
             h('td', {}, h('span', {class: 'badge ' + (a.result === 200 ? 'badge-succeeded' : 'badge-failed')}, a.result)),
             h('td', {class: 'clip'}, a.reason || ''),
             h('td', {class: 'clip'}, a.result === 200 ? `${a.beforeValue || '—'} → ${a.afterValue || '—'}` : (a.detail || '')))),
         'Nothing audited yet.'),
         page.total > page.size ? pager(page, go) : null]);
+}
+
+// what the write was on, linked to its page where it has one that outlives the write
+function target(a) {
+    if (!a.target) return '';
+    if (a.action.startsWith('job.') && a.action !== 'job.remove') {
+        return h('a', {href: '#/jobs/' + encodeURIComponent(a.target)}, a.target);
+    }
+    if (a.action.startsWith('execution.') && /^\d+$/.test(a.target)) {
+        return h('a', {href: '#/executions/' + a.target}, 'execution #' + a.target);
+    }
+    return a.target;
 }

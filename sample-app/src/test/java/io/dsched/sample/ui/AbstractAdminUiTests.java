@@ -164,6 +164,10 @@ abstract class AbstractAdminUiTests extends AdminUiSession {
         });
         this.browser.page("/audit", "Audit");
         assertThat(this.browser.text("main table")).contains("job.pause").contains("job.resume");
+        // the audited job's page is a click away
+        this.browser.leave();
+        this.browser.find("main table a[href='#/jobs/" + job + "']").click();
+        this.browser.heading(job);
         this.browser.assertNoConsoleErrors();
     }
 
@@ -252,6 +256,9 @@ abstract class AbstractAdminUiTests extends AdminUiSession {
         assertThat(this.browser.text("dl.facts")).contains("cancelled by operator");
         this.browser.page("/audit", "Audit");
         assertThat(this.browser.text("main table")).contains("execution.cancel");
+        assertThat(this.browser.all("main table a[href='#/executions/" + id + "']"))
+                .as("the cancelled execution, linked")
+                .isNotEmpty();
         this.browser.assertNoConsoleErrors();
     }
 
