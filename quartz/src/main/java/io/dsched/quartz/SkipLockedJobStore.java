@@ -34,8 +34,8 @@ import org.quartz.spi.TriggerFiredResult;
  *       triggers it fires; then, as Quartz does, it checks that each trigger is still acquired,
  *       records the fire, blocks the job's other triggers and writes the next fire time.
  *   <li><b>complete</b> locks the job's row if the job disallows concurrent execution or persists
- *       its data, where stock Quartz takes its cluster-wide lock, then unblocks the job's
- *       triggers and writes its data, as Quartz does.
+ *       its data (stock Quartz takes its cluster-wide lock for every completion), then unblocks
+ *       the job's triggers and writes its data, as Quartz does.
  *   <li><b>release</b> of a trigger acquired but not fired locks the job's row (if it disallows
  *       concurrency) and the trigger's, and puts it back as {@link ClusterJobStore} says.
  * </ul>

@@ -95,7 +95,7 @@ final class TestCluster implements AutoCloseable {
         }
     }
 
-    /** Writes a trigger's state in the store's table, for a test of what a statement must leave alone. */
+    /** Writes a trigger's state in the store's table, for a test of what a completion must leave alone. */
     void state(TriggerKey trigger, String state) {
         try (Connection conn = this.database.connect();
                 PreparedStatement statement = conn.prepareStatement(
