@@ -39,3 +39,10 @@ export function executionActions(execution, refresh) {
         h('button', {type: 'button', 'data-action': 'cancel', class: 'danger', 'aria-label': `Cancel execution #${execution.id}`, onclick: cancel},
             'Cancel'));
 }
+
+// a job's open dead letters, linked to their list when there are any
+export function deadLetterLink(j) {
+    if (!j.openDeadLetters) return h('span', {class: 'muted', 'data-dead-letters': 0}, '0');
+    return h('a', {href: '#/dead-letters?job=' + encodeURIComponent(j.name), 'data-dead-letters': j.openDeadLetters,
+        'aria-label': `${j.openDeadLetters} open dead letter(s) of ${j.name}`}, String(j.openDeadLetters));
+}

@@ -1,4 +1,4 @@
-import {h, get, post, time, table, badge, field, notice, pager, append} from './lib.js';
+import {h, get, post, time, table, badge, field, notice, pager, append, utcChosen, shownZone} from './lib.js';
 import {can} from './app.js';
 
 export async function deadLetters(view, {query, refresh}) {
@@ -24,8 +24,8 @@ export async function deadLetters(view, {query, refresh}) {
         const q = new URLSearchParams();
         if (job.value.trim()) q.set('job', job.value.trim());
         q.set('status', status.value);
-        if (from.value) q.set('from', new Date(from.value).toISOString());
-        if (to.value) q.set('to', new Date(to.value).toISOString());
+        if (from.value) q.set('from', instant(from.value));
+        if (to.value) q.set('to', instant(to.value));
         if (p) q.set('page', p);
         location.hash = '#/dead-letters?' + q;
     };
@@ -41,7 +41,7 @@ export async function deadLetters(view, {query, refresh}) {
             h('td', {}, h('a', {href: '#/jobs/' + encodeURIComponent(l.jobName)}, l.jobName)),
             h('td', {}, badge(l.status)),
             h('td', {class: 'nowrap'}, h('a', {href: '#/executions/' + l.executionId,
-                'aria-label': `Execution ${l.executionId}, whose attempts ended in dead letter ${l.id}`},
+                'aria-label': `execution #${l.executionId}, whose attempts ended in dead letter ${l.id}`},
                 'execution #' + l.executionId)),
             h('td', {class: 'nowrap'}, l.nodeId || ''),
             h('td', {}, l.attempts),
@@ -58,7 +58,8 @@ export async function deadLetters(view, {query, refresh}) {
     append(view, [
         h('h1', {}, 'Dead letters'),
         h('form', {class: 'filters', onsubmit: (e) => { e.preventDefault(); go(0); }},
-            field('Job', job), field('State', status), field('Failed from', from), field('Failed before', to),
+            field('Job', job), field('State', status), field(`Failed from (${shownZone()})`, from),
+            field(`Failed before (${shownZone()})`, to),
             h('button', {type: 'submit'}, 'Filter')),
         operator ? bulk(boxes, refresh) : null,
         table('Dead letters', headers, rows, 'No dead letter matches.'),
@@ -87,10 +88,15 @@ function bulk(boxes, refresh) {
         h('button', {type: 'button', 'data-action': 'discard-selected', class: 'danger', onclick: () => act('discard')}, 'Discard selected'));
 }
 
+// the filters' times are in the zone times are shown in
 function localInput(iso) {
     if (!iso) return '';
     const d = new Date(iso);
     if (isNaN(d)) return '';
-    const off = d.getTimezoneOffset() * 60000;
+    const off = utcChosen() ? 0 : d.getTimezoneOffset() * 60000;
     return new Date(d - off).toISOString().slice(0, 16);
+}
+
+function instant(input) {
+    return new Date(utcChosen() ? input + 'Z' : input).toISOString();
 }

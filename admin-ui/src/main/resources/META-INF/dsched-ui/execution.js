@@ -1,12 +1,11 @@
-import {h, get, post, time, duration, badge, field, notice, append} from './lib.js';
+import {h, get, post, time, duration, badge, field, notice, append, formatter} from './lib.js';
 import {spans} from './charts.js';
 import {can} from './app.js';
 import {executionActions} from './actions.js';
 
-const clockFormat = new Intl.DateTimeFormat(undefined, {hour: '2-digit', minute: '2-digit', second: '2-digit'});
 
 function clockSeconds(ms) {
-    return clockFormat.format(new Date(ms));
+    return formatter('seconds').format(new Date(ms));
 }
 
 export async function execution(view, {args, refresh}) {

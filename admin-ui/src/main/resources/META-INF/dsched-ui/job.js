@@ -1,6 +1,6 @@
-import {h, get, post, enc, time, table, percent, duration, millis, badge, field, clear, append, notice, pager} from './lib.js';
+import {h, get, post, enc, time, table, percent, duration, millis, badge, field, clear, append, notice, pager, shownZone} from './lib.js';
 import {describeCron} from './cron.js';
-import {jobActions} from './actions.js';
+import {jobActions, deadLetterLink} from './actions.js';
 import {bars} from './charts.js';
 import {can} from './app.js';
 
@@ -25,7 +25,8 @@ export async function job(view, {args, query, refresh}) {
                 fact('State', j.paused ? badge('PAUSED') : 'active'),
                 fact('Kind', j.kind + (j.handler ? ` (handler ${j.handler})` : '')),
                 fact('Success (24h)', `${percent(j.stats.successRate)} of ${j.stats.runs} runs`),
-                fact('p95 duration', duration(millis(j.stats.p95)))),
+                fact('p95 duration', duration(millis(j.stats.p95))),
+                fact('Open dead letters', deadLetterLink(j))),
             jobActions(j, refresh)),
         can('admin') ? scheduleEditor(j, refresh) : null,
         paramsSection(j, detail.valuesMasked, refresh),
@@ -59,7 +60,7 @@ function scheduleEditor(j, refresh) {
             clear(check);
             const words = describeCron(preview.cron);
             append(check, [h('p', {class: 'ok'}, words ? `Valid: ${words}.` : 'Valid.'),
-                h('p', {class: 'muted'}, `Next five fires (your zone; hover for ${preview.zone}):`),
+                h('p', {class: 'muted'}, `Next five fires (in ${shownZone()}; hover for ${preview.zone}):`),
                 h('ol', {class: 'preview'}, preview.next.map((at) => h('li', {}, time(at, preview.zone))))]);
             save.disabled = false;
         } catch (error) {

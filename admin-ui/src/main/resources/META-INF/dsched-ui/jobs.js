@@ -1,6 +1,6 @@
 import {h, get, time, table, percent, duration, millis, badge, field, clear, append} from './lib.js';
 import {describeCron} from './cron.js';
-import {jobActions} from './actions.js';
+import {jobActions, deadLetterLink} from './actions.js';
 import {can} from './app.js';
 
 export async function jobs(view, {query, refresh}) {
@@ -21,7 +21,7 @@ export async function jobs(view, {query, refresh}) {
             && (f === '' || (f === 'paused' && j.paused) || (f === 'active' && !j.paused)
                 || (f === 'failing' && j.lastRun && j.lastRun.status !== 'SUCCEEDED') || (f === 'runtime' && j.kind === 'runtime')));
         clear(holder);
-        const headers = ['Name', 'Schedule', 'Zone', 'Next fire', 'Last outcome', 'Success (24h)', 'p95 duration', 'State'];
+        const headers = ['Name', 'Schedule', 'Zone', 'Next fire', 'Last outcome', 'Success (24h)', 'p95 duration', 'Dead letters', 'State'];
         if (can('operator')) headers.push('Actions');
         append(holder, [table('Jobs', headers, shown.map((j) => row(j, refresh)), 'No job matches.')]);
     };
@@ -46,6 +46,7 @@ function row(j, refresh) {
         h('td', {}, j.lastRun ? h('a', {href: '#/executions/' + j.lastRun.executionId}, badge(j.lastRun.status)) : badge(null)),
         h('td', {}, percent(j.stats.successRate), h('span', {class: 'muted small'}, ` of ${j.stats.runs}`)),
         h('td', {}, duration(millis(j.stats.p95))),
+        h('td', {}, deadLetterLink(j)),
         h('td', {'data-state': j.paused ? 'paused' : 'active'}, j.paused ? badge('PAUSED') : h('span', {class: 'muted'}, 'active')),
         can('operator') ? h('td', {}, jobActions(j, refresh)) : null);
 }

@@ -82,8 +82,9 @@ export function enc(value) {
 // browser); each names its zone.
 const ZONE_CHOICE = 'dsched.zone';
 const shown = new Map();
+let utc = remembered();
 
-export function utcChosen() {
+function remembered() {
     try {
         return localStorage.getItem(ZONE_CHOICE) === 'UTC';
     } catch (e) {
@@ -91,22 +92,35 @@ export function utcChosen() {
     }
 }
 
-export function chooseUtc(utc) {
+export function utcChosen() {
+    return utc;
+}
+
+export function chooseUtc(chosen) {
+    utc = chosen;
     try {
-        if (utc) localStorage.setItem(ZONE_CHOICE, 'UTC');
+        if (chosen) localStorage.setItem(ZONE_CHOICE, 'UTC');
         else localStorage.removeItem(ZONE_CHOICE);
     } catch (e) {
-        // a browser that keeps nothing shows the browser's zone
+        // a browser that keeps nothing keeps the choice until the page is loaded anew
     }
 }
 
-function formatter(style) {
-    const key = style + (utcChosen() ? ' UTC' : '');
+// the zone times are shown in, as its name
+export function shownZone() {
+    return utc ? 'UTC' : Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+const STYLES = {
+    time: {dateStyle: 'medium', timeStyle: 'long'},
+    clock: {hour: '2-digit', minute: '2-digit'},
+    seconds: {hour: '2-digit', minute: '2-digit', second: '2-digit'},
+};
+
+export function formatter(style) {
+    const key = style + (utc ? ' UTC' : '');
     if (!shown.has(key)) {
-        const zone = utcChosen() ? {timeZone: 'UTC'} : {};
-        shown.set(key, new Intl.DateTimeFormat(undefined, style === 'clock'
-            ? {hour: '2-digit', minute: '2-digit', ...zone}
-            : {dateStyle: 'medium', timeStyle: 'long', ...zone}));
+        shown.set(key, new Intl.DateTimeFormat(undefined, {...STYLES[style], ...(utc ? {timeZone: 'UTC'} : {})}));
     }
     return shown.get(key);
 }

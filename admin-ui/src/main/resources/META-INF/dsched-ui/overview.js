@@ -1,4 +1,4 @@
-import {h, get, time, table, percent, duration, millis, clock, append} from './lib.js';
+import {h, get, time, table, percent, duration, millis, clock, append, shownZone} from './lib.js';
 import {bars, lines} from './charts.js';
 
 // a node whose clock is beyond dsched.cluster.max-clock-skew takes no fires until it is back
@@ -21,7 +21,7 @@ export async function overview(view) {
     const bad = t.minutes.reduce((a, m) => a + m.failed, 0);
     append(view, [
         h('h1', {}, 'Overview'),
-        h('p', {class: 'muted'}, 'Answered by node ', h('strong', {}, o.node), '.'),
+        h('p', {class: 'muted'}, 'Answered by node ', h('strong', {}, o.node), `. Times are in ${shownZone()}.`),
         h('section', {class: 'tiles', 'aria-label': 'The cluster now'},
             tile('Nodes alive', `${o.nodes.filter((n) => n.alive).length} of ${o.nodes.length}`),
             tile('Jobs', o.jobs),

@@ -75,7 +75,8 @@ final class MaskedViews {
                     job.nextFireAt(),
                     job.paused(),
                     job.lastRun(),
-                    job.stats());
+                    job.stats(),
+                    job.openDeadLetters());
         } else if (item instanceof ExecutionRecord run) {
             copy = new ExecutionRecord(
                     run.id(),

@@ -79,6 +79,21 @@ public class JobStatistics {
     }
 
     /**
+     * Counts each job's open dead letters, those waiting for an operator.
+     * @return the counts of the jobs that have any
+     */
+    public Map<String, Long> openDeadLetters() {
+        Map<String, Long> counts = new HashMap<>();
+        this.jdbc.query(
+                this.tables.sql("SELECT job_name, COUNT(*) AS n FROM dsched_dead_letter WHERE status = 'OPEN'"
+                        + " GROUP BY job_name"),
+                (rs) -> {
+                    counts.put(rs.getString("job_name"), rs.getLong("n"));
+                });
+        return counts;
+    }
+
+    /**
      * Reads the latest attempts that started since a time, newest first.
      * @param since the start of the window
      * @param limit how many at most

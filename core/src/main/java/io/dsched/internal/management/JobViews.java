@@ -75,9 +75,10 @@ public class JobViews {
     public List<Job> jobs(Duration window) {
         Instant since = this.clock.instant().minus(window);
         Map<String, Map<ExecutionStatus, Long>> counts = this.statistics.counts(since);
+        Map<String, Long> letters = this.statistics.openDeadLetters();
         List<Job> views = new ArrayList<>();
         for (String name : this.jobs.names()) {
-            views.add(view(name, window, since, counts.getOrDefault(name, Map.of())));
+            views.add(view(name, window, since, counts.getOrDefault(name, Map.of()), letters.getOrDefault(name, 0L)));
         }
         return views;
     }
@@ -93,7 +94,12 @@ public class JobViews {
     public JobDetail job(String name, Duration window, ExecutionStatus status, Pageable page) {
         this.jobs.existing(name);
         Instant since = this.clock.instant().minus(window);
-        Job job = view(name, window, since, this.statistics.counts(since).getOrDefault(name, Map.of()));
+        Job job = view(
+                name,
+                window,
+                since,
+                this.statistics.counts(since).getOrDefault(name, Map.of()),
+                this.statistics.openDeadLetters().getOrDefault(name, 0L));
         return new JobDetail(job, this.executionViews.executions(name, status, page));
     }
 
@@ -122,7 +128,8 @@ public class JobViews {
         return new SchedulePreview(input.cron(), zone.getId(), next);
     }
 
-    private Job view(String name, Duration window, Instant since, Map<ExecutionStatus, Long> counts) {
+    private Job view(
+            String name, Duration window, Instant since, Map<ExecutionStatus, Long> counts, long openDeadLetters) {
         Optional<RuntimeJobRecord> runtime = this.jobs.runtime(name);
         Schedule schedule = runtime.map(RuntimeJobRecord::schedule)
                 .orElseGet(() -> this.jobs.declaredSchedule(name).orElse(null));
@@ -154,7 +161,8 @@ public class JobViews {
                         : null,
                 isPaused(name),
                 lastRun(name),
-                stats(name, window, since, counts));
+                stats(name, window, since, counts),
+                openDeadLetters);
     }
 
     private Stats stats(String name, Duration window, Instant since, Map<ExecutionStatus, Long> counts) {

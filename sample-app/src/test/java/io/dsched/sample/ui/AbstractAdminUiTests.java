@@ -191,7 +191,26 @@ abstract class AbstractAdminUiTests extends AdminUiSession {
                 .get(0);
         String key = letter.get("idempotencyKey").asString();
 
-        this.browser.page("/dead-letters?job=" + job, "Dead letters");
+        // the Jobs page counts the job's open letters, a click away from their list; more may come
+        // meanwhile (the job fails on its schedule too), none go
+        this.browser.reload("Jobs");
+        long counted = Long.parseLong(this.browser
+                .find("tr[data-job='" + job + "'] [data-dead-letters]")
+                .getAttribute("data-dead-letters"));
+        assertThat(counted)
+                .isBetween(
+                        1L,
+                        this.server
+                                .read("/dead-letters?status=open&job=" + job)
+                                .get("total")
+                                .asLong());
+        this.browser.leave();
+        this.browser.find("tr[data-job='" + job + "'] a[data-dead-letters]").click();
+        this.browser.heading("Dead letters");
+        assertThat(this.browser.url()).contains("job=" + job);
+        assertThat(this.browser.all("tr[data-letter='" + letter.get("id").asLong() + "']"))
+                .hasSize(1);
+
         this.browser
                 .find("tr[data-letter='" + letter.get("id").asLong() + "'] a[href^='#/executions/']")
                 .click();

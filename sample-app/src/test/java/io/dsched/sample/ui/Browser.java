@@ -65,6 +65,8 @@ final class Browser implements AutoCloseable {
                 "--disable-component-update",
                 "--disable-sync",
                 "--disable-dev-shm-usage",
+                // the tests read dates and zones as English writes them
+                "--lang=en-US",
                 "--window-size=1280,800",
                 "--user-data-dir=" + this.profile.toAbsolutePath());
         LoggingPreferences logs = new LoggingPreferences();

@@ -19,6 +19,7 @@ import java.time.Instant;
  * @param paused whether it is paused
  * @param lastRun its latest finished attempt, or {@code null}
  * @param stats its attempts within the window
+ * @param openDeadLetters how many of its dead letters wait for an operator
  */
 public record Job(
         String name,
@@ -33,4 +34,5 @@ public record Job(
         Instant nextFireAt,
         boolean paused,
         LastRun lastRun,
-        Stats stats) {}
+        Stats stats,
+        long openDeadLetters) {}
