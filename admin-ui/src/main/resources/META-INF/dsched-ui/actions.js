@@ -42,6 +42,8 @@ export function executionActions(execution, refresh) {
 
 // a job's open dead letters, linked to their list when there are any
 export function deadLetterLink(j) {
+    // a node of an earlier version does not count them
+    if (j.openDeadLetters === undefined || j.openDeadLetters === null) return h('span', {class: 'muted'}, '—');
     if (!j.openDeadLetters) return h('span', {class: 'muted', 'data-dead-letters': 0}, '0');
     return h('a', {href: '#/dead-letters?job=' + encodeURIComponent(j.name), 'data-dead-letters': j.openDeadLetters,
         'aria-label': `${j.openDeadLetters} open dead letter(s) of ${j.name}`}, String(j.openDeadLetters));

@@ -18,14 +18,15 @@ export async function deadLetters(view, {query, refresh}) {
     const status = h('select', {id: 'dl-status'}, [['open', 'Open'], ['replayed', 'Replayed'], ['discarded', 'Discarded'], ['', 'Any']]
         .map(([v, l]) => h('option', {value: v}, l)));
     status.value = filters.status;
-    const from = h('input', {type: 'datetime-local', id: 'dl-from', value: localInput(filters.from)});
-    const to = h('input', {type: 'datetime-local', id: 'dl-to', value: localInput(filters.to)});
+    const from = h('input', {type: 'datetime-local', id: 'dl-from', value: localInput(filters.from), max: '9999-12-31T23:59'});
+    const to = h('input', {type: 'datetime-local', id: 'dl-to', value: localInput(filters.to), max: '9999-12-31T23:59'});
     const go = (p) => {
         const q = new URLSearchParams();
         if (job.value.trim()) q.set('job', job.value.trim());
         q.set('status', status.value);
-        if (from.value) q.set('from', instant(from.value));
-        if (to.value) q.set('to', instant(to.value));
+        // an unchanged filter keeps its instant, which the input shows to the minute only
+        if (from.value) q.set('from', from.value === localInput(filters.from) ? filters.from : instant(from.value));
+        if (to.value) q.set('to', to.value === localInput(filters.to) ? filters.to : instant(to.value));
         if (p) q.set('page', p);
         location.hash = '#/dead-letters?' + q;
     };

@@ -65,8 +65,6 @@ final class Browser implements AutoCloseable {
                 "--disable-component-update",
                 "--disable-sync",
                 "--disable-dev-shm-usage",
-                // the tests read dates and zones as English writes them
-                "--lang=en-US",
                 "--window-size=1280,800",
                 "--user-data-dir=" + this.profile.toAbsolutePath());
         LoggingPreferences logs = new LoggingPreferences();
@@ -80,6 +78,8 @@ final class Browser implements AutoCloseable {
         this.driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
         this.base = base;
         resize(1280, 800);
+        // the tests read dates and zones as English writes them, whatever the machine's locale
+        this.driver.executeCdpCommand("Emulation.setLocaleOverride", Map.of("locale", "en-US"));
     }
 
     /**

@@ -225,6 +225,14 @@ class H2AdminUiInputTests extends AdminUiSession {
                         .getText())
                 .isEqualTo("UTC");
         assertThat(this.browser.text("main table time")).endsWith("UTC");
+        // the dead-letter filters take their times in UTC too
+        this.browser.page("/dead-letters", "Dead letters");
+        assertThat(this.browser.text("form.filters")).contains("Failed from (UTC)");
+        this.browser.script("document.getElementById('dl-from').value = '2000-01-01T00:00';");
+        this.browser.leave();
+        this.browser.find("form.filters button[type=submit]").click();
+        this.browser.heading("Dead letters");
+        assertThat(this.browser.url()).contains("from=2000-01-01T00%3A00%3A00.000Z");
         this.browser.assertNoConsoleErrors();
     }
 
