@@ -249,6 +249,34 @@ class H2AdminUiInputTests extends AdminUiSession {
     }
 
     @Test
+    void theFireLagLegendKeysHaveTheColoursOfTheirLinesNotTheText() throws Exception {
+        signIn("viewer");
+        this.browser.page("/", "Overview");
+        Object colours = this.browser.script("""
+                const of = (css, property) => getComputedStyle(document.querySelector(css))[property];
+                const line = (name) => {
+                    const probe = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+                    probe.setAttribute('class', 'chart');
+                    const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+                    path.setAttribute('class', 'line ' + name);
+                    probe.append(path);
+                    document.querySelector('main').append(probe);
+                    const stroke = getComputedStyle(path).stroke;
+                    probe.remove();
+                    return stroke;
+                };
+                return [of('.legend .key-p50', 'borderLeftColor'), line('line-p50'),
+                        of('.legend .key-p95', 'borderLeftColor'), line('line-p95'),
+                        of('.legend', 'color')];
+                """);
+        List<?> shown = (List<?>) colours;
+        assertThat(shown.get(0)).as("the p50 key, as its line").isEqualTo(shown.get(1));
+        assertThat(shown.get(2)).as("the p95 key, as its line").isEqualTo(shown.get(3));
+        assertThat(shown.get(0)).as("the p50 key, not the text").isNotEqualTo(shown.get(4));
+        assertThat(shown.get(0)).as("the two keys").isNotEqualTo(shown.get(2));
+    }
+
+    @Test
     void aBarChartDrawsAValueBelowZeroAsAnEmptyBarWithoutAnError() throws Exception {
         // as a job's page does for a duration that two machines' clocks made negative
         signIn("viewer");
