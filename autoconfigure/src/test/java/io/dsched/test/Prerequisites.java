@@ -1,5 +1,10 @@
 package io.dsched.test;
 
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -18,6 +23,23 @@ public final class Prerequisites {
      */
     public static boolean inCi() {
         return "true".equalsIgnoreCase(System.getenv("CI"));
+    }
+
+    /**
+     * Finds a command on the {@code PATH}, as a shell would.
+     * @param command the command's name, such as {@code promtool}
+     * @return the first executable of that name, if there is one
+     */
+    public static Optional<Path> onPath(String command) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return Optional.empty();
+        }
+        return Arrays.stream(path.split(File.pathSeparator))
+                .filter((directory) -> !directory.isEmpty())
+                .map((directory) -> Path.of(directory, command))
+                .filter(Files::isExecutable)
+                .findFirst();
     }
 
     /**

@@ -64,7 +64,16 @@ final class Fires {
         return (most != null) ? most.get() : 0;
     }
 
-    /** Lets the runs of {@link StuckJob} that are not recoveries return. */
+    /** Holds a run until {@link #unstick()}, for a minute at most. */
+    private static void awaitUnstuck() {
+        try {
+            stuck.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Lets the held runs of {@link HeldSerialJob} and {@link StuckJob} return. */
     static void unstick() {
         stuck.countDown();
     }
@@ -136,11 +145,7 @@ final class Fires {
         @Override
         public void execute(JobExecutionContext context) throws JobExecutionException {
             run(context);
-            try {
-                stuck.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
+            awaitUnstuck();
         }
     }
 
@@ -151,11 +156,7 @@ final class Fires {
         public void execute(JobExecutionContext context) throws JobExecutionException {
             run(context);
             if (!context.isRecovering()) {
-                try {
-                    stuck.await(60, TimeUnit.SECONDS);
-                } catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                }
+                awaitUnstuck();
             }
         }
     }

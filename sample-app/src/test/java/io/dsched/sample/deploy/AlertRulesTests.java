@@ -3,13 +3,11 @@ package io.dsched.sample.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dsched.test.Prerequisites;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -68,7 +66,7 @@ class AlertRulesTests {
 
     @Test
     void alertRulesAreValidAndPassTheirUnitTests() throws IOException, InterruptedException {
-        Optional<Path> promtool = onPath("promtool");
+        Optional<Path> promtool = Prerequisites.onPath("promtool");
         Prerequisites.require(promtool.isPresent(), "promtool is not installed: apt-get install prometheus");
         assertSucceeds(promtool.get(), "check", "rules", RULES.toString());
         assertSucceeds(promtool.get(), "test", "rules", RULE_TESTS.toString());
@@ -115,18 +113,6 @@ class AlertRulesTests {
             families.add(HISTOGRAM_SUFFIX.matcher(name.group()).replaceFirst(""));
         }
         return families;
-    }
-
-    private static Optional<Path> onPath(String command) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        return Arrays.stream(path.split(File.pathSeparator))
-                .filter((directory) -> !directory.isEmpty())
-                .map((directory) -> Path.of(directory, command))
-                .filter(Files::isExecutable)
-                .findFirst();
     }
 
     private void assertSucceeds(Path promtool, String... arguments) throws IOException, InterruptedException {

@@ -6,11 +6,9 @@ import io.dsched.jobs.JobScheduler;
 import io.dsched.sample.order.OrderJobs;
 import io.dsched.test.Prerequisites;
 import io.dsched.test.TestDatabases;
-import java.io.File;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +25,7 @@ class H2SampleSecurityTests extends AbstractSampleSecurityTests {
     /** The README's commands for scripts, run as given, against this sample instead of port 8081. */
     @Test
     void theReadmesRecipeForScriptsPausesAJobAndPlacesAnOrder(@TempDir Path directory) throws Exception {
-        Prerequisites.require(onPath("curl"), "curl is not installed: apt-get install curl");
+        Prerequisites.require(Prerequisites.onPath("curl").isPresent(), "curl is not installed: apt-get install curl");
         String recipe = block(Files.readString(README), "a script keeps the cookie in a jar:")
                 .replace("localhost:8081", URI.create(this.server.base()).getAuthority());
         Path output = directory.resolve("output.log");
@@ -43,14 +41,6 @@ class H2SampleSecurityTests extends AbstractSampleSecurityTests {
         assertThat(printed).contains("\"action\" : \"job.pause\"").contains("\"status\" : \"PENDING\"");
         assertThat(this.server.bean(JobScheduler.class).isPaused(OrderJobs.NIGHTLY_REPORT))
                 .isTrue();
-    }
-
-    private static boolean onPath(String command) {
-        String path = System.getenv("PATH");
-        return path != null
-                && Arrays.stream(path.split(File.pathSeparator))
-                        .filter((directory) -> !directory.isEmpty())
-                        .anyMatch((directory) -> Files.isExecutable(Path.of(directory, command)));
     }
 
     /** The first shell block after a line of text. */
