@@ -174,6 +174,11 @@ public class ClusterJobStore extends JobStoreTX {
     public void shutdown() {
         if (this.closing.compareAndSet(false, true)) {
             try {
+                beforeShutdown();
+            } catch (RuntimeException ex) {
+                getLog().warn("Couldn't put back the fires this node fired ahead: " + ex.getMessage());
+            }
+            try {
                 int released = executeInNonManagedTXLock(null, this::releaseAcquired, null);
                 if (released > 0) {
                     getLog().debug("Released " + released + " trigger(s) this node had acquired but not fired");
@@ -184,6 +189,9 @@ public class ClusterJobStore extends JobStoreTX {
         }
         super.shutdown();
     }
+
+    /** What a store does first as it shuts down, before it puts back its acquired triggers. */
+    protected void beforeShutdown() {}
 
     /**
      * Shuts the store down without a write first: for a stop that cannot wait for the database,

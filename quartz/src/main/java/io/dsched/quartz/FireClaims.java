@@ -25,6 +25,17 @@ public interface FireClaims {
     Claimed claim(Connection connection, List<TriggerFiredBundle> fired) throws SQLException;
 
     /**
+     * Takes over a fire that committed with its claim ahead of its time but that no worker will
+     * start: the store fired it ahead ({@link SkipLockedJobStore#setFireAheadMillis}), and Quartz's
+     * thread put it back (its schedule changed while it waited, or it stopped) or the store shut
+     * down before Quartz's thread took it. Quartz records the fire complete afterwards; the
+     * application runs it elsewhere, at its time. The store fires ahead only for claims that
+     * implement this.
+     * @param fire the fire, as {@link Claimed#committed} saw it
+     */
+    default void left(TriggerFiredBundle fire) {}
+
+    /**
      * Claims made in a transaction that fires triggers, told how it ended. Exactly one of the two
      * is called, on the thread that fired the triggers.
      */

@@ -11,9 +11,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.quartz.JobDetail;
 import org.quartz.JobKey;
 import org.quartz.JobPersistenceException;
+import org.quartz.Trigger.CompletedExecutionInstruction;
 import org.quartz.TriggerKey;
 import org.quartz.impl.jdbcjobstore.FiredTriggerRecord;
 import org.quartz.spi.OperableTrigger;
+import org.quartz.spi.TriggerFiredBundle;
 import org.quartz.spi.TriggerFiredResult;
 
 /**
@@ -85,6 +87,9 @@ import org.quartz.spi.TriggerFiredResult;
  * guards there, so that a worker starts on the job at once and a fire commits with its claim or
  * not at all. If the claims fail, they are rolled back to the savepoint and the fires go on.
  *
+ * <p>Given a lead ({@link #setFireAheadMillis}), it fires each trigger ahead of its time
+ * ({@link FiringAhead}), so that at the due instant the application's pool only starts the job.
+ *
  * <p>Needs {@code SKIP LOCKED} (PostgreSQL, MariaDB 10.6+; MySQL 8 has it too, untested) and one
  * of the delegates of {@link SkipLockedDelegates}, which add it to Quartz's selection of due
  * triggers. H2 keeps the stock store ({@link ClusterJobStore}).
@@ -92,6 +97,8 @@ import org.quartz.spi.TriggerFiredResult;
 public class SkipLockedJobStore extends JobLockingStore {
 
     private volatile Boolean repeatableReadByDefault;
+
+    private final FiringAhead ahead = new FiringAhead(this);
 
     /**
      * Hands out connections that read what is committed. MySQL and MariaDB default to REPEATABLE
@@ -124,21 +131,80 @@ public class SkipLockedJobStore extends JobLockingStore {
         return known;
     }
 
+    /**
+     * Sets how long before their time triggers are fired: each is then acquired, fired and claimed
+     * in one go at least this long before it is due, and handed to Quartz as due at once; the
+     * application's thread pool starts each job at its scheduled time ({@link FiringAhead}). 0 (the
+     * default) fires each trigger at its time, as Quartz does. Needs {@link FireClaims} that take
+     * over a fire no worker starts ({@link FireClaims#left}); without them triggers fire at their
+     * time. Set as {@code org.quartz.jobStore.fireAheadMillis}.
+     * @param millis the lead, in milliseconds
+     */
+    public void setFireAheadMillis(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("The fire-ahead lead must not be negative: " + millis);
+        }
+        this.ahead.lead(millis);
+    }
+
+    /**
+     * Returns how long before their time triggers are fired.
+     * @return the lead in milliseconds, 0 if triggers fire at their time
+     */
+    public long getFireAheadMillis() {
+        return this.ahead.lead();
+    }
+
     @Override
     public List<OperableTrigger> acquireNextTriggers(long noLaterThan, int maxCount, long timeWindow)
             throws JobPersistenceException {
         if (!takesFires()) {
             return List.of();
         }
-        // the delegate's selection skips locked rows: no cluster-wide lock
+        if (this.ahead.lead() > 0 && claims() != null) {
+            return this.ahead.fire(noLaterThan, maxCount);
+        }
+        return acquire(noLaterThan, maxCount, timeWindow);
+    }
+
+    /** Acquires due triggers; the delegate's selection skips locked rows: no cluster-wide lock. */
+    List<OperableTrigger> acquire(long noLaterThan, int maxCount, long timeWindow) throws JobPersistenceException {
         return executeInNonManagedTXLock(
                 null,
                 (conn) -> acquireNextTrigger(conn, noLaterThan, maxCount, timeWindow),
                 (conn, acquired) -> recorded(conn, acquired.stream().map(OperableTrigger::getFireInstanceId), null));
     }
 
+    /**
+     * Does work in a transaction of its own, outside Quartz's lock.
+     * @param work the work
+     * @return what it returns
+     * @throws JobPersistenceException if it fails
+     */
+    <T> T inTransaction(Work<T> work) throws JobPersistenceException {
+        return executeInNonManagedTXLock(null, work::in, null);
+    }
+
+    /** Work on a connection inside a transaction. */
+    @FunctionalInterface
+    interface Work<T> {
+
+        T in(Connection conn) throws JobPersistenceException;
+    }
+
+    /** Hands out the fires of triggers fired ahead, and fires the others now. */
     @Override
     public List<TriggerFiredResult> triggersFired(List<OperableTrigger> triggers) throws JobPersistenceException {
+        return this.ahead.handOut(triggers);
+    }
+
+    /**
+     * Fires triggers in one transaction, with the application's claims.
+     * @param triggers the acquired triggers
+     * @return the fire of each, in order
+     * @throws JobPersistenceException if the transaction fails; the triggers stay acquired
+     */
+    List<TriggerFiredResult> fireNow(List<OperableTrigger> triggers) throws JobPersistenceException {
         FireClaims claims = claims();
         AtomicReference<FireClaims.Claimed> handOver = new AtomicReference<>();
         List<TriggerFiredResult> fired = null;
@@ -221,9 +287,7 @@ public class SkipLockedJobStore extends JobLockingStore {
 
     @Override
     public void triggeredJobComplete(
-            OperableTrigger trigger,
-            JobDetail jobDetail,
-            org.quartz.Trigger.CompletedExecutionInstruction instruction) {
+            OperableTrigger trigger, JobDetail jobDetail, CompletedExecutionInstruction instruction) {
         retryExecuteInNonManagedTXLock(null, (conn) -> {
             if (jobDetail.isConcurrentExecutionDisallowed() || jobDetail.isPersistJobDataAfterExecution()) {
                 lockJobs(conn, List.of(jobDetail.getKey()));
@@ -242,6 +306,9 @@ public class SkipLockedJobStore extends JobLockingStore {
      */
     @Override
     public void releaseAcquiredTrigger(OperableTrigger trigger) {
+        if (this.ahead.leave(trigger)) {
+            return;
+        }
         retryExecuteInNonManagedTXLock(null, (conn) -> {
             if (disallowsConcurrency(conn, trigger.getJobKey())) {
                 lockJobs(conn, List.of(trigger.getJobKey()));
@@ -250,6 +317,28 @@ public class SkipLockedJobStore extends JobLockingStore {
             releaseAcquiredTrigger(conn, trigger);
             return null;
         });
+    }
+
+    /**
+     * Leaves a fire that was fired ahead but that no worker will start: the application takes it
+     * over, and Quartz records it complete, which unblocks its job's triggers.
+     * @param fire the fire
+     */
+    void leave(TriggerFiredBundle fire) {
+        claims().left(fire);
+        // as Quartz completes a fire that ran: a trigger that fires no more goes
+        triggeredJobComplete(
+                fire.getTrigger(),
+                fire.getJobDetail(),
+                fire.getTrigger().mayFireAgain()
+                        ? CompletedExecutionInstruction.NOOP
+                        : CompletedExecutionInstruction.DELETE_TRIGGER);
+    }
+
+    /** Leaves the fires fired ahead that Quartz's thread never took, before the store shuts down. */
+    @Override
+    protected void beforeShutdown() {
+        this.ahead.leaveAll();
     }
 
     /**

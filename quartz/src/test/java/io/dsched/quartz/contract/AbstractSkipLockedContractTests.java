@@ -203,6 +203,101 @@ abstract class AbstractSkipLockedContractTests {
     }
 
     @Test
+    void firedAheadEachFireIsRecordedAndClaimedBeforeItsTimeOnceAcrossTheNodesEachTakingItsShare() throws Exception {
+        AheadClaims one = new AheadClaims();
+        AheadClaims two = new AheadClaims();
+        // Quartz's own pool starts a job as soon as it is handed over, dsched's at its time: held
+        // runs stand for fires waiting for their time, each holding a thread and its fire's record
+        this.teardown.add(Fires::unstick);
+        Scheduler first = this.cluster
+                .node("n1", Store.SKIP_LOCKED)
+                .claims(one)
+                .fireAhead(1000)
+                .threads(12)
+                .create();
+        Scheduler second = this.cluster
+                .node("n2", Store.SKIP_LOCKED)
+                .claims(two)
+                .fireAhead(1000)
+                .threads(12)
+                .create();
+        Instant due = Instant.now().plusSeconds(4);
+        List<JobKey> jobs = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            JobDetail job =
+                    newJob(Fires.HeldSerialJob.class).withIdentity("burst-" + i).build();
+            first.scheduleJob(job, AbstractQuartzContractTests.once("burst-" + i, job, Date.from(due)));
+            jobs.add(job.getKey());
+        }
+        first.start();
+        second.start();
+
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> one.claims().size() + two.claims().size() == 20);
+        List<AheadClaims.Claim> claims = new java.util.ArrayList<>(one.claims());
+        claims.addAll(two.claims());
+        assertThat(claims).extracting(AheadClaims.Claim::trigger).doesNotHaveDuplicates();
+        assertThat(claims).allSatisfy((claim) -> {
+            assertThat(claim.scheduledAt()).isEqualTo(due.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+            assertThat(claim.claimedAt()).as("claimed before its time").isBefore(claim.scheduledAt());
+        });
+        // the node that looks first takes its share, half, and leaves the rest to the other
+        assertThat(one.claims()).hasSizeLessThanOrEqualTo(10);
+        assertThat(two.claims()).hasSizeLessThanOrEqualTo(10);
+        Fires.unstick();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> jobs.stream().allMatch((job) -> Fires.of(job).size() == 1));
+        assertThat(one.left()).isEmpty();
+        assertThat(two.left()).isEmpty();
+    }
+
+    @Test
+    void aFireMadeAheadThatQuartzsThreadNeverTakesIsLeftToTheApplicationAndCompletedAsTheStoreShutsDown()
+            throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Scheduler> node =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<Thread> stopping =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        // inside the transaction that fires ahead, on Quartz's thread: the scheduler is told to shut
+        // down, and waits for that thread, which then hands out nothing more
+        AheadClaims claims = new AheadClaims(() -> {
+            Thread stop = new Thread(() -> {
+                try {
+                    node.get().shutdown(true);
+                } catch (org.quartz.SchedulerException ex) {
+                    throw new IllegalStateException(ex);
+                }
+            });
+            stopping.set(stop);
+            stop.start();
+            await().atMost(Duration.ofSeconds(10)).until(() -> stop.getState() == Thread.State.WAITING);
+        });
+        node.set(this.cluster
+                .node("n1", Store.SKIP_LOCKED)
+                .claims(claims)
+                .fireAhead(1000)
+                .create());
+        Instant due = Instant.now().plusSeconds(2);
+        JobDetail job = newJob(FreeJob.class).withIdentity("left").build();
+        node.get().scheduleJob(job, AbstractQuartzContractTests.once("left", job, Date.from(due)));
+        node.get().start();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> stopping.get() != null);
+        stopping.get().join(TimeUnit.SECONDS.toMillis(20));
+        assertThat(stopping.get().isAlive()).isFalse();
+        assertThat(claims.claims()).extracting(AheadClaims.Claim::trigger).containsExactly("left");
+        assertThat(claims.left())
+                .as("left to the application")
+                .extracting(AheadClaims.Claim::trigger)
+                .containsExactly("left");
+        assertThat(Fires.of(job.getKey())).as("never run").isEmpty();
+        // recorded complete as a run of it would be: no fire of it left, and the trigger, done, gone
+        assertThat(this.cluster.count("SELECT COUNT(*) FROM {P}FIRED_TRIGGERS WHERE SCHED_NAME = ?"))
+                .isZero();
+        assertThat(this.cluster.state(TriggerKey.triggerKey("left"))).isNull();
+    }
+
+    @Test
     void aFireOfABatchHoldsTheRowOfEachOfItsJobsUntilItCommits() throws Exception {
         // (its triggers' rows are held by Quartz's own writes of them as well: not a test of the locks)
         FireGate gate = new FireGate((bundle) -> true);

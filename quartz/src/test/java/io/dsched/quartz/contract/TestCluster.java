@@ -202,6 +202,8 @@ final class TestCluster implements AutoCloseable {
 
         private boolean losingCommits;
 
+        private long fireAheadMillis;
+
         private Node(String id, Store store) {
             this.id = id;
             this.store = store;
@@ -224,6 +226,12 @@ final class TestCluster implements AutoCloseable {
 
         Node claims(FireClaims claims) {
             this.claims = claims;
+            return this;
+        }
+
+        /** Fires triggers this long ahead of their time (the skip-locked store only). */
+        Node fireAhead(long millis) {
+            this.fireAheadMillis = millis;
             return this;
         }
 
@@ -282,6 +290,9 @@ final class TestCluster implements AutoCloseable {
             p.setProperty("org.quartz.jobStore.acquireTriggersWithinLock", "true");
             p.setProperty("org.quartz.scheduler.dbFailureRetryInterval", "500");
             p.setProperty("org.quartz.jobStore.dataSource", dataSource);
+            if (this.fireAheadMillis > 0) {
+                p.setProperty("org.quartz.jobStore.fireAheadMillis", String.valueOf(this.fireAheadMillis));
+            }
             if (this.losingCommits) {
                 p.setProperty(
                         "org.quartz.dataSource." + dataSource + ".connectionProvider.class",

@@ -1,0 +1,77 @@
+package io.dsched.quartz;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * A node's share of the fires due soon, for firing ahead: the fires due by a horizon (triggers
+ * waiting, and fires other nodes fired ahead already) divided among the nodes checked in, less
+ * what this node fired ahead already. Nodes look ahead at random moments; the first to look would
+ * otherwise take a whole burst for its own workers while the others idle.
+ */
+final class FireShares {
+
+    private final String sql;
+
+    private final String schedulerName;
+
+    FireShares(String prefix, String schedulerName) {
+        this.schedulerName = schedulerName;
+        String fired = prefix + "FIRED_TRIGGERS";
+        this.sql = "SELECT (SELECT COUNT(*) FROM " + prefix + "TRIGGERS"
+                + " WHERE SCHED_NAME = ? AND TRIGGER_STATE = 'WAITING' AND NEXT_FIRE_TIME <= ?),"
+                + " (SELECT COUNT(*) FROM " + fired + " WHERE SCHED_NAME = ? AND SCHED_TIME > ? AND SCHED_TIME <= ?),"
+                + " (SELECT COUNT(*) FROM " + fired
+                + " WHERE SCHED_NAME = ? AND INSTANCE_NAME = ? AND SCHED_TIME > ? AND SCHED_TIME <= ?),"
+                + " (SELECT COUNT(*) FROM " + prefix + "SCHEDULER_STATE WHERE SCHED_NAME = ?)";
+    }
+
+    /**
+     * Returns how many more triggers a node may fire ahead.
+     * @param conn a connection
+     * @param node the node's instance id
+     * @param now the time now
+     * @param horizon the latest fire time looked at
+     * @param most the most it may take (what its thread pool has room for)
+     * @return the number, from 0 to {@code most}
+     * @throws SQLException if the counts cannot be read
+     */
+    int of(Connection conn, String node, long now, long horizon, int most) throws SQLException {
+        try (PreparedStatement counts = conn.prepareStatement(this.sql)) {
+            counts.setString(1, this.schedulerName);
+            counts.setLong(2, horizon);
+            counts.setString(3, this.schedulerName);
+            counts.setLong(4, now);
+            counts.setLong(5, horizon);
+            counts.setString(6, this.schedulerName);
+            counts.setString(7, node);
+            counts.setLong(8, now);
+            counts.setLong(9, horizon);
+            counts.setString(10, this.schedulerName);
+            try (ResultSet row = counts.executeQuery()) {
+                row.next();
+                return share(row.getLong(1), row.getLong(2), row.getLong(3), row.getLong(4), most);
+            }
+        }
+    }
+
+    /**
+     * The arithmetic of {@link #of}.
+     * @param waiting triggers waiting, due by the horizon
+     * @param firedAhead fires of every node fired ahead, due by the horizon
+     * @param mine those of this node
+     * @param nodes the nodes checked in (this one, once it has checked in)
+     * @param most the most this node may take
+     * @return how many more it takes
+     */
+    static int share(long waiting, long firedAhead, long mine, long nodes, int most) {
+        if (waiting == 0) {
+            return 0;
+        }
+        long due = waiting + firedAhead;
+        long perNode = (due + Math.max(1, nodes) - 1) / Math.max(1, nodes);
+        return (int) Math.max(0, Math.min(most, Math.min(waiting, perNode - mine)));
+    }
+}
