@@ -75,6 +75,7 @@ final class DschedEngineConfiguration {
                 cluster.getIdleWait(),
                 cluster.getMisfireThreshold(),
                 cluster.isSkipLocked());
+        QuartzSettings.fireAhead(quartz, cluster.getFireAhead(), cluster.getFireAheadMax());
         DschedEngineSettings settings =
                 new DschedEngineSettings(jdbc.tables().clusterName(), nodeId.value(), jdbc.platform(), quartz);
         customizers.orderedStream().forEach((customizer) -> customizer.customize(settings));

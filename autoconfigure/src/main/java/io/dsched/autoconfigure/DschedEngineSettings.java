@@ -21,6 +21,11 @@ public final class DschedEngineSettings {
 
     private static final Map<String, String> RESERVED = Map.ofEntries(
             Map.entry("org.quartz.scheduler.instanceName", "set dsched.cluster.name instead"),
+            Map.entry(
+                    "org.quartz.threadPool.class",
+                    "dsched's pool starts each fire at its time, which a fire made ahead of it needs"),
+            Map.entry("org.quartz.threadPool.capacity", "set dsched.cluster.fire-ahead-max instead"),
+            Map.entry("org.quartz.jobStore.fireAheadMillis", "set dsched.cluster.fire-ahead instead"),
             Map.entry("org.quartz.scheduler.instanceId", "set dsched.node-id or define a NodeId bean instead"),
             Map.entry(
                     "org.quartz.jobStore.class",

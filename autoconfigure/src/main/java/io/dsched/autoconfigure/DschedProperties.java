@@ -387,6 +387,37 @@ public class DschedProperties {
         private Duration misfireThreshold = Duration.ofSeconds(60);
 
         /**
+         * How long before its time a fire of a recurring job is recorded and claimed, so that at
+         * its time a worker only starts the job; 0 records each fire at its time. A fire recorded
+         * ahead runs even if its job is paused in that lead, as a running one would. Needs
+         * skip-locked acquisition (PostgreSQL, MariaDB); H2 records each fire at its time.
+         */
+        private Duration fireAhead = Duration.ofSeconds(1);
+
+        /**
+         * Most fires a node holds at once, waiting for their time or running, when it fires ahead
+         * (at least dsched.threads). A node takes only its share of the fires due soon, and none
+         * while all its workers are busy.
+         */
+        private int fireAheadMax = 500;
+
+        public Duration getFireAhead() {
+            return this.fireAhead;
+        }
+
+        public void setFireAhead(Duration fireAhead) {
+            this.fireAhead = fireAhead;
+        }
+
+        public int getFireAheadMax() {
+            return this.fireAheadMax;
+        }
+
+        public void setFireAheadMax(int fireAheadMax) {
+            this.fireAheadMax = fireAheadMax;
+        }
+
+        /**
          * Whether nodes acquire, fire and complete triggers row by row with SELECT ... FOR UPDATE
          * SKIP LOCKED (PostgreSQL, MariaDB 10.6+, and MySQL 8, not yet tested) instead of one at a
          * time under Quartz's cluster-wide TRIGGER_ACCESS lock. Always false on H2.

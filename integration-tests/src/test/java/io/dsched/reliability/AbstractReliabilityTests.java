@@ -154,7 +154,10 @@ abstract class AbstractReliabilityTests {
         FireExecutor fires = node.bean(FireExecutor.class);
         boolean inTransaction = node.bean(JobGuard.class).locksInTransactions();
         assertThat(inTransaction).isEqualTo(kind() != TestDatabases.Kind.H2);
-        Instant fire = Instant.parse("2031-01-01T00:00:00Z");
+        // due: a fire claimed with its transaction takes its job's guard too; off the second, on
+        // which the jobs' own triggers fire
+        Instant fire =
+                Instant.now().minusSeconds(60).truncatedTo(ChronoUnit.SECONDS).plusMillis(321);
         // another run of "flaky" holds its guard, on a live node: the locks of a node that does not
         // beat are released as a dead node's by the next sweep of membership
         NodeTable nodes = new NodeTable(this.cluster.observer(), platform(), this.cluster.tables());
@@ -232,11 +235,49 @@ abstract class AbstractReliabilityTests {
     }
 
     @Test
+    void aFireClaimedAheadOfItsTimeLeavesItsJobsGuardFreeUntilItsWorkerStartsIt() throws Exception {
+        ClusterNode node = start("node-1");
+        FireExecutor fires = node.bean(FireExecutor.class);
+        Fire ahead = new Fire("steady", Instant.now().plusSeconds(3600).truncatedTo(ChronoUnit.SECONDS));
+        Map<Fire, Attempt> claimed;
+        try (Connection connection = this.cluster.observer().getConnection()) {
+            connection.setAutoCommit(false);
+            claimed = fires.claimAhead(connection, List.of(ahead));
+            connection.commit();
+        }
+        if (!node.bean(JobGuard.class).locksInTransactions()) {
+            // H2 claims no fire of a guarded job in its transaction: its worker claims it
+            assertThat(claimed).isEmpty();
+            return;
+        }
+        assertThat(claimed).containsOnlyKeys(ahead);
+        assertThat(attempts("steady")).singleElement().satisfies((attempt) -> {
+            assertThat(attempt.status()).isEqualTo(ExecutionStatus.RUNNING);
+            assertThat(attempt.startedAt()).as("to start at its time").isEqualTo(ahead.scheduledAt());
+        });
+        // the guard stays free for the job's other runs meanwhile: here another node's takes it
+        LockTable elsewhere =
+                new LockTable(this.cluster.observer(), platform(), this.cluster.tables(), "node-elsewhere");
+        assertThat(elsewhere.lock(lock("steady")))
+                .as("the guard, free during the lead")
+                .isTrue();
+        assertThat(fires.run(claimed.get(ahead)))
+                .as("its worker finds the guard held, and waits")
+                .isEqualTo(Outcome.DEFERRED);
+        elsewhere.unlock(lock("steady"));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> attempts("steady").get(0).status() == ExecutionStatus.SUCCEEDED);
+        assertThat(ReliabilityJobs.invocations("steady")).hasSize(1);
+    }
+
+    @Test
     void aFireClaimedInTheTransactionThatFiresItIsNotTakenOverWhileItWaitsLongForItsWorker() throws Exception {
         ClusterNode node = start("node-1");
         FireExecutor fires = node.bean(FireExecutor.class);
         AttemptRunner runner = node.bean(AttemptRunner.class);
-        Instant at = Instant.parse("2031-01-01T00:00:00Z");
+        // due, as Quartz fires it: an attempt claimed ahead of its time is stale no earlier than then
+        Instant at =
+                Instant.now().minusSeconds(60).truncatedTo(ChronoUnit.SECONDS).plusMillis(321);
         Fire steady = new Fire("steady", at);
         Fire dropped = new Fire("missed", at);
         // claims of a transaction that did not commit are let go
@@ -264,7 +305,7 @@ abstract class AbstractReliabilityTests {
         assertThat(runner.inFlight())
                 .containsExactlyInAnyOrder(claim, claimed.get(dropped).claim().id());
         // Quartz handed "missed" to a worker that never started it (a trigger listener vetoed it)
-        fires.committed(List.of(claimed.get(dropped)));
+        fires.handedOver(claimed.get(dropped));
         // Quartz hands a fire to its worker once it has seen its transaction commit, which can take
         // as long as the database does not answer: here longer than the node timeout, over which
         // the membership's sweep takes over the node's running attempts it does not know of

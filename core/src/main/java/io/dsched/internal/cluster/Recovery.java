@@ -30,8 +30,10 @@ final class Recovery {
         if (lostTwice) {
             return null;
         }
+        // an attempt its lost node claimed ahead of its fire's time, to start then, waits for it
+        Instant due = (orphan.startedAt() != null && orphan.startedAt().isAfter(now)) ? orphan.startedAt() : now;
         return orphan.next(
-                ExecutionOrigin.RECOVERY, nodeId, now, now, "recovery of attempt " + orphan.attempt() + ": " + reason);
+                ExecutionOrigin.RECOVERY, nodeId, now, due, "recovery of attempt " + orphan.attempt() + ": " + reason);
     }
 
     /** The dead letter of an orphan that is not re-run. */

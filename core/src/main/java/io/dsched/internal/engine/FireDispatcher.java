@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import org.quartz.JobDataMap;
 import org.quartz.JobExecutionContext;
 import org.quartz.SchedulerException;
 import org.quartz.Trigger;
@@ -60,9 +61,23 @@ public final class FireDispatcher implements JobFactory, FireClaims {
         this.clock = clock;
     }
 
+    /**
+     * Creates the job of a fire, and tells the {@link TimedWorkerPool} when the fire is to start
+     * and, if it was claimed in the transaction that fired it, that it is in its worker's hands
+     * from the moment that worker starts it.
+     */
     @Override
     public DschedQuartzJob newJob(TriggerFiredBundle bundle, org.quartz.Scheduler scheduler) {
+        Attempt claimedAhead = claimedAhead(bundle.getJobDetail().getJobDataMap());
+        Date scheduledAt = bundle.getScheduledFireTime();
+        TimedWorkerPool.startAt(
+                (scheduledAt != null) ? scheduledAt.getTime() : 0,
+                (claimedAhead != null) ? () -> this.executor.handedOver(claimedAhead) : () -> {});
         return new DschedQuartzJob(this::dispatch);
+    }
+
+    private static Attempt claimedAhead(JobDataMap data) {
+        return (data.get(CLAIMED_AHEAD) instanceof Attempt claimed) ? claimed : null;
     }
 
     /**
@@ -83,7 +98,6 @@ public final class FireDispatcher implements JobFactory, FireClaims {
 
             @Override
             public void committed() {
-                FireDispatcher.this.executor.committed(claimed.values());
                 for (TriggerFiredBundle bundle : fired) {
                     Attempt attempt = claimed.get(fire(bundle));
                     if (attempt != null) {
@@ -99,6 +113,18 @@ public final class FireDispatcher implements JobFactory, FireClaims {
                 FireDispatcher.this.executor.notCommitted(claimed.values());
             }
         };
+    }
+
+    /**
+     * Leaves a fire that was claimed ahead of its time but that no worker will start to any node,
+     * to run at its time.
+     */
+    @Override
+    public void left(TriggerFiredBundle fire) {
+        this.executor.leave(
+                fire.getJobDetail().getKey().getName(),
+                fire.getScheduledFireTime().toInstant(),
+                claimedAhead(fire.getJobDetail().getJobDataMap()));
     }
 
     private static Fire fire(TriggerFiredBundle bundle) {
@@ -118,9 +144,8 @@ public final class FireDispatcher implements JobFactory, FireClaims {
 
     void dispatch(JobExecutionContext context) {
         String jobName = context.getJobDetail().getKey().getName();
-        Attempt claimedAhead =
-                (context.getJobDetail().getJobDataMap().get(CLAIMED_AHEAD) instanceof Attempt claimed) ? claimed : null;
-        if (this.stopping) {
+        Attempt claimedAhead = claimedAhead(context.getJobDetail().getJobDataMap());
+        if (this.stopping || TimedWorkerPool.givenUp()) {
             this.executor.leave(jobName, context.getScheduledFireTime().toInstant(), claimedAhead);
             return;
         }

@@ -7,7 +7,6 @@ import io.dsched.quartz.SpringCronTriggerPersistenceDelegate;
 import java.time.Duration;
 import java.util.Properties;
 import javax.sql.DataSource;
-import org.quartz.simpl.SimpleThreadPool;
 import org.quartz.utils.DBConnectionManager;
 
 /**
@@ -26,6 +25,8 @@ import org.quartz.utils.DBConnectionManager;
  *   <li>job data kept as strings, so that nodes of different versions can read each other's
  *       rows;
  *   <li>the Spring cron trigger registered with the store;
+ *   <li>a {@link TimedWorkerPool}, which starts each fire on the dot, and with the skip-locked store
+ *       triggers fired ahead of their time if asked ({@link #fireAhead});
  *   <li>each node's connections registered under a name of its own, so that several nodes in
  *       one JVM (as in tests) never share a pool.
  * </ul>
@@ -75,11 +76,10 @@ public final class QuartzSettings {
         properties.setProperty(
                 "org.quartz.scheduler.idleWaitTime", String.valueOf(Math.max(1000, idleWait.toMillis())));
         properties.setProperty("org.quartz.scheduler.batchTriggerAcquisitionMaxCount", String.valueOf(threads));
-        properties.setProperty("org.quartz.threadPool.class", SimpleThreadPool.class.getName());
+        properties.setProperty("org.quartz.threadPool.class", TimedWorkerPool.class.getName());
         properties.setProperty("org.quartz.threadPool.threadCount", String.valueOf(threads));
+        properties.setProperty("org.quartz.threadPool.capacity", String.valueOf(threads));
         properties.setProperty("org.quartz.threadPool.threadNamePrefix", "dsched-worker");
-        // a job still running when the shutdown timeout ends must not keep the JVM alive
-        properties.setProperty("org.quartz.threadPool.makeThreadsDaemons", "true");
         boolean rowByRow = skipLocked && platform.dialect().skipsLocked();
         properties.setProperty(
                 "org.quartz.jobStore.class", (rowByRow ? SkipLockedJobStore.class : ClusterJobStore.class).getName());
@@ -97,5 +97,27 @@ public final class QuartzSettings {
         properties.setProperty("org.quartz.jobStore.acquireTriggersWithinLock", "true");
         properties.setProperty("org.quartz.jobStore.useProperties", "true");
         return properties;
+    }
+
+    /**
+     * Has a node's store fire triggers ahead of their time, when it is the {@link SkipLockedJobStore}:
+     * each trigger is fired and claimed at least the lead before it is due, and its fire waits in
+     * the node's {@link TimedWorkerPool} for its time.
+     * @param properties the node's Quartz properties, from {@link #forNode}
+     * @param lead how long ahead; zero leaves fires at their time
+     * @param most the most fires the node holds at once, waiting for their time or running
+     * @return whether the store fires ahead
+     */
+    public static boolean fireAhead(Properties properties, Duration lead, int most) {
+        if (lead.isZero()
+                || !SkipLockedJobStore.class.getName().equals(properties.getProperty("org.quartz.jobStore.class"))) {
+            return false;
+        }
+        int threads = Integer.parseInt(properties.getProperty("org.quartz.threadPool.threadCount"));
+        int capacity = Math.max(threads, most);
+        properties.setProperty("org.quartz.jobStore.fireAheadMillis", String.valueOf(lead.toMillis()));
+        properties.setProperty("org.quartz.threadPool.capacity", String.valueOf(capacity));
+        properties.setProperty("org.quartz.scheduler.batchTriggerAcquisitionMaxCount", String.valueOf(capacity));
+        return true;
     }
 }

@@ -1,7 +1,6 @@
 package io.dsched.internal.execution;
 
 import io.dsched.execution.ExecutionListener;
-import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.Outcome;
 import io.dsched.internal.store.ExecutionStore;
@@ -11,13 +10,10 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import net.javacrumbs.shedlock.core.SimpleLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +53,8 @@ public final class FireExecutor {
 
     private final ExecutionListener listener;
 
+    private final ClaimsInTransaction inTransaction;
+
     /**
      * Creates an executor.
      * @param store the execution history
@@ -82,12 +80,14 @@ public final class FireExecutor {
         this.targets = targets;
         this.wakeQueue = wakeQueue;
         this.clock = clock;
+        this.inTransaction = new ClaimsInTransaction(store, guard, targets, runner.nodeId());
     }
 
     /**
      * Claims fires in the transaction that fires them, so that their workers need no commit of
      * their own for the claim or the guard: the first attempt of each fire of a job this node
-     * declares and, for a guarded job, the job's lock. A fire whose guard another run holds, or
+     * declares and, for a guarded job whose fire is due, the job's lock (a fire claimed ahead of
+     * its time takes the lock as its worker starts it). A fire whose guard another run holds, or
      * that is claimed already, is left to its worker, which handles it as usual; so is every fire
      * of a guarded job when the guard cannot lock inside a transaction.
      * @param connection the connection of the fire's transaction
@@ -97,47 +97,7 @@ public final class FireExecutor {
      * @throws SQLException if a statement fails, which fails the transaction
      */
     public Map<Fire, Attempt> claimAhead(Connection connection, List<Fire> fires) throws SQLException {
-        Instant now = this.clock.instant();
-        List<ExecutionRecord> claims = new ArrayList<>(fires.size());
-        Map<String, JobTarget> jobs = new HashMap<>();
-        for (Fire fire : fires) {
-            Optional<JobTarget> job = this.targets.find(fire.jobName());
-            if (job.isPresent() && (!job.get().guarded() || this.guard.locksInTransactions())) {
-                ExecutionRecord claim =
-                        ExecutionRecord.claim(fire.jobName(), fire.scheduledAt(), this.runner.nodeId(), now);
-                claims.add(claim);
-                jobs.put(claim.idempotencyKey(), job.get());
-            }
-        }
-        if (claims.isEmpty()) {
-            return Map.of();
-        }
-        Map<String, Attempt> claimed = new HashMap<>();
-        // guards in name order, as the outcomes' writes release them: no two transactions wait in a circle
-        List<ExecutionRecord> inserted =
-                new ArrayList<>(this.store.inserts().claimOn(connection, claims).values());
-        inserted.sort(java.util.Comparator.comparing(ExecutionRecord::jobName));
-        for (ExecutionRecord claim : inserted) {
-            JobTarget job = jobs.get(claim.idempotencyKey());
-            SimpleLock lock = null;
-            if (job.guarded()) {
-                Optional<SimpleLock> taken = this.guard.tryLockOn(connection, job);
-                if (taken.isEmpty()) {
-                    // another run holds the guard: the worker claims the fire and waits for it
-                    this.store.inserts().unclaimOn(connection, claim);
-                    continue;
-                }
-                lock = taken.get();
-            }
-            claimed.put(claim.idempotencyKey(), new Attempt(claim, job, lock));
-        }
-        Map<Fire, Attempt> byFire = new HashMap<>();
-        for (Fire fire : fires) {
-            Attempt attempt = claimed.get(ExecutionRecord.idempotencyKey(fire.jobName(), fire.scheduledAt()));
-            if (attempt != null) {
-                byFire.put(fire, attempt);
-            }
-        }
+        Map<Fire, Attempt> byFire = this.inTransaction.claim(connection, fires, this.clock.instant());
         // in flight from the claim, not from the worker's start: should the commit's answer be
         // lost, Quartz confirms the fires only once the database answers again, and meanwhile the
         // membership's sweep of stale attempts must not take these over as lost
@@ -148,16 +108,14 @@ public final class FireExecutor {
     }
 
     /**
-     * Hands attempts {@link #claimAhead claimed ahead} over to the workers of their fires, once
-     * their transaction has committed: a worker that has not started one within the node timeout
-     * never will (Quartz did not hand it its fire), and the membership's sweep of stale attempts
-     * may take it over.
-     * @param claimedAhead the attempts
+     * Notes that the worker of an attempt {@link #claimAhead claimed ahead} is starting it: one
+     * that has not run it within the node timeout never will (a listener of Quartz's vetoed the
+     * fire), and the membership's sweep of stale attempts may take it over. Until then the attempt
+     * is held, however long it waits for its time or for a worker.
+     * @param claimedAhead the attempt
      */
-    public void committed(Collection<Attempt> claimedAhead) {
-        for (Attempt attempt : claimedAhead) {
-            this.runner.handOver(attempt.claim().id());
-        }
+    public void handedOver(Attempt claimedAhead) {
+        this.runner.handOver(claimedAhead.claim().id());
     }
 
     /**
@@ -182,8 +140,9 @@ public final class FireExecutor {
     }
 
     /**
-     * Leaves a fire that reached a worker after this node stopped taking work to any node: its
-     * first attempt waits, due at once, whether it was claimed in the fire's transaction (then it
+     * Leaves a fire that reached a worker after this node stopped taking work, or that was fired
+     * ahead and will reach no worker here, to any node: its first attempt waits, due at its time
+     * or at once if that has passed, whether it was claimed in the fire's transaction (then it
      * is put back, and the guard taken with it let go) or not yet (then it is queued). It never
      * ran, so it counts as no failure. The write is tried again while the database fails
      * transiently, for a while; should it fail for good, a claimed attempt is taken over once this
@@ -195,6 +154,7 @@ public final class FireExecutor {
      */
     public void leave(String jobName, Instant scheduledAt, Attempt claimedAhead) {
         String reason = "node " + this.runner.nodeId() + " stopped before it ran the fire";
+        Instant due = notBefore(scheduledAt);
         if (claimedAhead != null && claimedAhead.guardTakenWithClaim() != null) {
             claimedAhead.guardTakenWithClaim().unlock();
         }
@@ -203,8 +163,8 @@ public final class FireExecutor {
                     "the fire of '" + jobName + "' left to the other nodes",
                     LEAVE_PATIENCE,
                     () -> (claimedAhead == null)
-                            ? queue(jobName, scheduledAt, reason)
-                            : this.store.outcomes().defer(claimedAhead.claim(), this.clock.instant(), reason));
+                            ? queue(jobName, scheduledAt, due, reason)
+                            : this.store.outcomes().defer(claimedAhead.claim(), due, reason));
             if (left) {
                 this.wakeQueue.run();
                 logger.info("Left '{}' scheduled at {} to any node: this node is stopping", jobName, scheduledAt);
@@ -238,22 +198,18 @@ public final class FireExecutor {
      * Writes a fire's first attempt as waiting, due at once, for the queue of any node to claim.
      * @return {@code false} if the fire has an attempt already
      */
-    private boolean queue(String jobName, Instant scheduledAt, String reason) {
-        Instant now = this.clock.instant();
+    private boolean queue(String jobName, Instant scheduledAt, Instant dueAt, String reason) {
         return this.store
                 .inserts()
-                .claim(ExecutionRecord.waiting(
-                        jobName,
-                        scheduledAt,
-                        1,
-                        ExecutionRecord.idempotencyKey(jobName, scheduledAt),
-                        ExecutionOrigin.SCHEDULE,
-                        this.runner.nodeId(),
-                        now,
-                        now,
-                        null,
-                        reason))
+                .claim(ClaimsInTransaction.waiting(
+                        jobName, scheduledAt, this.runner.nodeId(), this.clock.instant(), dueAt, reason))
                 .isPresent();
+    }
+
+    /** The fire's time, or now if that has passed. */
+    private Instant notBefore(Instant scheduledAt) {
+        Instant now = this.clock.instant();
+        return scheduledAt.isAfter(now) ? scheduledAt : now;
     }
 
     /**
@@ -266,7 +222,8 @@ public final class FireExecutor {
         if (this.targets.find(jobName).isEmpty()) {
             // a newer deployment's job fired on this older node: queue the fire for a node that knows it
             logger.debug("Queueing '{}' scheduled at {} for a node that declares it", jobName, scheduledAt);
-            queue(jobName, scheduledAt, "job is not declared on node " + this.runner.nodeId());
+            // its worker runs at its time: due at once
+            queue(jobName, scheduledAt, this.clock.instant(), ClaimsInTransaction.notDeclared(this.runner.nodeId()));
             this.wakeQueue.run();
             this.listener.skipped(jobName, ExecutionListener.SkipReason.NOT_DECLARED);
             return Outcome.DEFERRED;

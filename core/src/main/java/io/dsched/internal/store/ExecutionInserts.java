@@ -104,6 +104,20 @@ public final class ExecutionInserts {
     }
 
     /**
+     * Inserts first attempts of fires, waiting, on a connection whose transaction the caller owns
+     * and commits, as {@link #claimOn} does claims: a fire that already has the attempt is left out,
+     * and so is everything on H2.
+     * @param connection the connection, inside a transaction
+     * @param attempts the attempts to insert, each {@link ExecutionRecord#waiting waiting}
+     * @throws SQLException if an insert fails
+     */
+    public void insertOn(Connection connection, List<ExecutionRecord> attempts) throws SQLException {
+        if (!attempts.isEmpty()) {
+            this.rows.dialect.claimOn(this.rows, connection, attempts);
+        }
+    }
+
+    /**
      * Takes back, inside the transaction that inserted it, an attempt {@link #claimOn claimed}
      * there.
      * @param connection the connection, inside that transaction

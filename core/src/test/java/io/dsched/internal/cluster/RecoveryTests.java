@@ -39,6 +39,15 @@ class RecoveryTests {
     }
 
     @Test
+    void aFireItsLostNodeClaimedAheadOfItsTimeIsReRunAtThatTimeNotBefore() {
+        Instant later = NOW.plusSeconds(2);
+        ExecutionRecord claimedAhead =
+                ExecutionRecord.claim("settle", later, "node-2", later).withId(5);
+        assertThat(Recovery.rerunOf(claimedAhead, job(3), "node-1", NOW, "died").dueAt())
+                .isEqualTo(later);
+    }
+
+    @Test
     void aLostRecoveryIsReRunWhileTheJobHasAttemptsLeftAndDeadLetteredWhenNot() {
         ExecutionRecord lostRecovery = recoveryAttempt(2);
         assertThat(Recovery.rerunOf(lostRecovery, job(3), "node-1", NOW, "died"))

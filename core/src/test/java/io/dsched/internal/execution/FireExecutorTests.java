@@ -98,13 +98,15 @@ class FireExecutorTests {
         Attempt rolledBack = claimedAhead(scheduledAt.plusSeconds(2));
         Instant beforeHandOver = this.clock.instant().minusMillis(1);
         assertThat(this.runner.inFlight(this.clock.instant().plus(Duration.ofDays(1))))
-                .as("held while the claims' transaction is confirmed, however long that takes")
+                .as("held until their workers start them, however long they wait for their time")
                 .containsExactlyInAnyOrder(
                         waiting.claim().id(),
                         run.claim().id(),
                         rolledBack.claim().id());
 
-        this.executor.committed(List.of(waiting, run));
+        // their workers start them; the rolled-back one never reaches a worker
+        this.executor.handedOver(waiting);
+        this.executor.handedOver(run);
         this.executor.notCommitted(List.of(rolledBack));
 
         assertThat(this.runner.inFlight(beforeHandOver))

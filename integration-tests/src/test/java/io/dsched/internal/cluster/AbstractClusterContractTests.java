@@ -94,6 +94,35 @@ abstract class AbstractClusterContractTests {
         logger.info("{}: {} fires in [{}, {}) by node: {}", kind(), window.size(), from, to, perNode);
         assertThat(perNode).hasSizeGreaterThan(1);
         assertThat(perNode).containsKey(busiest.id());
+        assertThat(TestJobs.EARLY).as("runs started before their time").isEmpty();
+    }
+
+    @Test
+    void aFireIsClaimedAheadOfItsTimeAndItsJobStartsAtItsTimeNotBefore() {
+        start("node-1", Map.of("test.tick.cron", "* * * * * *"));
+        ExecutionRepository executions = executions();
+        if (kind() == TestDatabases.Kind.H2) {
+            // H2 has no SKIP LOCKED: each fire is recorded and claimed at its time
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> claimedAhead(executions)
+                    .isEmpty());
+            return;
+        }
+        // a fire still to come, recorded and claimed already: it waits in the node's pool
+        ExecutionRecord ahead = await().atMost(Duration.ofSeconds(10))
+                .until(() -> claimedAhead(executions), (claims) -> !claims.isEmpty())
+                .get(0);
+        assertThat(ahead.startedAt()).as("to start at its time").isEqualTo(ahead.scheduledAt());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> TestJobs.invocations("tick").containsKey(ahead.scheduledAt()));
+        assertThat(TestJobs.invocations("tick").get(ahead.scheduledAt())).containsExactly("node-1");
+        assertThat(TestJobs.EARLY).as("runs started before their time").isEmpty();
+    }
+
+    private static List<ExecutionRecord> claimedAhead(ExecutionRepository executions) {
+        Instant now = Instant.now();
+        return executions.findByJobNameBetween("tick", now.plusMillis(50), now.plusSeconds(10)).stream()
+                .filter((run) -> run.status() == ExecutionStatus.RUNNING)
+                .toList();
     }
 
     @Test

@@ -23,8 +23,12 @@ public class TestJobs {
     /** Invocations of each job by scheduled time, across every node in this JVM. */
     static final Map<String, Map<Instant, List<String>>> INVOCATIONS = new ConcurrentHashMap<>();
 
+    /** Runs that started before the time their fire was scheduled for, as "job@time on node". */
+    static final List<String> EARLY = new CopyOnWriteArrayList<>();
+
     static void reset() {
         INVOCATIONS.clear();
+        EARLY.clear();
     }
 
     static Map<Instant, List<String>> invocations(String job) {
@@ -32,6 +36,9 @@ public class TestJobs {
     }
 
     static void record(JobContext context) {
+        if (Instant.now().isBefore(context.scheduledAt())) {
+            EARLY.add(context.jobName() + "@" + context.scheduledAt() + " on " + context.nodeId());
+        }
         INVOCATIONS
                 .computeIfAbsent(context.jobName(), (name) -> new ConcurrentHashMap<>())
                 .computeIfAbsent(context.scheduledAt(), (time) -> new CopyOnWriteArrayList<>())

@@ -1,0 +1,263 @@
+package io.dsched.internal.engine;
+
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.quartz.spi.ThreadPool;
+
+/**
+ * The Quartz thread pool of a dsched node: it starts each fire at the time it was scheduled for,
+ * not when Quartz's scheduler thread hands it over. With a store that fires triggers ahead of their
+ * time ({@code SkipLockedJobStore#setFireAheadMillis}), the fires wait here for their time, so that
+ * at the due instant a worker only starts the job; without, a fire comes at its time and starts at
+ * once (Quartz's thread hands a fire over up to 2 ms early; this pool starts it on the dot).
+ *
+ * <p>It holds up to {@code capacity} fires at once, waiting for their time or running, and runs
+ * {@code threadCount} of them at once. It takes more only while a worker is free: a node whose
+ * workers are all busy fires nothing ahead, which leaves the fires to nodes that can start them.
+ *
+ * <p>Quartz creates it by name and sets its properties ({@code org.quartz.threadPool.threadCount},
+ * {@code .capacity}, {@code .threadNamePrefix}). The fire's time reaches it from the job factory
+ * ({@link #startAt}), called on Quartz's scheduler thread for each fire just before it is handed
+ * over.
+ */
+public final class TimedWorkerPool implements ThreadPool {
+
+    private int threadCount = 10;
+
+    private int capacity;
+
+    private String threadNamePrefix = "dsched-worker";
+
+    private ScheduledThreadPoolExecutor timer;
+
+    private ThreadPoolExecutor workers;
+
+    private final Object room = new Object();
+
+    /** Fires taken, waiting or running; guarded by {@link #room}. */
+    private int taken;
+
+    /** Fires handed to the workers, running or waiting for one; guarded by {@link #room}. */
+    private int atWorkers;
+
+    private boolean shutDown;
+
+    /** Fires handed over before their time, waiting for it. */
+    private final java.util.Set<Fire> waiting = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * Tells the pool on this thread when the next fire it is handed should start, and what to do as
+     * a worker starts it.
+     * @param epochMillis the fire's scheduled time
+     * @param onStart run on the worker as it starts the fire, before the job
+     */
+    public static void startAt(long epochMillis, Runnable onStart) {
+        FireStart.next(new FireStart(epochMillis, onStart));
+    }
+
+    /**
+     * Whether the fire running on this thread was handed to its worker before its time because the
+     * pool shut down: its job must not run, and the fire is left to another node.
+     * @return {@code true} if it was given up
+     */
+    public static boolean givenUp() {
+        return FireStart.givenUp();
+    }
+
+    public void setThreadCount(int threadCount) {
+        this.threadCount = threadCount;
+    }
+
+    public int getThreadCount() {
+        return this.threadCount;
+    }
+
+    public void setCapacity(int capacity) {
+        this.capacity = capacity;
+    }
+
+    public int getCapacity() {
+        return this.capacity;
+    }
+
+    public void setThreadNamePrefix(String threadNamePrefix) {
+        this.threadNamePrefix = threadNamePrefix;
+    }
+
+    @Override
+    public void initialize() {
+        if (this.threadCount < 1) {
+            throw new IllegalArgumentException("A worker pool needs at least one thread: " + this.threadCount);
+        }
+        this.capacity = Math.max(this.capacity, this.threadCount);
+        this.workers = new ThreadPoolExecutor(
+                this.threadCount,
+                this.threadCount,
+                0,
+                TimeUnit.MILLISECONDS,
+                new LinkedBlockingQueue<>(),
+                threads(this.threadNamePrefix + "-"));
+        this.workers.prestartAllCoreThreads();
+        this.timer = new ScheduledThreadPoolExecutor(1, threads(this.threadNamePrefix + "-timer"));
+        this.timer.setRemoveOnCancelPolicy(true);
+    }
+
+    @Override
+    public boolean runInThread(Runnable shell) {
+        FireStart start = FireStart.take();
+        Fire fire = new Fire(shell, start.onStart(), start.epochMillis());
+        synchronized (this.room) {
+            if (this.shutDown) {
+                // Quartz's thread may hand out a last fire after the pool shut down: give it up at once
+                threads(this.threadNamePrefix + "-last")
+                        .newThread(() -> FireStart.runGivenUp(fire::run))
+                        .start();
+                return true;
+            }
+            this.taken++;
+        }
+        startWhenDue(fire);
+        return true;
+    }
+
+    private void startWhenDue(Fire fire) {
+        long early = fire.startAt - System.currentTimeMillis();
+        if (early <= 0) {
+            start(fire, false);
+            return;
+        }
+        this.waiting.add(fire);
+        this.timer.schedule(
+                () -> {
+                    if (this.waiting.remove(fire)) {
+                        startWhenDue(fire);
+                    }
+                },
+                early,
+                TimeUnit.MILLISECONDS);
+    }
+
+    private void start(Fire fire, boolean givenUp) {
+        synchronized (this.room) {
+            this.atWorkers++;
+        }
+        this.workers.execute(() -> {
+            try {
+                if (givenUp) {
+                    FireStart.runGivenUp(fire::run);
+                } else {
+                    fire.run();
+                }
+            } finally {
+                synchronized (this.room) {
+                    this.atWorkers--;
+                    this.taken--;
+                    this.room.notifyAll();
+                }
+            }
+        });
+    }
+
+    /**
+     * Waits until the pool has room for a fire and a worker is free, as Quartz's thread asks before
+     * it looks for due triggers.
+     */
+    @Override
+    public int blockForAvailableThreads() {
+        synchronized (this.room) {
+            while (!this.shutDown && (this.taken >= this.capacity || this.atWorkers >= this.threadCount)) {
+                try {
+                    this.room.wait(500);
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    return 0;
+                }
+            }
+            return this.shutDown ? 0 : this.capacity - this.taken;
+        }
+    }
+
+    /**
+     * Shuts the pool down. Fires still waiting for their time are handed to workers at once and
+     * given up ({@link #givenUp}); Quartz then records them complete.
+     * @param waitForJobsToComplete whether to wait for the running fires to end
+     */
+    @Override
+    public void shutdown(boolean waitForJobsToComplete) {
+        synchronized (this.room) {
+            if (this.shutDown) {
+                return;
+            }
+            this.shutDown = true;
+            this.room.notifyAll();
+        }
+        this.timer.shutdownNow();
+        try {
+            // a fire the timer is handing to a worker right now gets there before the workers stop
+            this.timer.awaitTermination(1, TimeUnit.SECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        for (Fire fire : java.util.List.copyOf(this.waiting)) {
+            if (this.waiting.remove(fire)) {
+                start(fire, true);
+            }
+        }
+        this.workers.shutdown();
+        if (waitForJobsToComplete) {
+            try {
+                while (!this.workers.awaitTermination(1, TimeUnit.SECONDS)) {
+                    // Quartz's own pool waits for its running jobs as long as they take
+                }
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public int getPoolSize() {
+        return this.threadCount;
+    }
+
+    @Override
+    public void setInstanceId(String schedInstId) {}
+
+    @Override
+    public void setInstanceName(String schedName) {}
+
+    private static ThreadFactory threads(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return (runnable) -> {
+            Thread thread = new Thread(runnable, prefix.endsWith("-") ? prefix + count.incrementAndGet() : prefix);
+            // a job still running when the shutdown timeout ends must not keep the JVM alive
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** A fire handed over, by identity. */
+    private static final class Fire {
+
+        private final Runnable shell;
+
+        private final Runnable onStart;
+
+        private final long startAt;
+
+        Fire(Runnable shell, Runnable onStart, long startAt) {
+            this.shell = shell;
+            this.onStart = onStart;
+            this.startAt = startAt;
+        }
+
+        void run() {
+            this.onStart.run();
+            this.shell.run();
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package io.dsched.internal.execution;
+
+import io.dsched.execution.ExecutionOrigin;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.internal.store.ExecutionStore;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import net.javacrumbs.shedlock.core.SimpleLock;
+
+/**
+ * The claims of fires written in the transaction that fires them (see
+ * {@link FireExecutor#claimAhead}): each fire's first attempt, running, and for a guarded job
+ * whose fire is due, the job's lock; a fire of a job this node does not declare waits for a node
+ * that does.
+ */
+final class ClaimsInTransaction {
+
+    /**
+     * How far ahead of its time a fire may be for its claim to take its job's guard too. A fire
+     * claimed further ahead takes the guard as its worker starts it: held from the claim, the guard
+     * would keep the job's other runs (retries, manual runs, fires left by a stopping node) out for
+     * the whole lead, and out for good for a job that fires more often than that.
+     */
+    private static final Duration GUARD_AHEAD = Duration.ofMillis(100);
+
+    private final ExecutionStore store;
+
+    private final JobGuard guard;
+
+    private final JobTargets targets;
+
+    private final String nodeId;
+
+    ClaimsInTransaction(ExecutionStore store, JobGuard guard, JobTargets targets, String nodeId) {
+        this.store = store;
+        this.guard = guard;
+        this.targets = targets;
+        this.nodeId = nodeId;
+    }
+
+    /** Claims the fires on the transaction's connection; see {@link FireExecutor#claimAhead}. */
+    Map<Fire, Attempt> claim(Connection connection, List<Fire> fires, Instant now) throws SQLException {
+        List<ExecutionRecord> claims = new ArrayList<>(fires.size());
+        Map<String, JobTarget> jobs = new HashMap<>();
+        List<ExecutionRecord> undeclared = new ArrayList<>();
+        for (Fire fire : fires) {
+            Optional<JobTarget> job = this.targets.find(fire.jobName());
+            // a fire claimed ahead of its time is to start at its time, and waits for it
+            Instant start = fire.scheduledAt().isAfter(now) ? fire.scheduledAt() : now;
+            if (job.isEmpty()) {
+                undeclared.add(
+                        waiting(fire.jobName(), fire.scheduledAt(), this.nodeId, now, start, notDeclared(this.nodeId)));
+            } else if (!job.get().guarded() || this.guard.locksInTransactions()) {
+                ExecutionRecord claim = ExecutionRecord.claim(fire.jobName(), fire.scheduledAt(), this.nodeId, start);
+                claims.add(claim);
+                jobs.put(claim.idempotencyKey(), job.get());
+            }
+        }
+        // queued with the fire, so that the removal of a job no node declares any more cancels it
+        this.store.inserts().insertOn(connection, undeclared);
+        if (claims.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, Attempt> claimed = new HashMap<>();
+        // guards in name order, as the outcomes' writes release them: no two transactions wait in a circle
+        List<ExecutionRecord> inserted =
+                new ArrayList<>(this.store.inserts().claimOn(connection, claims).values());
+        inserted.sort(Comparator.comparing(ExecutionRecord::jobName));
+        for (ExecutionRecord claim : inserted) {
+            JobTarget job = jobs.get(claim.idempotencyKey());
+            SimpleLock lock = null;
+            if (job.guarded() && !claim.scheduledAt().isAfter(now.plus(GUARD_AHEAD))) {
+                Optional<SimpleLock> taken = this.guard.tryLockOn(connection, job);
+                if (taken.isEmpty()) {
+                    // another run holds the guard: the worker claims the fire and waits for it
+                    this.store.inserts().unclaimOn(connection, claim);
+                    continue;
+                }
+                lock = taken.get();
+            }
+            claimed.put(claim.idempotencyKey(), new Attempt(claim, job, lock));
+        }
+        Map<Fire, Attempt> byFire = new HashMap<>();
+        for (Fire fire : fires) {
+            Attempt attempt = claimed.get(ExecutionRecord.idempotencyKey(fire.jobName(), fire.scheduledAt()));
+            if (attempt != null) {
+                byFire.put(fire, attempt);
+            }
+        }
+        return byFire;
+    }
+
+    /** A fire's first attempt, waiting for any node. */
+    static ExecutionRecord waiting(
+            String jobName, Instant scheduledAt, String nodeId, Instant now, Instant dueAt, String reason) {
+        return ExecutionRecord.waiting(
+                jobName,
+                scheduledAt,
+                1,
+                ExecutionRecord.idempotencyKey(jobName, scheduledAt),
+                ExecutionOrigin.SCHEDULE,
+                nodeId,
+                now,
+                dueAt,
+                null,
+                reason);
+    }
+
+    /** Why a fire waits for a node that declares its job. */
+    static String notDeclared(String nodeId) {
+        return "job is not declared on node " + nodeId;
+    }
+}

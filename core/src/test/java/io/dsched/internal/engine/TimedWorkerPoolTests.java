@@ -1,0 +1,135 @@
+package io.dsched.internal.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pool that starts each fire at its time: never before it, however early the fire is handed
+ * over; no more at once than its threads; room for no more than its capacity, and none while every
+ * worker is busy; and, as it shuts down, fires still waiting for their time given up at once.
+ */
+class TimedWorkerPoolTests {
+
+    private final TimedWorkerPool pool = new TimedWorkerPool();
+
+    private final CountDownLatch hold = new CountDownLatch(1);
+
+    @AfterEach
+    void shutDown() {
+        this.hold.countDown();
+        this.pool.shutdown(true);
+    }
+
+    @Test
+    void aFireHandedOverBeforeItsTimeStartsAtItsTimeAndOneDueStartsAtOnce() {
+        start(2, 2);
+        long due = System.currentTimeMillis() + 300;
+        List<Long> started = new CopyOnWriteArrayList<>();
+        List<Long> handedOver = new CopyOnWriteArrayList<>();
+        handOver(due, () -> handedOver.add(System.currentTimeMillis()), () -> started.add(System.currentTimeMillis()));
+        long late = System.currentTimeMillis() - 1000;
+        List<Long> startedLate = new CopyOnWriteArrayList<>();
+        handOver(late, () -> {}, () -> startedLate.add(System.currentTimeMillis()));
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> started.size() == 1 && startedLate.size() == 1);
+        assertThat(started.get(0)).isGreaterThanOrEqualTo(due);
+        assertThat(handedOver.get(0)).as("handed to its worker at its time too").isGreaterThanOrEqualTo(due);
+        assertThat(startedLate.get(0)).as("a late fire waits for nothing").isLessThan(due);
+    }
+
+    @Test
+    void noMoreRunAtOnceThanItsThreadsAndItTakesMoreOnlyWhileAWorkerIsFree() throws Exception {
+        start(2, 10);
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        CountDownLatch release = new CountDownLatch(1);
+        for (int i = 0; i < 2; i++) {
+            handOver(0, () -> {}, () -> {
+                most.accumulateAndGet(running.incrementAndGet(), Math::max);
+                awaitQuietly(release);
+                running.decrementAndGet();
+            });
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> running.get() == 2);
+        // both workers busy: Quartz's thread waits before it looks for more, whatever the room
+        Thread looking = new Thread(this.pool::blockForAvailableThreads);
+        looking.start();
+        looking.join(300);
+        assertThat(looking.isAlive()).isTrue();
+        release.countDown();
+        looking.join(5000);
+        assertThat(looking.isAlive()).isFalse();
+        assertThat(most.get()).isEqualTo(2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.pool.blockForAvailableThreads() == 10);
+    }
+
+    @Test
+    void fullWithFiresWaitingForTheirTimeItHasNoRoomUntilOneEnds() {
+        start(2, 3);
+        long due = System.currentTimeMillis() + 400;
+        AtomicInteger ran = new AtomicInteger();
+        for (int i = 0; i < 3; i++) {
+            handOver(due, () -> {}, ran::incrementAndGet);
+        }
+        AtomicInteger room = new AtomicInteger(-1);
+        AtomicInteger ranBefore = new AtomicInteger(-1);
+        Thread looking = new Thread(() -> {
+            room.set(this.pool.blockForAvailableThreads());
+            ranBefore.set(ran.get());
+        });
+        looking.start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> room.get() >= 0);
+        assertThat(ranBefore.get()).as("fires ended before there was room").isPositive();
+        assertThat(room.get()).isBetween(1, 3);
+        assertThat(System.currentTimeMillis()).isGreaterThanOrEqualTo(due);
+        await().atMost(Duration.ofSeconds(5)).until(() -> ran.get() == 3);
+    }
+
+    @Test
+    void firesWaitingForTheirTimeAreGivenUpAtOnceAsItShutsDown() {
+        start(2, 10);
+        long due = System.currentTimeMillis() + TimeUnit.MINUTES.toMillis(10);
+        List<Boolean> givenUp = new CopyOnWriteArrayList<>();
+        AtomicInteger handedOver = new AtomicInteger();
+        for (int i = 0; i < 3; i++) {
+            handOver(due, handedOver::incrementAndGet, () -> givenUp.add(TimedWorkerPool.givenUp()));
+        }
+        this.pool.shutdown(true);
+        assertThat(givenUp).containsExactly(true, true, true);
+        assertThat(handedOver).hasValue(3);
+        // Quartz's thread may still hand out a fire it had taken: it is given up as well
+        List<Boolean> last = new CopyOnWriteArrayList<>();
+        handOver(0, () -> {}, () -> last.add(TimedWorkerPool.givenUp()));
+        await().atMost(Duration.ofSeconds(5)).until(() -> last.size() == 1);
+        assertThat(last).containsExactly(true);
+    }
+
+    private void start(int threads, int capacity) {
+        this.pool.setThreadCount(threads);
+        this.pool.setCapacity(capacity);
+        this.pool.setThreadNamePrefix("pool-test");
+        this.pool.initialize();
+    }
+
+    private void handOver(long startAt, Runnable onStart, Runnable shell) {
+        TimedWorkerPool.startAt(startAt, onStart);
+        assertThat(this.pool.runInThread(shell)).isTrue();
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
