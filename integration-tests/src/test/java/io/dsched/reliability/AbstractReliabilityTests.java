@@ -235,16 +235,12 @@ abstract class AbstractReliabilityTests {
     }
 
     @Test
-    void aFireClaimedAheadOfItsTimeLeavesItsJobsGuardFreeUntilItsWorkerStartsIt() throws Exception {
+    void aFireClaimedAheadOfItsTimeTakesItsJobsGuardOnlyWhileNoOtherAttemptOfTheJobWaits() throws Exception {
         ClusterNode node = start("node-1");
         FireExecutor fires = node.bean(FireExecutor.class);
-        Fire ahead = new Fire("steady", Instant.now().plusSeconds(3600).truncatedTo(ChronoUnit.SECONDS));
-        Map<Fire, Attempt> claimed;
-        try (Connection connection = this.cluster.observer().getConnection()) {
-            connection.setAutoCommit(false);
-            claimed = fires.claimAhead(connection, List.of(ahead));
-            connection.commit();
-        }
+        Instant later = Instant.now().plusSeconds(3600).truncatedTo(ChronoUnit.SECONDS);
+        Fire ahead = new Fire("steady", later);
+        Map<Fire, Attempt> claimed = claimAhead(fires, ahead);
         if (!node.bean(JobGuard.class).locksInTransactions()) {
             // H2 claims no fire of a guarded job in its transaction: its worker claims it
             assertThat(claimed).isEmpty();
@@ -253,21 +249,54 @@ abstract class AbstractReliabilityTests {
         assertThat(claimed).containsOnlyKeys(ahead);
         assertThat(attempts("steady")).singleElement().satisfies((attempt) -> {
             assertThat(attempt.status()).isEqualTo(ExecutionStatus.RUNNING);
-            assertThat(attempt.startedAt()).as("to start at its time").isEqualTo(ahead.scheduledAt());
+            assertThat(attempt.startedAt()).as("to start at its time").isEqualTo(later);
         });
-        // the guard stays free for the job's other runs meanwhile: here another node's takes it
         LockTable elsewhere =
                 new LockTable(this.cluster.observer(), platform(), this.cluster.tables(), "node-elsewhere");
         assertThat(elsewhere.lock(lock("steady")))
+                .as("the guard, taken with the claim")
+                .isFalse();
+        assertThat(fires.run(claimed.get(ahead))).isEqualTo(Outcome.SUCCEEDED);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> attempts("steady").get(0).status() == ExecutionStatus.SUCCEEDED);
+
+        // another attempt of the job waits (here a manual run due in an hour): a fire claimed ahead
+        // leaves the guard to it for the lead, and takes it as its worker starts
+        executions()
+                .save(ExecutionRecord.waiting(
+                        "steady",
+                        later.plusSeconds(1),
+                        1,
+                        "manual-steady",
+                        ExecutionOrigin.MANUAL,
+                        "node-1",
+                        Instant.now(),
+                        later,
+                        null,
+                        null));
+        Fire next = new Fire("steady", later.plusSeconds(2));
+        claimed = claimAhead(fires, next);
+        assertThat(claimed).containsOnlyKeys(next);
+        assertThat(elsewhere.lock(lock("steady")))
                 .as("the guard, free during the lead")
                 .isTrue();
-        assertThat(fires.run(claimed.get(ahead)))
+        assertThat(fires.run(claimed.get(next)))
                 .as("its worker finds the guard held, and waits")
                 .isEqualTo(Outcome.DEFERRED);
         elsewhere.unlock(lock("steady"));
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> attempts("steady").get(0).status() == ExecutionStatus.SUCCEEDED);
-        assertThat(ReliabilityJobs.invocations("steady")).hasSize(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> attempts("steady").stream()
+                .filter((attempt) -> attempt.scheduledAt().equals(next.scheduledAt()))
+                .allMatch((attempt) -> attempt.status() == ExecutionStatus.SUCCEEDED));
+        assertThat(ReliabilityJobs.invocations("steady")).hasSize(2);
+    }
+
+    private Map<Fire, Attempt> claimAhead(FireExecutor fires, Fire fire) throws Exception {
+        try (Connection connection = this.cluster.observer().getConnection()) {
+            connection.setAutoCommit(false);
+            Map<Fire, Attempt> claimed = fires.claimAhead(connection, List.of(fire));
+            connection.commit();
+            return claimed;
+        }
     }
 
     @Test

@@ -30,10 +30,18 @@ public interface FireClaims {
      * thread put it back (its schedule changed while it waited, or it stopped) or the store shut
      * down before Quartz's thread took it. Quartz records the fire complete afterwards; the
      * application runs it elsewhere, at its time. The store fires ahead only for claims that
-     * implement this.
+     * {@linkplain #takesLeftFires take left fires over}.
      * @param fire the fire, as {@link Claimed#committed} saw it
      */
     default void left(TriggerFiredBundle fire) {}
+
+    /**
+     * Whether {@link #left} takes over the fires it is given; only then does the store fire ahead.
+     * @return {@code false} unless overridden
+     */
+    default boolean takesLeftFires() {
+        return false;
+    }
 
     /**
      * Claims made in a transaction that fires triggers, told how it ended. Exactly one of the two

@@ -9,7 +9,8 @@ import java.sql.SQLException;
  * A node's share of the fires due soon, for firing ahead: the fires due by a horizon (triggers
  * waiting, and fires other nodes fired ahead already) divided among the nodes checked in, less
  * what this node fired ahead already. Nodes look ahead at random moments; the first to look would
- * otherwise take a whole burst for its own workers while the others idle.
+ * otherwise take a whole burst for its own workers while the others idle. Triggers due within the
+ * lead that no node took yet are taken whole.
  */
 final class FireShares {
 
@@ -20,8 +21,9 @@ final class FireShares {
     FireShares(String prefix, String schedulerName) {
         this.schedulerName = schedulerName;
         String fired = prefix + "FIRED_TRIGGERS";
-        this.sql = "SELECT (SELECT COUNT(*) FROM " + prefix + "TRIGGERS"
-                + " WHERE SCHED_NAME = ? AND TRIGGER_STATE = 'WAITING' AND NEXT_FIRE_TIME <= ?),"
+        String waiting = "SELECT COUNT(*) FROM " + prefix + "TRIGGERS"
+                + " WHERE SCHED_NAME = ? AND TRIGGER_STATE = 'WAITING' AND NEXT_FIRE_TIME <= ?";
+        this.sql = "SELECT (" + waiting + "), (" + waiting + "),"
                 + " (SELECT COUNT(*) FROM " + fired + " WHERE SCHED_NAME = ? AND SCHED_TIME > ? AND SCHED_TIME <= ?),"
                 + " (SELECT COUNT(*) FROM " + fired
                 + " WHERE SCHED_NAME = ? AND INSTANCE_NAME = ? AND SCHED_TIME > ? AND SCHED_TIME <= ?),"
@@ -33,26 +35,36 @@ final class FireShares {
      * @param conn a connection
      * @param node the node's instance id
      * @param now the time now
+     * @param urgent the fire time up to which every waiting trigger is taken, share or not: the
+     *     nodes that count may not all look ahead (one stopping, one whose clock is off, one whose
+     *     workers are busy), and what they leave is taken before it is late
      * @param horizon the latest fire time looked at
      * @param most the most it may take (what its thread pool has room for)
      * @return the number, from 0 to {@code most}
      * @throws SQLException if the counts cannot be read
      */
-    int of(Connection conn, String node, long now, long horizon, int most) throws SQLException {
+    int of(Connection conn, String node, long now, long urgent, long horizon, int most) throws SQLException {
         try (PreparedStatement counts = conn.prepareStatement(this.sql)) {
-            counts.setString(1, this.schedulerName);
-            counts.setLong(2, horizon);
-            counts.setString(3, this.schedulerName);
-            counts.setLong(4, now);
-            counts.setLong(5, horizon);
-            counts.setString(6, this.schedulerName);
-            counts.setString(7, node);
-            counts.setLong(8, now);
-            counts.setLong(9, horizon);
-            counts.setString(10, this.schedulerName);
+            int i = 1;
+            counts.setString(i++, this.schedulerName);
+            counts.setLong(i++, horizon);
+            counts.setString(i++, this.schedulerName);
+            counts.setLong(i++, urgent);
+            counts.setString(i++, this.schedulerName);
+            counts.setLong(i++, now);
+            counts.setLong(i++, horizon);
+            counts.setString(i++, this.schedulerName);
+            counts.setString(i++, node);
+            counts.setLong(i++, now);
+            counts.setLong(i++, horizon);
+            counts.setString(i, this.schedulerName);
             try (ResultSet row = counts.executeQuery()) {
                 row.next();
-                return share(row.getLong(1), row.getLong(2), row.getLong(3), row.getLong(4), most);
+                if (row.getLong(2) > 0) {
+                    // due within the lead and still waiting: no other node took them, this one does
+                    return (int) Math.min(most, row.getLong(1));
+                }
+                return share(row.getLong(1), row.getLong(3), row.getLong(4), row.getLong(5), most);
             }
         }
     }

@@ -67,42 +67,55 @@ final class FiringAhead {
         long horizon = noLaterThan + this.lead;
         int share = share(now, horizon, maxCount);
         List<OperableTrigger> handed = new ArrayList<>();
-        while (handed.size() < share) {
-            int chunk = Math.min(CHUNK, share - handed.size());
-            List<OperableTrigger> acquired = this.store.acquire(horizon, chunk, this.lead);
-            if (acquired.isEmpty()) {
-                break;
-            }
-            // Quartz moves a trigger it fires on to its next time: the acquired ones stay as they were
-            List<OperableTrigger> firing = new ArrayList<>(acquired.size());
-            for (OperableTrigger trigger : acquired) {
-                firing.add((OperableTrigger) trigger.clone());
-            }
-            List<TriggerFiredResult> results;
-            try {
-                results = this.store.fireNow(firing);
-            } catch (JobPersistenceException ex) {
-                for (OperableTrigger trigger : acquired) {
-                    this.store.releaseAcquiredTrigger(trigger);
+        try {
+            while (handed.size() < share) {
+                int chunk = Math.min(CHUNK, share - handed.size());
+                List<OperableTrigger> acquired = this.store.acquire(horizon, chunk, this.lead);
+                if (acquired.isEmpty() || !fireChunk(acquired, now, handed) || acquired.size() < chunk) {
+                    break;
                 }
-                if (handed.isEmpty()) {
-                    throw ex;
-                }
-                break;
             }
-            for (int i = 0; i < acquired.size(); i++) {
-                OperableTrigger trigger = acquired.get(i);
-                this.fired.put(trigger.getFireInstanceId(), results.get(i));
-                // due at once: Quartz's thread takes the fires and looks ahead again, not waiting
-                OperableTrigger dueNow = (OperableTrigger) trigger.clone();
-                dueNow.setNextFireTime(new Date(now));
-                handed.add(dueNow);
-            }
-            if (acquired.size() < chunk) {
-                break;
+        } catch (JobPersistenceException | RuntimeException ex) {
+            // the fires of the chunks before are committed and claimed: Quartz's thread must have them
+            if (handed.isEmpty()) {
+                throw ex;
             }
         }
         return handed;
+    }
+
+    /**
+     * Fires acquired triggers in one transaction and adds them to those handed to Quartz's thread.
+     * @return {@code false} if the transaction failed, its triggers put back
+     */
+    private boolean fireChunk(List<OperableTrigger> acquired, long now, List<OperableTrigger> handed)
+            throws JobPersistenceException {
+        // Quartz moves a trigger it fires on to its next time: the acquired ones stay as they were
+        List<OperableTrigger> firing = new ArrayList<>(acquired.size());
+        for (OperableTrigger trigger : acquired) {
+            firing.add((OperableTrigger) trigger.clone());
+        }
+        List<TriggerFiredResult> results;
+        try {
+            results = this.store.fireNow(firing);
+        } catch (JobPersistenceException ex) {
+            for (OperableTrigger trigger : acquired) {
+                this.store.releaseAcquiredTrigger(trigger);
+            }
+            if (handed.isEmpty()) {
+                throw ex;
+            }
+            return false;
+        }
+        for (int i = 0; i < acquired.size(); i++) {
+            OperableTrigger trigger = acquired.get(i);
+            this.fired.put(trigger.getFireInstanceId(), results.get(i));
+            // due at once: Quartz's thread takes the fires and looks ahead again, not waiting
+            OperableTrigger dueNow = (OperableTrigger) trigger.clone();
+            dueNow.setNextFireTime(new Date(now));
+            handed.add(dueNow);
+        }
+        return true;
     }
 
     /** This node's share of the fires due by the horizon ({@link FireShares}). */
@@ -111,7 +124,7 @@ final class FiringAhead {
         String node = this.store.getInstanceId();
         return this.store.inTransaction((conn) -> {
             try {
-                return counted.of(conn, node, now, horizon, maxCount);
+                return counted.of(conn, node, now, now + this.lead, horizon, maxCount);
             } catch (SQLException ex) {
                 throw new JobPersistenceException("Couldn't count the fires due ahead: " + ex.getMessage(), ex);
             }
@@ -137,13 +150,14 @@ final class FiringAhead {
         List<TriggerFiredResult> results = new ArrayList<>(triggers.size());
         List<OperableTrigger> now = new ArrayList<>();
         for (OperableTrigger trigger : triggers) {
-            TriggerFiredResult ahead = this.fired.remove(trigger.getFireInstanceId());
+            TriggerFiredResult ahead = this.fired.get(trigger.getFireInstanceId());
             results.add(ahead);
             if (ahead == null) {
                 now.add(trigger);
             }
         }
         if (!now.isEmpty()) {
+            // should this fail, Quartz's thread puts every trigger back: those fired ahead are left
             List<TriggerFiredResult> firedNow = this.store.fireNow(now);
             int next = 0;
             for (int i = 0; i < results.size(); i++) {
@@ -151,6 +165,9 @@ final class FiringAhead {
                     results.set(i, firedNow.get(next++));
                 }
             }
+        }
+        for (OperableTrigger trigger : triggers) {
+            this.fired.remove(trigger.getFireInstanceId());
         }
         return results;
     }
@@ -171,12 +188,19 @@ final class FiringAhead {
         return true;
     }
 
-    /** Leaves every fire made ahead that Quartz's thread has not taken. */
+    /**
+     * Leaves every fire made ahead that Quartz's thread has not taken. Stops at the first that
+     * cannot be left (the database does not answer): the others' claims are taken over with this
+     * node's running attempts once the others count it dead.
+     */
     void leaveAll() {
         for (String id : List.copyOf(this.fired.keySet())) {
             TriggerFiredResult ahead = this.fired.remove(id);
-            if (ahead != null && ahead.getTriggerFiredBundle() != null) {
-                this.store.leave(ahead.getTriggerFiredBundle());
+            if (ahead != null
+                    && ahead.getTriggerFiredBundle() != null
+                    && !this.store.leave(ahead.getTriggerFiredBundle())) {
+                this.fired.clear();
+                return;
             }
         }
     }

@@ -161,7 +161,7 @@ public class SkipLockedJobStore extends JobLockingStore {
         if (!takesFires()) {
             return List.of();
         }
-        if (this.ahead.lead() > 0 && claims() != null) {
+        if (this.ahead.lead() > 0 && claims() != null && claims().takesLeftFires()) {
             return this.ahead.fire(noLaterThan, maxCount);
         }
         return acquire(noLaterThan, maxCount, timeWindow);
@@ -323,16 +323,32 @@ public class SkipLockedJobStore extends JobLockingStore {
      * Leaves a fire that was fired ahead but that no worker will start: the application takes it
      * over, and Quartz records it complete, which unblocks its job's triggers.
      * @param fire the fire
+     * @return whether it was recorded complete
      */
-    void leave(TriggerFiredBundle fire) {
+    boolean leave(TriggerFiredBundle fire) {
         claims().left(fire);
-        // as Quartz completes a fire that ran: a trigger that fires no more goes
-        triggeredJobComplete(
-                fire.getTrigger(),
-                fire.getJobDetail(),
-                fire.getTrigger().mayFireAgain()
-                        ? CompletedExecutionInstruction.NOOP
-                        : CompletedExecutionInstruction.DELETE_TRIGGER);
+        // as Quartz completes a fire that ran, once: a trigger that fires no more goes; should the
+        // database not answer, Quartz's recovery of this node completes it
+        CompletedExecutionInstruction done = fire.getTrigger().mayFireAgain()
+                ? CompletedExecutionInstruction.NOOP
+                : CompletedExecutionInstruction.DELETE_TRIGGER;
+        try {
+            executeInNonManagedTXLock(
+                    null,
+                    (conn) -> {
+                        if (fire.getJobDetail().isConcurrentExecutionDisallowed()) {
+                            lockJobs(conn, List.of(fire.getJobDetail().getKey()));
+                        }
+                        triggeredJobComplete(conn, fire.getTrigger(), fire.getJobDetail(), done);
+                        return null;
+                    },
+                    null);
+            return true;
+        } catch (JobPersistenceException | RuntimeException ex) {
+            getLog().warn("Couldn't record the fire of " + fire.getTrigger().getKey() + " complete: "
+                    + ex.getMessage());
+            return false;
+        }
     }
 
     /** Leaves the fires fired ahead that Quartz's thread never took, before the store shuts down. */

@@ -127,6 +127,11 @@ public final class FireDispatcher implements JobFactory, FireClaims {
                 claimedAhead(fire.getJobDetail().getJobDataMap()));
     }
 
+    @Override
+    public boolean takesLeftFires() {
+        return true;
+    }
+
     private static Fire fire(TriggerFiredBundle bundle) {
         return new Fire(
                 bundle.getJobDetail().getKey().getName(),

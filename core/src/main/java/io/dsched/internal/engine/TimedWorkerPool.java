@@ -1,6 +1,9 @@
 package io.dsched.internal.engine;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -110,56 +113,90 @@ public final class TimedWorkerPool implements ThreadPool {
     public boolean runInThread(Runnable shell) {
         FireStart start = FireStart.take();
         Fire fire = new Fire(shell, start.onStart(), start.epochMillis());
+        boolean shutDown;
         synchronized (this.room) {
-            if (this.shutDown) {
-                // Quartz's thread may hand out a last fire after the pool shut down: give it up at once
-                threads(this.threadNamePrefix + "-last")
-                        .newThread(() -> FireStart.runGivenUp(fire::run))
-                        .start();
-                return true;
-            }
             this.taken++;
+            shutDown = this.shutDown;
         }
-        startWhenDue(fire);
+        if (shutDown) {
+            // Quartz's thread may hand out a last fire after the pool shut down: give it up at once
+            giveUp(List.of(fire));
+        } else {
+            startWhenDue(fire);
+        }
         return true;
     }
 
     private void startWhenDue(Fire fire) {
         long early = fire.startAt - System.currentTimeMillis();
         if (early <= 0) {
-            start(fire, false);
+            start(fire);
             return;
         }
         this.waiting.add(fire);
-        this.timer.schedule(
-                () -> {
-                    if (this.waiting.remove(fire)) {
-                        startWhenDue(fire);
-                    }
-                },
-                early,
-                TimeUnit.MILLISECONDS);
+        try {
+            this.timer.schedule(
+                    () -> {
+                        if (this.waiting.remove(fire)) {
+                            startWhenDue(fire);
+                        }
+                    },
+                    early,
+                    TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException ex) {
+            // the pool shut down meanwhile
+            if (this.waiting.remove(fire)) {
+                giveUp(List.of(fire));
+            }
+        }
     }
 
-    private void start(Fire fire, boolean givenUp) {
+    private void start(Fire fire) {
         synchronized (this.room) {
             this.atWorkers++;
         }
-        this.workers.execute(() -> {
-            try {
-                if (givenUp) {
-                    FireStart.runGivenUp(fire::run);
-                } else {
+        try {
+            this.workers.execute(() -> {
+                try {
                     fire.run();
+                } finally {
+                    ended(true);
                 }
-            } finally {
-                synchronized (this.room) {
-                    this.atWorkers--;
-                    this.taken--;
-                    this.room.notifyAll();
+            });
+        } catch (RejectedExecutionException ex) {
+            synchronized (this.room) {
+                this.atWorkers--;
+            }
+            giveUp(List.of(fire));
+        }
+    }
+
+    /**
+     * Hands fires to a thread of their own at once, given up ({@link #givenUp}), not to the
+     * workers, which may all be busy with jobs that outlast the stop.
+     */
+    private Thread giveUp(List<Fire> fires) {
+        Thread leaving = threads(this.threadNamePrefix + "-leaving").newThread(() -> {
+            for (Fire fire : fires) {
+                try {
+                    FireStart.runGivenUp(fire::run);
+                } finally {
+                    ended(false);
                 }
             }
         });
+        leaving.start();
+        return leaving;
+    }
+
+    private void ended(boolean atWorker) {
+        synchronized (this.room) {
+            if (atWorker) {
+                this.atWorkers--;
+            }
+            this.taken--;
+            this.room.notifyAll();
+        }
     }
 
     /**
@@ -182,8 +219,9 @@ public final class TimedWorkerPool implements ThreadPool {
     }
 
     /**
-     * Shuts the pool down. Fires still waiting for their time are handed to workers at once and
-     * given up ({@link #givenUp}); Quartz then records them complete.
+     * Shuts the pool down. Fires still waiting for their time are given up at once ({@link
+     * #givenUp}) on a thread of their own, and Quartz records them complete; waiting for jobs to
+     * complete waits for that too.
      * @param waitForJobsToComplete whether to wait for the running fires to end
      */
     @Override
@@ -202,14 +240,19 @@ public final class TimedWorkerPool implements ThreadPool {
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
-        for (Fire fire : java.util.List.copyOf(this.waiting)) {
+        List<Fire> given = new ArrayList<>();
+        for (Fire fire : List.copyOf(this.waiting)) {
             if (this.waiting.remove(fire)) {
-                start(fire, true);
+                given.add(fire);
             }
         }
+        Thread leaving = given.isEmpty() ? null : giveUp(given);
         this.workers.shutdown();
         if (waitForJobsToComplete) {
             try {
+                if (leaving != null) {
+                    leaving.join();
+                }
                 while (!this.workers.awaitTermination(1, TimeUnit.SECONDS)) {
                     // Quartz's own pool waits for its running jobs as long as they take
                 }

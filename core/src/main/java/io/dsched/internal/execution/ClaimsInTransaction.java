@@ -10,9 +10,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import net.javacrumbs.shedlock.core.SimpleLock;
 
 /**
@@ -24,10 +26,11 @@ import net.javacrumbs.shedlock.core.SimpleLock;
 final class ClaimsInTransaction {
 
     /**
-     * How far ahead of its time a fire may be for its claim to take its job's guard too. A fire
-     * claimed further ahead takes the guard as its worker starts it: held from the claim, the guard
-     * would keep the job's other runs (retries, manual runs, fires left by a stopping node) out for
-     * the whole lead, and out for good for a job that fires more often than that.
+     * How far ahead of its time a fire is claimed with its job's guard whatever else waits for the
+     * job. A fire claimed further ahead takes the guard with its claim only while no other attempt
+     * of the job waits (a retry, a manual run, a fire left by a stopping node), and otherwise as its
+     * worker starts it: held from the claim, the guard would keep those out for the whole lead, and
+     * for good for a job that fires more often than that.
      */
     private static final Duration GUARD_AHEAD = Duration.ofMillis(100);
 
@@ -69,6 +72,8 @@ final class ClaimsInTransaction {
         if (claims.isEmpty()) {
             return Map.of();
         }
+        Set<String> waitedFor =
+                this.store.inserts().withWaitingAttemptsOn(connection, aheadAndGuarded(claims, jobs, now));
         Map<String, Attempt> claimed = new HashMap<>();
         // guards in name order, as the outcomes' writes release them: no two transactions wait in a circle
         List<ExecutionRecord> inserted =
@@ -77,14 +82,15 @@ final class ClaimsInTransaction {
         for (ExecutionRecord claim : inserted) {
             JobTarget job = jobs.get(claim.idempotencyKey());
             SimpleLock lock = null;
-            if (job.guarded() && !claim.scheduledAt().isAfter(now.plus(GUARD_AHEAD))) {
+            if (job.guarded() && (!ahead(claim, now) || !waitedFor.contains(job.name()))) {
                 Optional<SimpleLock> taken = this.guard.tryLockOn(connection, job);
-                if (taken.isEmpty()) {
+                if (taken.isEmpty() && !ahead(claim, now)) {
                     // another run holds the guard: the worker claims the fire and waits for it
                     this.store.inserts().unclaimOn(connection, claim);
                     continue;
                 }
-                lock = taken.get();
+                // held by another run, a fire claimed ahead stays claimed: its worker takes the guard
+                lock = taken.orElse(null);
             }
             claimed.put(claim.idempotencyKey(), new Attempt(claim, job, lock));
         }
@@ -96,6 +102,22 @@ final class ClaimsInTransaction {
             }
         }
         return byFire;
+    }
+
+    private static boolean ahead(ExecutionRecord claim, Instant now) {
+        return claim.scheduledAt().isAfter(now.plus(GUARD_AHEAD));
+    }
+
+    /** The guarded jobs of the claims ahead of their time. */
+    private static Set<String> aheadAndGuarded(List<ExecutionRecord> claims, Map<String, JobTarget> jobs, Instant now) {
+        Set<String> names = new HashSet<>();
+        for (ExecutionRecord claim : claims) {
+            JobTarget job = jobs.get(claim.idempotencyKey());
+            if (job.guarded() && ahead(claim, now)) {
+                names.add(job.name());
+            }
+        }
+        return names;
     }
 
     /** A fire's first attempt, waiting for any node. */

@@ -5,9 +5,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DuplicateKeyException;
@@ -115,6 +118,36 @@ public final class ExecutionInserts {
         if (!attempts.isEmpty()) {
             this.rows.dialect.claimOn(this.rows, connection, attempts);
         }
+    }
+
+    /**
+     * Returns which of some jobs have an attempt waiting (a retry, a manual run, a fire left by a
+     * stopping node), read on a connection whose transaction the caller owns.
+     * @param connection the connection, inside a transaction
+     * @param jobNames the jobs
+     * @return those with a waiting attempt
+     * @throws SQLException if the read fails
+     */
+    public Set<String> withWaitingAttemptsOn(Connection connection, Collection<String> jobNames) throws SQLException {
+        Set<String> waiting = new HashSet<>();
+        if (jobNames.isEmpty()) {
+            return waiting;
+        }
+        String marks = String.join(", ", java.util.Collections.nCopies(jobNames.size(), "?"));
+        try (PreparedStatement statement = connection.prepareStatement(this.rows.tables.sql(
+                "SELECT DISTINCT job_name FROM dsched_execution WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED')"
+                        + " AND job_name IN (" + marks + ")"))) {
+            int index = 1;
+            for (String job : jobNames) {
+                statement.setString(index++, job);
+            }
+            try (java.sql.ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    waiting.add(rows.getString(1));
+                }
+            }
+        }
+        return waiting;
     }
 
     /**

@@ -50,6 +50,11 @@ final class AheadClaims implements FireClaims {
         this.left.add(claimOf(fire, Instant.now()));
     }
 
+    @Override
+    public boolean takesLeftFires() {
+        return true;
+    }
+
     private static Claim claimOf(TriggerFiredBundle fire, Instant at) {
         return new Claim(
                 fire.getTrigger().getKey().getName(),
