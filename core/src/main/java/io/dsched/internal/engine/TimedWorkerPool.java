@@ -50,7 +50,7 @@ public final class TimedWorkerPool implements ThreadPool {
     private boolean shutDown;
 
     /** Fires handed over before their time, waiting for it. */
-    private final java.util.Set<Fire> waiting = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.Set<PooledFire> waiting = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * Tells the pool on this thread when the next fire it is handed should start, and what to do as
@@ -112,7 +112,7 @@ public final class TimedWorkerPool implements ThreadPool {
     @Override
     public boolean runInThread(Runnable shell) {
         FireStart start = FireStart.take();
-        Fire fire = new Fire(shell, start.onStart(), start.epochMillis());
+        PooledFire fire = new PooledFire(shell, start.onStart(), start.epochMillis());
         boolean shutDown;
         synchronized (this.room) {
             this.taken++;
@@ -127,8 +127,8 @@ public final class TimedWorkerPool implements ThreadPool {
         return true;
     }
 
-    private void startWhenDue(Fire fire) {
-        long early = fire.startAt - System.currentTimeMillis();
+    private void startWhenDue(PooledFire fire) {
+        long early = fire.startAt() - System.currentTimeMillis();
         if (early <= 0) {
             start(fire);
             return;
@@ -151,7 +151,7 @@ public final class TimedWorkerPool implements ThreadPool {
         }
     }
 
-    private void start(Fire fire) {
+    private void start(PooledFire fire) {
         synchronized (this.room) {
             this.atWorkers++;
         }
@@ -175,9 +175,9 @@ public final class TimedWorkerPool implements ThreadPool {
      * Hands fires to a thread of their own at once, given up ({@link #givenUp}), not to the
      * workers, which may all be busy with jobs that outlast the stop.
      */
-    private Thread giveUp(List<Fire> fires) {
+    private Thread giveUp(List<PooledFire> fires) {
         Thread leaving = threads(this.threadNamePrefix + "-leaving").newThread(() -> {
-            for (Fire fire : fires) {
+            for (PooledFire fire : fires) {
                 try {
                     FireStart.runGivenUp(fire::run);
                 } finally {
@@ -240,8 +240,8 @@ public final class TimedWorkerPool implements ThreadPool {
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
-        List<Fire> given = new ArrayList<>();
-        for (Fire fire : List.copyOf(this.waiting)) {
+        List<PooledFire> given = new ArrayList<>();
+        for (PooledFire fire : List.copyOf(this.waiting)) {
             if (this.waiting.remove(fire)) {
                 given.add(fire);
             }
@@ -281,26 +281,5 @@ public final class TimedWorkerPool implements ThreadPool {
             thread.setDaemon(true);
             return thread;
         };
-    }
-
-    /** A fire handed over, by identity. */
-    private static final class Fire {
-
-        private final Runnable shell;
-
-        private final Runnable onStart;
-
-        private final long startAt;
-
-        Fire(Runnable shell, Runnable onStart, long startAt) {
-            this.shell = shell;
-            this.onStart = onStart;
-            this.startAt = startAt;
-        }
-
-        void run() {
-            this.onStart.run();
-            this.shell.run();
-        }
     }
 }

@@ -1,0 +1,31 @@
+package io.dsched.internal.engine;
+
+/**
+ * A fire handed to the {@link TimedWorkerPool}: Quartz's runnable of the fire, what to do as a
+ * worker starts it, and the time it is to start at. Kept by identity: two fires are never equal.
+ */
+final class PooledFire {
+
+    private final Runnable shell;
+
+    private final Runnable onStart;
+
+    private final long startAt;
+
+    PooledFire(Runnable shell, Runnable onStart, long startAt) {
+        this.shell = shell;
+        this.onStart = onStart;
+        this.startAt = startAt;
+    }
+
+    /** The time the fire is to start at, in epoch milliseconds. */
+    long startAt() {
+        return this.startAt;
+    }
+
+    /** Runs the fire on this thread: what is to be done at its start, then Quartz's runnable. */
+    void run() {
+        this.onStart.run();
+        this.shell.run();
+    }
+}
