@@ -60,11 +60,7 @@ final class FireShares {
             counts.setString(i, this.schedulerName);
             try (ResultSet row = counts.executeQuery()) {
                 row.next();
-                if (row.getLong(2) > 0) {
-                    // due within the lead and still waiting: no other node took them, this one does
-                    return (int) Math.min(most, row.getLong(1));
-                }
-                return share(row.getLong(1), row.getLong(3), row.getLong(4), row.getLong(5), most);
+                return share(row.getLong(1), row.getLong(2), row.getLong(3), row.getLong(4), row.getLong(5), most);
             }
         }
     }
@@ -72,18 +68,21 @@ final class FireShares {
     /**
      * The arithmetic of {@link #of}.
      * @param waiting triggers waiting, due by the horizon
+     * @param urgent those of them due within the lead
      * @param firedAhead fires of every node fired ahead, due by the horizon
      * @param mine those of this node
      * @param nodes the nodes checked in (this one, once it has checked in)
      * @param most the most this node may take
      * @return how many more it takes
      */
-    static int share(long waiting, long firedAhead, long mine, long nodes, int most) {
+    static int share(long waiting, long urgent, long firedAhead, long mine, long nodes, int most) {
         if (waiting == 0) {
             return 0;
         }
         long due = waiting + firedAhead;
         long perNode = (due + Math.max(1, nodes) - 1) / Math.max(1, nodes);
-        return (int) Math.max(0, Math.min(most, Math.min(waiting, perNode - mine)));
+        // due within the lead and still waiting: no other node took them, this one does
+        long share = Math.max(urgent, perNode - mine);
+        return (int) Math.max(0, Math.min(most, Math.min(waiting, share)));
     }
 }

@@ -150,24 +150,33 @@ final class FiringAhead {
         List<TriggerFiredResult> results = new ArrayList<>(triggers.size());
         List<OperableTrigger> now = new ArrayList<>();
         for (OperableTrigger trigger : triggers) {
-            TriggerFiredResult ahead = this.fired.get(trigger.getFireInstanceId());
+            // taken out at once: a fire is handed out or left, never both
+            TriggerFiredResult ahead = this.fired.remove(trigger.getFireInstanceId());
             results.add(ahead);
             if (ahead == null) {
                 now.add(trigger);
             }
         }
-        if (!now.isEmpty()) {
-            // should this fail, Quartz's thread puts every trigger back: those fired ahead are left
-            List<TriggerFiredResult> firedNow = this.store.fireNow(now);
-            int next = 0;
-            for (int i = 0; i < results.size(); i++) {
-                if (results.get(i) == null) {
-                    results.set(i, firedNow.get(next++));
+        if (now.isEmpty()) {
+            return results;
+        }
+        List<TriggerFiredResult> firedNow;
+        try {
+            firedNow = this.store.fireNow(now);
+        } catch (JobPersistenceException | RuntimeException ex) {
+            // Quartz's thread puts every trigger back: those fired ahead are left here
+            for (TriggerFiredResult ahead : results) {
+                if (ahead != null && ahead.getTriggerFiredBundle() != null) {
+                    this.store.leave(ahead.getTriggerFiredBundle());
                 }
             }
+            throw ex;
         }
-        for (OperableTrigger trigger : triggers) {
-            this.fired.remove(trigger.getFireInstanceId());
+        int next = 0;
+        for (int i = 0; i < results.size(); i++) {
+            if (results.get(i) == null) {
+                results.set(i, firedNow.get(next++));
+            }
         }
         return results;
     }

@@ -176,13 +176,24 @@ public final class TimedWorkerPool implements ThreadPool {
      * workers, which may all be busy with jobs that outlast the stop.
      */
     private Thread giveUp(List<PooledFire> fires) {
+        return giveUpTasks(fires.stream().map(this::notAtWorker).toList());
+    }
+
+    /** A fire run off the workers, counted as ended when it has run. */
+    private Runnable notAtWorker(PooledFire fire) {
+        return () -> {
+            try {
+                fire.run();
+            } finally {
+                ended(false);
+            }
+        };
+    }
+
+    private Thread giveUpTasks(List<Runnable> tasks) {
         Thread leaving = threads(this.threadNamePrefix + "-leaving").newThread(() -> {
-            for (PooledFire fire : fires) {
-                try {
-                    FireStart.runGivenUp(fire::run);
-                } finally {
-                    ended(false);
-                }
+            for (Runnable task : tasks) {
+                FireStart.runGivenUp(task);
             }
         });
         leaving.start();
@@ -246,7 +257,13 @@ public final class TimedWorkerPool implements ThreadPool {
                 given.add(fire);
             }
         }
-        Thread leaving = given.isEmpty() ? null : giveUp(given);
+        // fires due and waiting for a busy worker, which may not end before the stop: given up too
+        List<Runnable> tasks = new ArrayList<>();
+        this.workers.getQueue().drainTo(tasks);
+        for (PooledFire fire : given) {
+            tasks.add(notAtWorker(fire));
+        }
+        Thread leaving = tasks.isEmpty() ? null : giveUpTasks(tasks);
         this.workers.shutdown();
         if (waitForJobsToComplete) {
             try {

@@ -19,9 +19,11 @@ import net.javacrumbs.shedlock.core.SimpleLock;
 
 /**
  * The claims of fires written in the transaction that fires them (see
- * {@link FireExecutor#claimAhead}): each fire's first attempt, running, and for a guarded job
- * whose fire is due, the job's lock; a fire of a job this node does not declare waits for a node
- * that does.
+ * {@link FireExecutor#claimAhead}): each fire's first attempt, running, and for a guarded job the
+ * job's lock, if the fire is due or no other attempt of the job waits (else its worker takes the
+ * lock as it starts); a fire of a job this node does not declare waits for a node that does.
+ * A lock taken with a claim ahead of its time is held from the claim: up to the idle wait plus
+ * twice the lead longer than the run, which a job's lockAtLeastFor and lockAtMostFor count in.
  */
 final class ClaimsInTransaction {
 

@@ -86,8 +86,8 @@ public final class FireExecutor {
     /**
      * Claims fires in the transaction that fires them, so that their workers need no commit of
      * their own for the claim or the guard: the first attempt of each fire of a job this node
-     * declares and, for a guarded job whose fire is due, the job's lock (a fire claimed ahead of
-     * its time takes the lock as its worker starts it). A fire whose guard another run holds, or
+     * declares and, for a guarded job, the job's lock, if the fire is due or no other attempt of
+     * the job waits (otherwise its worker takes the lock as it starts the fire). A fire whose guard another run holds, or
      * that is claimed already, is left to its worker, which handles it as usual; so is every fire
      * of a guarded job when the guard cannot lock inside a transaction.
      * @param connection the connection of the fire's transaction

@@ -114,6 +114,25 @@ class TimedWorkerPoolTests {
         assertThat(last).containsExactly(true);
     }
 
+    @Test
+    void firesDueButWaitingForABusyWorkerAreGivenUpAsItShutsDownWithoutWaitingForJobs() {
+        start(1, 10);
+        CountDownLatch running = new CountDownLatch(1);
+        handOver(0, () -> {}, () -> {
+            running.countDown();
+            awaitQuietly(this.hold);
+        });
+        awaitQuietly(running);
+        List<Boolean> givenUp = new CopyOnWriteArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            handOver(0, () -> {}, () -> givenUp.add(TimedWorkerPool.givenUp()));
+        }
+        // the only worker runs a job that outlasts the stop
+        this.pool.shutdown(false);
+        await().atMost(Duration.ofSeconds(5)).until(() -> givenUp.size() == 2);
+        assertThat(givenUp).containsExactly(true, true);
+    }
+
     private void start(int threads, int capacity) {
         this.pool.setThreadCount(threads);
         this.pool.setCapacity(capacity);
