@@ -289,12 +289,22 @@ public class SkipLockedJobStore extends JobLockingStore {
     public void triggeredJobComplete(
             OperableTrigger trigger, JobDetail jobDetail, CompletedExecutionInstruction instruction) {
         retryExecuteInNonManagedTXLock(null, (conn) -> {
-            if (jobDetail.isConcurrentExecutionDisallowed() || jobDetail.isPersistJobDataAfterExecution()) {
-                lockJobs(conn, List.of(jobDetail.getKey()));
-            }
-            triggeredJobComplete(conn, trigger, jobDetail, instruction);
+            completeLocked(conn, trigger, jobDetail, instruction);
             return null;
         });
+    }
+
+    /**
+     * Records a fire complete as Quartz does, holding the job's row if the job disallows concurrent
+     * execution or persists its data (stock Quartz takes its cluster-wide lock for every completion).
+     */
+    private void completeLocked(
+            Connection conn, OperableTrigger trigger, JobDetail job, CompletedExecutionInstruction instruction)
+            throws JobPersistenceException {
+        if (job.isConcurrentExecutionDisallowed() || job.isPersistJobDataAfterExecution()) {
+            lockJobs(conn, List.of(job.getKey()));
+        }
+        triggeredJobComplete(conn, trigger, job, instruction);
     }
 
     /**
@@ -336,10 +346,7 @@ public class SkipLockedJobStore extends JobLockingStore {
             executeInNonManagedTXLock(
                     null,
                     (conn) -> {
-                        if (fire.getJobDetail().isConcurrentExecutionDisallowed()) {
-                            lockJobs(conn, List.of(fire.getJobDetail().getKey()));
-                        }
-                        triggeredJobComplete(conn, fire.getTrigger(), fire.getJobDetail(), done);
+                        completeLocked(conn, fire.getTrigger(), fire.getJobDetail(), done);
                         return null;
                     },
                     null);
