@@ -781,7 +781,9 @@ abstract class AbstractReliabilityTests {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> jobs.submit(OneOff.of("reminder", List.of(1, 2, 3))))
                 .withMessageContaining("cannot be read as");
-        assertThat(executions().count()).isZero();
+        // the node's recurring jobs may have claimed a fire ahead meanwhile: the refused one-offs left nothing
+        assertThat(executions().findByJobName("reminder")).isEmpty();
+        assertThat(executions().findByJobName("no.such.handler")).isEmpty();
     }
 
     @Test
