@@ -9,7 +9,7 @@ import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.jobs.DefaultJobScheduler;
 import io.dsched.internal.jobs.RuntimeJobs;
 import io.dsched.internal.jobs.SubmissionObserver;
-import io.dsched.internal.queue.ExecutionQueue;
+import io.dsched.internal.queue.DueNotice;
 import io.dsched.internal.store.DeadLetterRepository;
 import io.dsched.internal.store.DschedRepositories;
 import io.dsched.internal.store.ExecutionRepository;
@@ -52,7 +52,7 @@ final class DschedJobsConfiguration {
             DschedEngine engine,
             ObjectProvider<JsonMapper> jsonMappers,
             NodeId nodeId,
-            ExecutionQueue queue,
+            DueNotice dueNotice,
             RuntimeJobs runtimeJobs,
             ObjectProvider<SubmissionObserver> observer,
             DschedJdbc jdbc,
@@ -65,7 +65,7 @@ final class DschedJobsConfiguration {
                 PayloadJsonMapper.of(jsonMappers),
                 nodeId.value(),
                 clock,
-                queue::wakeUp,
+                dueNotice,
                 runtimeJobs,
                 observer.getIfAvailable(() -> SubmissionObserver.NONE),
                 new UniqueKeys(jdbc.dataSource(), jdbc.platform(), jdbc.tables(), jdbc.transactions()));
@@ -79,7 +79,7 @@ final class DschedJobsConfiguration {
             ExecutionRepository executions,
             DschedJdbc jdbc,
             NodeId nodeId,
-            ExecutionQueue queue,
+            DueNotice dueNotice,
             DatabaseClock clock) {
         return new DeadLetters(
                 repositories.aggregates(),
@@ -88,6 +88,6 @@ final class DschedJobsConfiguration {
                 jdbc.transactions(),
                 nodeId.value(),
                 clock,
-                queue::wakeUp);
+                dueNotice);
     }
 }

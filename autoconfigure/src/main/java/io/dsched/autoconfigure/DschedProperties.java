@@ -860,6 +860,23 @@ public class DschedProperties {
          */
         private boolean skipLocked = true;
 
+        /**
+         * Whether a submission, a replay or a trigger by hand on PostgreSQL sends a NOTIFY when it
+         * commits, which wakes the queue of every node that runs the job at once instead of at its
+         * next poll. Each node running jobs keeps one connection of its pool listening. A node whose
+         * notices do not come back (behind a pooler in transaction mode) polls alone, by itself. On
+         * other databases only the submitting node is woken at once.
+         */
+        private boolean notify = true;
+
+        public boolean isNotify() {
+            return this.notify;
+        }
+
+        public void setNotify(boolean notify) {
+            this.notify = notify;
+        }
+
         public boolean isSkipLocked() {
             return this.skipLocked;
         }

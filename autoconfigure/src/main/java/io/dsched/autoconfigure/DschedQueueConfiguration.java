@@ -2,15 +2,21 @@ package io.dsched.autoconfigure;
 
 import io.dsched.internal.cluster.DatabaseClock;
 import io.dsched.internal.engine.GracefulShutdown;
+import io.dsched.internal.engine.NodeId;
 import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.queue.DueNotice;
 import io.dsched.internal.queue.ExecutionQueue;
+import io.dsched.internal.queue.NoticeListener;
+import io.dsched.internal.queue.PostgresNotices;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The queue of waiting attempts (retries, one-off jobs, recoveries) and the graceful shutdown
@@ -47,5 +53,40 @@ final class DschedQueueConfiguration {
                 properties.getThreads(),
                 shutdown,
                 properties.isRunJobs());
+    }
+
+    /** How the nodes hear of attempts due now: on PostgreSQL a NOTIFY, elsewhere this node alone. */
+    @Bean
+    @ConditionalOnMissingBean
+    DueNotice dschedDueNotice(DschedJdbc jdbc, ExecutionQueue queue, DschedProperties properties) {
+        Optional<String> notifySql = jdbc.platform().dialect().notifySql();
+        if (properties.getQueue().isNotify() && notifySql.isPresent()) {
+            return new PostgresNotices(
+                    new JdbcTemplate(jdbc.dataSource()),
+                    notifySql.get(),
+                    NoticeListener.channel(jdbc.tables()),
+                    queue::wakeUp);
+        }
+        return (jobNames) -> queue.wakeUp();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    NoticeListener dschedNoticeListener(
+            DschedJdbc jdbc,
+            ExecutionQueue queue,
+            JobTargets targets,
+            NodeId nodeId,
+            DschedProperties properties,
+            DschedSchemaInitializer schemaInitializer) {
+        return new NoticeListener(
+                jdbc.dataSource(),
+                jdbc.tables(),
+                targets,
+                queue::wakeUp,
+                nodeId.value(),
+                properties.isRunJobs()
+                        && properties.getQueue().isNotify()
+                        && jdbc.platform().dialect().notifySql().isPresent());
     }
 }

@@ -2,6 +2,7 @@ package io.dsched.internal.deadletter;
 
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
+import io.dsched.internal.queue.DueNotice;
 import io.dsched.internal.store.DeadLetter;
 import io.dsched.internal.store.DeadLetterRepository;
 import io.dsched.internal.store.DeadLetterStatus;
@@ -44,7 +45,7 @@ public class DeadLetters {
 
     private final Clock clock;
 
-    private final Runnable wakeQueue;
+    private final DueNotice dueNotice;
 
     /**
      * Creates the API.
@@ -54,7 +55,7 @@ public class DeadLetters {
      * @param transactions transactions on dsched's DataSource
      * @param nodeId this node
      * @param clock the clock
-     * @param wakeQueue makes this node look for due attempts at once
+     * @param dueNotice announces attempts that fell due now
      */
     public DeadLetters(
             JdbcAggregateOperations aggregates,
@@ -63,14 +64,14 @@ public class DeadLetters {
             TransactionTemplate transactions,
             String nodeId,
             Clock clock,
-            Runnable wakeQueue) {
+            DueNotice dueNotice) {
         this.aggregates = aggregates;
         this.letters = letters;
         this.executions = executions;
         this.transactions = transactions;
         this.nodeId = nodeId;
         this.clock = clock;
-        this.wakeQueue = wakeQueue;
+        this.dueNotice = dueNotice;
     }
 
     /**
@@ -145,7 +146,7 @@ public class DeadLetters {
                     "replay of dead letter " + id + " by " + actor);
             return Optional.of(this.executions.save(next));
         });
-        replay.ifPresent((attempt) -> this.wakeQueue.run());
+        replay.ifPresent((attempt) -> this.dueNotice.due(List.of(attempt.jobName())));
         return Objects.requireNonNull(replay);
     }
 

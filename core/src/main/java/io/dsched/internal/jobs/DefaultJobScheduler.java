@@ -4,6 +4,7 @@ import io.dsched.definition.Schedule;
 import io.dsched.execution.Cancellation;
 import io.dsched.internal.definition.JobRegistry;
 import io.dsched.internal.handler.HandlerRegistry;
+import io.dsched.internal.queue.DueNotice;
 import io.dsched.internal.store.ExecutionStore;
 import io.dsched.internal.store.UniqueKeys;
 import io.dsched.jobs.JobScheduler;
@@ -47,7 +48,7 @@ public class DefaultJobScheduler implements JobScheduler {
      * @param json writes payloads
      * @param nodeId this node
      * @param clock the clock
-     * @param wakeQueue makes this node look for due attempts at once
+     * @param dueNotice announces attempts that fell due now
      * @param runtimeJobs the recurring jobs defined at run time
      * @param observer wraps the storing of submitted jobs, for tracing
      * @param uniqueKeys the keys held for a window of their own
@@ -60,14 +61,14 @@ public class DefaultJobScheduler implements JobScheduler {
             Supplier<JsonMapper> json,
             String nodeId,
             Clock clock,
-            Runnable wakeQueue,
+            DueNotice dueNotice,
             RuntimeJobs runtimeJobs,
             SubmissionObserver observer,
             UniqueKeys uniqueKeys) {
         QuartzCalls quartz = new QuartzCalls(scheduler);
         Payloads payloads = new Payloads(handlers, json);
         this.runtimeJobs = runtimeJobs;
-        this.submissions = new Submissions(payloads, store, observer, uniqueKeys, nodeId, clock, wakeQueue);
+        this.submissions = new Submissions(payloads, store, observer, uniqueKeys, nodeId, clock, dueNotice);
         this.manualRuns = new ManualRuns(jobs, runtimeJobs, payloads, this.submissions);
         this.runtimeChanges = new RuntimeJobChanges(jobs, runtimeJobs, payloads, quartz, clock);
         this.control = new ScheduledJobControl(jobs, runtimeJobs, this.runtimeChanges, quartz, clock);

@@ -3,6 +3,7 @@ package io.dsched.internal.jobs;
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.internal.handler.HandlerDefinition;
+import io.dsched.internal.queue.DueNotice;
 import io.dsched.internal.store.ExecutionStore;
 import io.dsched.internal.store.HeldKey;
 import io.dsched.internal.store.UniqueKeys;
@@ -19,7 +20,7 @@ import java.util.UUID;
 /**
  * The attempts a call of the application creates: one-off jobs, alone or in batches, and runs of a
  * scheduled job triggered by hand. Each is stored waiting, under its idempotency key; one due now
- * wakes this node's queue.
+ * is announced to the nodes that run it ({@link DueNotice}).
  */
 final class Submissions {
 
@@ -35,7 +36,7 @@ final class Submissions {
 
     private final Clock clock;
 
-    private final Runnable wakeQueue;
+    private final DueNotice dueNotice;
 
     Submissions(
             Payloads payloads,
@@ -44,14 +45,14 @@ final class Submissions {
             UniqueKeys uniqueKeys,
             String nodeId,
             Clock clock,
-            Runnable wakeQueue) {
+            DueNotice dueNotice) {
         this.payloads = payloads;
         this.store = store;
         this.observer = observer;
         this.uniqueKeys = uniqueKeys;
         this.nodeId = nodeId;
         this.clock = clock;
-        this.wakeQueue = wakeQueue;
+        this.dueNotice = dueNotice;
     }
 
     ScheduledJob submit(OneOff request) {
@@ -87,7 +88,7 @@ final class Submissions {
                 : this.store.inserts().claim(first, traceCarrier);
         if (saved.isPresent()) {
             if (!dueAt.isAfter(now)) {
-                this.wakeQueue.run();
+                this.dueNotice.due(List.of(handler.name()));
             }
             return new ScheduledJob(saved.get().id(), handler.name(), key, dueAt, true);
         }
@@ -142,8 +143,13 @@ final class Submissions {
             }
             return jobs;
         });
-        if (unkeyed.stream().anyMatch((row) -> !row.dueAt().isAfter(now))) {
-            this.wakeQueue.run();
+        List<String> due = unkeyed.stream()
+                .filter((row) -> !row.dueAt().isAfter(now))
+                .map(ExecutionRecord::jobName)
+                .distinct()
+                .toList();
+        if (!due.isEmpty()) {
+            this.dueNotice.due(due);
         }
         return scheduled;
     }
@@ -169,7 +175,7 @@ final class Submissions {
                                 "triggered by hand"),
                         traceCarrier)
                 .orElseThrow());
-        this.wakeQueue.run();
+        this.dueNotice.due(List.of(job));
         return new ScheduledJob(run.id(), job, key, now, true);
     }
 }

@@ -78,6 +78,11 @@ final class PostgresDialect extends SqlDialect {
     }
 
     @Override
+    public Optional<String> notifySql() {
+        return Optional.of("SELECT pg_notify(?, ?)");
+    }
+
+    @Override
     public Optional<SessionLock> schemaLock() {
         return Optional.of(new SessionLock("SELECT pg_advisory_lock(?)", "SELECT pg_advisory_unlock(?)", 0x64736368L));
     }

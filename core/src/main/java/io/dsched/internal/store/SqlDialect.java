@@ -103,6 +103,16 @@ public abstract sealed class SqlDialect permits PostgresDialect, MySqlDialect, H
     public abstract String quartzDelegate(boolean skipLocked);
 
     /**
+     * Returns the statement that announces to the nodes listening on a channel, once the
+     * transaction it runs in commits, that attempts of a job fell due: two parameters, the channel
+     * and the job's name.
+     * @return the statement, or empty where the database has no notices across sessions
+     */
+    public Optional<String> notifySql() {
+        return Optional.empty();
+    }
+
+    /**
      * Returns the lock that nodes starting at once take to run the schema script one at a time.
      * @return the lock, or empty where the database has none across connections
      */

@@ -1,0 +1,187 @@
+package io.dsched.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dsched.internal.deadletter.DeadLetterFilter;
+import io.dsched.internal.deadletter.DeadLetters;
+import io.dsched.internal.queue.NoticeListener;
+import io.dsched.internal.queue.NoticeListener.Hearing;
+import io.dsched.internal.store.DeadLetter;
+import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.OneOff;
+import io.dsched.jobs.ScheduledJob;
+import io.dsched.test.ClusterNode;
+import io.dsched.test.TestCluster;
+import io.dsched.test.TestDatabases;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.data.domain.PageRequest;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Attempts announced on PostgreSQL: a one-off, a replay or a trigger by hand wakes the queue of the
+ * nodes that run it when its transaction commits, so it starts at once, not at their next poll.
+ * The nodes here poll once an hour (but for the first look as they start): within the tests'
+ * bounds only a notice can start an attempt. A node behind a pooler in transaction mode, where
+ * notices go astray, finds out by itself and polls.
+ */
+class PostgresDueNoticeTests {
+
+    /** Far more than any start a notice brings about takes; far less than the poll interval. */
+    private static final Duration AT_ONCE = Duration.ofSeconds(2);
+
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.on(TestDatabases.Kind.POSTGRESQL);
+
+    @BeforeEach
+    void resetJobs() {
+        NoticeJobs.reset();
+    }
+
+    @Test
+    void oneOffsSubmittedOnANodeThatDoesNotRunThemStartOnAnotherAtOnceAloneOrInABatch() {
+        ClusterNode api = start("api", Map.of("dsched.run-jobs", false));
+        ClusterNode worker = start("worker", Map.of());
+        awaitHearing(worker, Hearing.NOTICES);
+        assertThat(api.bean(NoticeListener.class).hearing()).isEqualTo(Hearing.NOT_YET);
+        JobScheduler scheduler = api.bean(JobScheduler.class);
+        Map<Long, Instant> submitted = new LinkedHashMap<>();
+        for (int i = 0; i < 5; i++) {
+            Instant before = Instant.now();
+            submitted.put(scheduler.submit(OneOff.of("note", null)).executionId(), before);
+            awaitStarted(submitted.keySet());
+        }
+        Instant before = Instant.now();
+        List<OneOff> batch = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            batch.add(OneOff.of("note", null));
+        }
+        scheduler.submitAll(batch).forEach((job) -> submitted.put(job.executionId(), before));
+
+        awaitStarted(submitted.keySet());
+        submitted.forEach((id, at) -> {
+            NoticeJobs.Started started = NoticeJobs.STARTED.get(id);
+            assertThat(started.node()).isEqualTo("worker");
+            assertThat(Duration.between(at, started.at())).isLessThan(AT_ONCE);
+        });
+    }
+
+    @Test
+    void aOneOffSubmittedInTheCallersTransactionIsHeardOfWhenTheTransactionCommits() {
+        ClusterNode worker = start("worker", Map.of());
+        awaitHearing(worker, Hearing.NOTICES);
+        DataSource dataSource = worker.bean(DataSource.class);
+        JdbcTemplate observer = new JdbcTemplate(this.cluster.observer());
+
+        ScheduledJob job = new TransactionTemplate(new DataSourceTransactionManager(dataSource)).execute((status) -> {
+            ScheduledJob stored = worker.bean(JobScheduler.class).submit(OneOff.of("note", null));
+            // the submission is the caller's: no other session sees it before the commit
+            assertThat(observer.queryForObject(
+                            this.cluster.tables().sql("SELECT COUNT(*) FROM dsched_execution WHERE id = ?"),
+                            Long.class,
+                            stored.executionId()))
+                    .isZero();
+            return stored;
+        });
+        Instant committed = Instant.now();
+
+        awaitStarted(List.of(job.executionId()));
+        assertThat(Duration.between(
+                        committed, NoticeJobs.STARTED.get(job.executionId()).at()))
+                .isLessThan(AT_ONCE);
+    }
+
+    @Test
+    void aReplayAndATriggerByHandOnANodeThatRunsNoJobsStartAtOnceOnOneThatDoes() {
+        ClusterNode api = start("api", Map.of("dsched.run-jobs", false));
+        ClusterNode worker = start("worker", Map.of());
+        awaitHearing(worker, Hearing.NOTICES);
+        long failed =
+                api.bean(JobScheduler.class).submit(OneOff.of("flaky", null)).executionId();
+        DeadLetters letters = api.bean(DeadLetters.class);
+        await().atMost(AT_ONCE.multipliedBy(2)).until(() -> letters.openCount() == 1);
+        DeadLetter letter = letters.list(DeadLetterFilter.ALL, PageRequest.of(0, 10))
+                .getContent()
+                .get(0);
+        assertThat(letter.executionId()).isEqualTo(failed);
+        NoticeJobs.failing = false;
+
+        Instant replayed = Instant.now();
+        long replay = letters.replay(letter.id(), "ops", "fixed").orElseThrow().id();
+        Instant triggered = Instant.now();
+        long manual = api.bean(JobScheduler.class).trigger("yearly").executionId();
+
+        awaitStarted(List.of(replay, manual));
+        assertThat(Duration.between(replayed, NoticeJobs.STARTED.get(replay).at()))
+                .isLessThan(AT_ONCE);
+        assertThat(Duration.between(triggered, NoticeJobs.STARTED.get(manual).at()))
+                .isLessThan(AT_ONCE);
+        assertThat(NoticeJobs.STARTED.get(manual).node()).isEqualTo("worker");
+    }
+
+    @Test
+    void aNodeBehindAPoolerInTransactionModeFindsItsNoticesGoAstrayAndPollsInstead() throws Exception {
+        try (PgBouncer bouncer = PgBouncer.inFrontOf(this.cluster.database())) {
+            ClusterNode api = start("api", Map.of("dsched.run-jobs", false));
+            ClusterNode direct = start("direct", Map.of());
+            ClusterNode pooled = start(
+                    "pooled",
+                    Map.of(
+                            "spring.datasource.url",
+                            bouncer.url(),
+                            "dsched.jdbc.initialize-schema",
+                            "never",
+                            "dsched.queue.poll-interval",
+                            "200ms"));
+            awaitHearing(direct, Hearing.NOTICES);
+            awaitHearing(pooled, Hearing.POLLING);
+            direct.close();
+
+            long id =
+                    api.bean(JobScheduler.class).submit(OneOff.of("note", null)).executionId();
+
+            awaitStarted(List.of(id));
+            assertThat(NoticeJobs.STARTED.get(id).node()).isEqualTo("pooled");
+            assertThat(pooled.bean(NoticeListener.class).hearing()).isEqualTo(Hearing.POLLING);
+            // before its pooler
+            pooled.close();
+        }
+    }
+
+    private void awaitHearing(ClusterNode node, Hearing hearing) {
+        NoticeListener listener = node.bean(NoticeListener.class);
+        await().atMost(Duration.ofSeconds(10)).until(() -> listener.hearing() == hearing);
+    }
+
+    private static void awaitStarted(Iterable<Long> ids) {
+        await().atMost(AT_ONCE.multipliedBy(2)).until(() -> {
+            for (Long id : ids) {
+                if (!NoticeJobs.STARTED.containsKey(id)) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    private ClusterNode start(String id, Map<String, Object> properties) {
+        Map<String, Object> all = new LinkedHashMap<>();
+        all.put("dsched.queue.poll-interval", "1h");
+        all.put("dsched.recovery.heartbeat-interval", "250ms");
+        all.put("dsched.recovery.node-timeout", "2s");
+        all.put("dsched.history.cleanup-cron", "0 0 0 1 1 *");
+        all.putAll(properties);
+        return this.cluster.start(id, NoticeJobs.class, all);
+    }
+}
