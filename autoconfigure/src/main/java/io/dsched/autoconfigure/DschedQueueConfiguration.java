@@ -7,6 +7,7 @@ import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.queue.DueNotice;
 import io.dsched.internal.queue.ExecutionQueue;
+import io.dsched.internal.queue.NoticeChannel;
 import io.dsched.internal.queue.NoticeListener;
 import io.dsched.internal.queue.PostgresNotices;
 import io.dsched.internal.store.ExecutionStore;
@@ -16,7 +17,6 @@ import java.util.Optional;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The queue of waiting attempts (retries, one-off jobs, recoveries) and the graceful shutdown
@@ -62,10 +62,7 @@ final class DschedQueueConfiguration {
         Optional<String> notifySql = jdbc.platform().dialect().notifySql();
         if (properties.getQueue().isNotify() && notifySql.isPresent()) {
             return new PostgresNotices(
-                    new JdbcTemplate(jdbc.dataSource()),
-                    notifySql.get(),
-                    NoticeListener.channel(jdbc.tables()),
-                    queue::wakeUp);
+                    NoticeChannel.of(jdbc.dataSource(), notifySql.get(), jdbc.tables()), queue::wakeUp);
         }
         return (jobNames) -> queue.wakeUp();
     }
@@ -79,14 +76,13 @@ final class DschedQueueConfiguration {
             NodeId nodeId,
             DschedProperties properties,
             DschedSchemaInitializer schemaInitializer) {
+        Optional<String> notifySql = jdbc.platform().dialect().notifySql();
         return new NoticeListener(
                 jdbc.dataSource(),
-                jdbc.tables(),
+                NoticeChannel.of(jdbc.dataSource(), notifySql.orElse(""), jdbc.tables()),
                 targets,
                 queue::wakeUp,
                 nodeId.value(),
-                properties.isRunJobs()
-                        && properties.getQueue().isNotify()
-                        && jdbc.platform().dialect().notifySql().isPresent());
+                properties.isRunJobs() && properties.getQueue().isNotify() && notifySql.isPresent());
     }
 }

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.dsched.internal.deadletter.DeadLetterFilter;
 import io.dsched.internal.deadletter.DeadLetters;
+import io.dsched.internal.queue.NoticeHearing;
 import io.dsched.internal.queue.NoticeListener;
-import io.dsched.internal.queue.NoticeListener.Hearing;
 import io.dsched.internal.store.DeadLetter;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
@@ -53,8 +53,8 @@ class PostgresDueNoticeTests {
     void oneOffsSubmittedOnANodeThatDoesNotRunThemStartOnAnotherAtOnceAloneOrInABatch() {
         ClusterNode api = start("api", Map.of("dsched.run-jobs", false));
         ClusterNode worker = start("worker", Map.of());
-        awaitHearing(worker, Hearing.NOTICES);
-        assertThat(api.bean(NoticeListener.class).hearing()).isEqualTo(Hearing.NOT_YET);
+        awaitHearing(worker, NoticeHearing.NOTICES);
+        assertThat(api.bean(NoticeListener.class).hearing()).isEqualTo(NoticeHearing.NOT_YET);
         JobScheduler scheduler = api.bean(JobScheduler.class);
         Map<Long, Instant> submitted = new LinkedHashMap<>();
         for (int i = 0; i < 5; i++) {
@@ -80,7 +80,7 @@ class PostgresDueNoticeTests {
     @Test
     void aOneOffSubmittedInTheCallersTransactionIsHeardOfWhenTheTransactionCommits() {
         ClusterNode worker = start("worker", Map.of());
-        awaitHearing(worker, Hearing.NOTICES);
+        awaitHearing(worker, NoticeHearing.NOTICES);
         DataSource dataSource = worker.bean(DataSource.class);
         JdbcTemplate observer = new JdbcTemplate(this.cluster.observer());
 
@@ -106,7 +106,7 @@ class PostgresDueNoticeTests {
     void aReplayAndATriggerByHandOnANodeThatRunsNoJobsStartAtOnceOnOneThatDoes() {
         ClusterNode api = start("api", Map.of("dsched.run-jobs", false));
         ClusterNode worker = start("worker", Map.of());
-        awaitHearing(worker, Hearing.NOTICES);
+        awaitHearing(worker, NoticeHearing.NOTICES);
         long failed =
                 api.bean(JobScheduler.class).submit(OneOff.of("flaky", null)).executionId();
         DeadLetters letters = api.bean(DeadLetters.class);
@@ -144,8 +144,8 @@ class PostgresDueNoticeTests {
                             "never",
                             "dsched.queue.poll-interval",
                             "200ms"));
-            awaitHearing(direct, Hearing.NOTICES);
-            awaitHearing(pooled, Hearing.POLLING);
+            awaitHearing(direct, NoticeHearing.NOTICES);
+            awaitHearing(pooled, NoticeHearing.POLLING);
             direct.close();
 
             long id =
@@ -153,13 +153,13 @@ class PostgresDueNoticeTests {
 
             awaitStarted(List.of(id));
             assertThat(NoticeJobs.STARTED.get(id).node()).isEqualTo("pooled");
-            assertThat(pooled.bean(NoticeListener.class).hearing()).isEqualTo(Hearing.POLLING);
+            assertThat(pooled.bean(NoticeListener.class).hearing()).isEqualTo(NoticeHearing.POLLING);
             // before its pooler
             pooled.close();
         }
     }
 
-    private void awaitHearing(ClusterNode node, Hearing hearing) {
+    private void awaitHearing(ClusterNode node, NoticeHearing hearing) {
         NoticeListener listener = node.bean(NoticeListener.class);
         await().atMost(Duration.ofSeconds(10)).until(() -> listener.hearing() == hearing);
     }

@@ -2,17 +2,14 @@ package io.dsched.internal.queue;
 
 import io.dsched.internal.engine.DschedPhases;
 import io.dsched.internal.execution.JobTargets;
-import io.dsched.internal.store.ClusterTables;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Wakes this node's queue when another node announces due attempts of a job this node runs
@@ -39,16 +36,11 @@ public final class NoticeListener implements SmartLifecycle {
     /** How long a node whose notices went astray, or whose connection failed, polls before listening again. */
     static final Duration RETRY_AFTER = Duration.ofSeconds(60);
 
-    /** How long one wait for notices blocks, so that a stop is seen. */
-    private static final int WAIT_MILLIS = 250;
-
     private static final String PROBE = "probe ";
 
     private final DataSource dataSource;
 
-    private final JdbcTemplate jdbc;
-
-    private final String channel;
+    private final NoticeChannel channel;
 
     private final JobTargets targets;
 
@@ -62,16 +54,14 @@ public final class NoticeListener implements SmartLifecycle {
 
     private volatile boolean running;
 
-    private volatile Hearing hearing = Hearing.NOT_YET;
+    private volatile NoticeHearing hearing = NoticeHearing.NOT_YET;
 
     private Thread thread;
-
-    private long probes;
 
     /**
      * Creates a listener.
      * @param dataSource the pool it takes its connection from
-     * @param tables the cluster's tables, which name its channel
+     * @param channel the cluster's channel
      * @param targets the jobs and handlers this node runs
      * @param wakeQueue wakes this node's queue
      * @param nodeId this node, which names its probes
@@ -80,44 +70,24 @@ public final class NoticeListener implements SmartLifecycle {
      */
     public NoticeListener(
             DataSource dataSource,
-            ClusterTables tables,
+            NoticeChannel channel,
             JobTargets targets,
             Runnable wakeQueue,
             String nodeId,
             boolean enabled) {
         this.enabled = enabled;
         this.dataSource = dataSource;
-        this.jdbc = new JdbcTemplate(dataSource);
-        this.channel = channel(tables);
+        this.channel = channel;
         this.targets = targets;
         this.wakeQueue = wakeQueue;
         this.probe = PROBE + nodeId + " " + UUID.randomUUID();
     }
 
     /**
-     * Returns the channel a cluster's notices go on.
-     * @param tables the cluster's tables
-     * @return its name, {@code dsched_due} for the default cluster
-     */
-    public static String channel(ClusterTables tables) {
-        return tables.sql("dsched_due");
-    }
-
-    /** How a node hears of attempts announced by others. */
-    public enum Hearing {
-        /** It has not yet checked that notices reach it. */
-        NOT_YET,
-        /** It listens, and its probes come back. */
-        NOTICES,
-        /** Its notices went astray, or its connection failed: it polls alone for now. */
-        POLLING
-    }
-
-    /**
      * Tells how this node hears of due attempts now.
      * @return notices, polling, or not yet known
      */
-    public Hearing hearing() {
+    public NoticeHearing hearing() {
         return this.hearing;
     }
 
@@ -141,24 +111,20 @@ public final class NoticeListener implements SmartLifecycle {
                             RETRY_AFTER.toSeconds());
                 }
             }
-            this.hearing = Hearing.POLLING;
+            this.hearing = NoticeHearing.POLLING;
             pauseFor(RETRY_AFTER);
         }
     }
 
     private void listen(Connection connection) throws SQLException {
-        connection.setAutoCommit(true);
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("LISTEN " + this.channel);
-        }
-        PgNotifications notices = new PgNotifications(connection);
+        NoticeSession session = NoticeSession.listen(connection, this.channel, this.probe);
         boolean first = true;
         while (this.running) {
-            if (!probed(notices)) {
+            if (!session.probe(PROBE_WAIT.toNanos(), this::running, this::heard)) {
                 logger.warn(
                         "Notices of due attempts sent on channel '{}' {} this node{}: it finds them by polling,"
                                 + " and tries again in {} s",
-                        this.channel,
+                        this.channel.name(),
                         first ? "do not reach" : "stopped reaching",
                         first ? " (is it behind a pooler in transaction mode?)" : "",
                         RETRY_AFTER.toSeconds());
@@ -166,42 +132,23 @@ public final class NoticeListener implements SmartLifecycle {
             }
             if (first) {
                 first = false;
-                this.hearing = Hearing.NOTICES;
-                logger.info("Listening for due attempts on channel '{}'", this.channel);
+                this.hearing = NoticeHearing.NOTICES;
+                logger.info("Listening for due attempts on channel '{}'", this.channel.name());
                 // what fell due while this node was not listening
                 this.wakeQueue.run();
             }
-            hear(notices, System.nanoTime() + CHECK_EVERY.toNanos(), null);
+            session.hear(System.nanoTime() + CHECK_EVERY.toNanos(), this::running, this::heard);
         }
     }
 
-    /** Announces a probe from another connection and hears notices until it comes back. */
-    private boolean probed(PgNotifications notices) throws SQLException {
-        String token = this.probe + " " + (++this.probes);
-        this.jdbc.query("SELECT pg_notify(?, ?)", (resultSet) -> null, this.channel, token);
-        return hear(notices, System.nanoTime() + PROBE_WAIT.toNanos(), token);
+    private boolean running() {
+        return this.running;
     }
 
-    /**
-     * Hears notices until {@code deadline}, or until {@code token} comes back.
-     * @return whether the token came back
-     */
-    private boolean hear(PgNotifications notices, long deadline, String token) throws SQLException {
-        while (this.running && deadline - System.nanoTime() > 0) {
-            boolean wake = false;
-            boolean back = false;
-            for (String name : notices.await(WAIT_MILLIS)) {
-                back |= name.equals(token);
-                wake |= this.targets.names().contains(name);
-            }
-            if (wake) {
-                this.wakeQueue.run();
-            }
-            if (back) {
-                return true;
-            }
+    private void heard(String jobName) {
+        if (this.targets.names().contains(jobName)) {
+            this.wakeQueue.run();
         }
-        return false;
     }
 
     private void pauseFor(Duration duration) {

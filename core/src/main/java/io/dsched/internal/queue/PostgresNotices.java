@@ -5,7 +5,6 @@ import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Announces due attempts to every node on PostgreSQL: a {@code NOTIFY} on the cluster's channel for
@@ -18,25 +17,17 @@ public final class PostgresNotices implements DueNotice {
 
     private static final Logger logger = LoggerFactory.getLogger(PostgresNotices.class);
 
-    private final JdbcTemplate jdbc;
-
-    private final String notifySql;
-
-    private final String channel;
+    private final NoticeChannel channel;
 
     private final Runnable wakeQueue;
 
     /**
      * Creates the notices.
-     * @param jdbc the template of the connections the attempts are stored with, so that a notice
-     *     joins their transaction
-     * @param notifySql the dialect's statement, {@code SqlDialect.notifySql}
-     * @param channel the cluster's channel, {@link NoticeListener#channel}
+     * @param channel the cluster's channel, on the connections the attempts are stored with, so
+     *     that a notice joins their transaction
      * @param wakeQueue wakes this node's queue
      */
-    public PostgresNotices(JdbcTemplate jdbc, String notifySql, String channel, Runnable wakeQueue) {
-        this.jdbc = jdbc;
-        this.notifySql = notifySql;
+    public PostgresNotices(NoticeChannel channel, Runnable wakeQueue) {
         this.channel = channel;
         this.wakeQueue = wakeQueue;
     }
@@ -45,7 +36,7 @@ public final class PostgresNotices implements DueNotice {
     public void due(Collection<String> jobNames) {
         for (String name : new TreeSet<>(jobNames)) {
             try {
-                this.jdbc.query(this.notifySql, (resultSet) -> null, this.channel, name);
+                this.channel.announce(name);
             } catch (DataAccessException ex) {
                 // the attempts are stored: the nodes find them at their next poll
                 logger.warn("Could not announce due attempts of '{}': {}", name, ex.getMessage());
