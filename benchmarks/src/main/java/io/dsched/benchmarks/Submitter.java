@@ -21,4 +21,26 @@ public interface Submitter extends AutoCloseable {
      */
     @Override
     default void close() throws Exception {}
+
+    /**
+     * Returns a submitter that submits as another does and, when closed, closes what it stands on
+     * (a client's context or pool).
+     * @param submitter how it submits
+     * @param resources what it closes
+     * @return the submitter
+     */
+    static Submitter closing(Submitter submitter, AutoCloseable resources) {
+        return new Submitter() {
+
+            @Override
+            public void submit(String key) throws Exception {
+                submitter.submit(key);
+            }
+
+            @Override
+            public void close() throws Exception {
+                resources.close();
+            }
+        };
+    }
 }
