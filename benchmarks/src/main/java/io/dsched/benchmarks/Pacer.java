@@ -54,28 +54,20 @@ final class Pacer {
     }
 
     /**
-     * What a submitter did.
-     * @param submitted how many jobs it submitted
-     * @param behindMicros how far behind its schedule its latest submission started
-     */
-    record Outcome(int submitted, long behindMicros) {
-
-        /**
-         * Adds the outcomes of two submitters that shared a schedule.
-         * @param other the other's
-         * @return both
-         */
-        Outcome and(Outcome other) {
-            return new Outcome(submitted + other.submitted, Math.max(behindMicros, other.behindMicros));
-        }
-    }
-
-    /**
      * A job's key, as the submitter made it.
      * @param index its place in the schedule
      * @param submittedMicros when it was submitted, in epoch microseconds
      */
     record Key(int index, long submittedMicros) {
+
+        /**
+         * Returns how late the job was submitted against its plan's schedule.
+         * @param plan the plan
+         * @return microseconds, not negative: {@link #run} submits no job before its time
+         */
+        long behindMicros(Plan plan) {
+            return submittedMicros - (plan.startMillis() * 1_000 + index * plan.periodMicros());
+        }
 
         @Override
         public String toString() {
@@ -104,25 +96,22 @@ final class Pacer {
      * Submits every job of a plan, each at its time, on the calling thread.
      * @param plan the plan
      * @param submitter the submitter
-     * @return what it did
+     * @return how many jobs it submitted
      * @throws Exception if a submission fails (the jobs after it are not submitted) or the thread
      *     is interrupted
      */
-    static Outcome run(Plan plan, Submitter submitter) throws Exception {
+    static int run(Plan plan, Submitter submitter) throws Exception {
         // the schedule on the monotonic clock, anchored once to the wall clock the plan is in (read
         // first, so that no submission goes before its time on the wall clock)
         long wall = Probe.epochMicros();
         long base = System.nanoTime() + (plan.startMillis() * 1_000 - wall) * 1_000;
         int submitted = 0;
-        long behind = 0;
         for (int i = plan.first(); i < plan.total(); i += plan.stride()) {
-            long due = base + i * plan.periodMicros() * 1_000;
-            waitUntil(due);
-            behind = Math.max(behind, (System.nanoTime() - due) / 1_000);
+            waitUntil(base + i * plan.periodMicros() * 1_000);
             submitter.submit(new Key(i, Probe.epochMicros()).toString());
             submitted++;
         }
-        return new Outcome(submitted, behind);
+        return submitted;
     }
 
     private static void waitUntil(long nanoTime) throws InterruptedException {

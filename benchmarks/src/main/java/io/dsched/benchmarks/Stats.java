@@ -67,6 +67,15 @@ final class Stats {
     }
 
     /**
+     * Formats a count, such as {@code 1,500}; a median halfway between two counts is rounded.
+     * @param value the count
+     * @return the text, {@code n/a} for NaN
+     */
+    static String count(double value) {
+        return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%,.0f", value);
+    }
+
+    /**
      * Formats milliseconds with one decimal, such as {@code 2,512.3}.
      * @param value the milliseconds
      * @return the text, {@code n/a} for NaN

@@ -10,7 +10,7 @@ import java.time.Duration;
  * for {@code GO} on its standard input, starts the node, says {@code READY}, and stops the node
  * gracefully on {@code STOP} (or at the end of its input). Before that, for W5, it submits jobs
  * through its node on each {@code SUBMIT} plan ({@link Pacer.Plan}) and says {@code SUBMITTED
- * count behind-micros} when done, or {@code SUBMIT-FAILED reason}.
+ * count} when done, or {@code SUBMIT-FAILED reason}.
  */
 public final class Worker {
 
@@ -69,8 +69,7 @@ public final class Worker {
             }
             if (command.startsWith(Pacer.COMMAND + " ")) {
                 try (Submitter submitter = contestant.submitter(running)) {
-                    Pacer.Outcome outcome = Pacer.run(Pacer.Plan.parse(command), submitter);
-                    say("SUBMITTED " + outcome.submitted() + " " + outcome.behindMicros());
+                    say("SUBMITTED " + Pacer.run(Pacer.Plan.parse(command), submitter));
                 } catch (Exception ex) {
                     say("SUBMIT-FAILED " + String.valueOf(ex).replaceAll("\\s+", " "));
                 }
