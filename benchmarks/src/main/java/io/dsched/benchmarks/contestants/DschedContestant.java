@@ -14,9 +14,15 @@ import io.dsched.execution.JobContext;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
 import io.dsched.jobs.RecurringJob;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +54,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       node polls every 500 ms ({@code dsched.queue.poll-interval}) besides. Every workload.
  *   <li>{@code dsched-poll}: the same with {@code dsched.queue.notify=false}, so that W5 shows what
  *       the notifications gain: the submitting node's own wake-up and the poll. W5 only. (A build
- *       of dsched without the property ignores it, and then both rows measure the same thing.)
+ *       of dsched without the property ignores it, and then both rows measure the same thing; their
+ *       setting for latency in the tables says so.)
  * </ul>
  */
 public final class DschedContestant implements Contestant {
@@ -111,10 +118,33 @@ public final class DschedContestant implements Contestant {
 
     @Override
     public String latencySetting() {
-        return (this.variant.notify == null)
+        String setting = (this.variant.notify == null)
                 ? "defaults: a submission wakes its own node; `dsched.queue.notify` on wakes every node;"
                         + " 500 ms poll"
                 : "`dsched.queue.notify=false`: a submission wakes its own node; 500 ms poll";
+        return knowsQueueNotify() ? setting : setting + " (this build has no `dsched.queue.notify`)";
+    }
+
+    /**
+     * Tells whether the dsched on the class path has {@code dsched.queue.notify}, by the
+     * configuration metadata its starter ships: a build without it ignores the property, and then
+     * {@code dsched} and {@code dsched-poll} run alike.
+     */
+    private static boolean knowsQueueNotify() {
+        try {
+            Enumeration<URL> files =
+                    DschedContestant.class.getClassLoader().getResources("META-INF/spring-configuration-metadata.json");
+            while (files.hasMoreElements()) {
+                try (InputStream in = files.nextElement().openStream()) {
+                    if (new String(in.readAllBytes(), StandardCharsets.UTF_8).contains("\"dsched.queue.notify\"")) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     @Override
