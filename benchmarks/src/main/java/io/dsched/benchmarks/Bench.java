@@ -16,13 +16,15 @@ import java.util.stream.Collectors;
  * The coordinator: runs each workload for each contestant, several times, with every node in a
  * worker JVM of its own, and prints the tables. Each workload is a class of its own ({@link
  * OneOffThroughput} for W1 and the scale runs, {@link RecurringAccuracy}, {@link Failover}, {@link
- * GuardOverhead}, {@link PgbenchCeiling}); what they share is the {@link Harness}. Options (all optional):
+ * GuardOverhead}, {@link SubmitLatency}, {@link PgbenchCeiling}); what they share is the {@link Harness}.
+ * Options (all optional):
  *
  * <pre>
  * --db postgresql|mariadb   --url jdbc:... --user u --password p
- * --workloads W1,W2,W3,W4,SCALE   --contestants name,name|all   --reps 5   --threads 10
+ * --workloads W1,W2,W3,W4,W5,SCALE   --contestants name,name|all   --reps 5   --threads 10
  * --w1-jobs 20000   --w2-jobs 500   --w2-seconds 60   --w2-warmup-seconds 20   --w3-fires 100   --w4-jobs 1000
- * --w4-seconds 30   --w4-warmup-seconds 40   --scale-nodes 1,2,4   --out FILE
+ * --w4-seconds 30   --w4-warmup-seconds 40   --w5-rate 50   --w5-seconds 30   --w5-warmup-seconds 5
+ * --scale-nodes 1,2,4   --out FILE
  * </pre>
  */
 public final class Bench {
@@ -84,7 +86,7 @@ public final class Bench {
      */
     String run() throws Exception {
         List<String> workloads =
-                List.of(this.harness.option("workloads", "W1,W2,W3,W4,SCALE").split(","));
+                List.of(this.harness.option("workloads", "W1,W2,W3,W4,W5,SCALE").split(","));
         this.harness.line("# dsched benchmark, " + this.db.kind());
         this.harness.line("");
         this.harness.line("- date: " + Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
@@ -125,6 +127,7 @@ public final class Bench {
                 case "W2" -> new RecurringAccuracy(this.harness).run();
                 case "W3" -> new Failover(this.harness).run();
                 case "W4" -> new GuardOverhead(this.harness).run();
+                case "W5" -> new SubmitLatency(this.harness).run();
                 case "SCALE" -> new OneOffThroughput(this.harness).scale();
                 default -> throw new IllegalArgumentException("Unknown workload " + workload);
             }

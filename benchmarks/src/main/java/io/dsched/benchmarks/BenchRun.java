@@ -23,6 +23,7 @@ public final class BenchRun {
         db.executeIgnoringErrors(List.of(
                 "DROP TABLE bench_run",
                 "CREATE TABLE bench_run (run_key VARCHAR(100) NOT NULL, node VARCHAR(50) NOT NULL,"
-                        + " scheduled_ms BIGINT NOT NULL, started_ms BIGINT NOT NULL, kind CHAR(1) NOT NULL)"));
+                        + " scheduled_ms BIGINT NOT NULL, started_ms BIGINT NOT NULL, started_us BIGINT NOT NULL,"
+                        + " kind CHAR(1) NOT NULL)"));
     }
 }

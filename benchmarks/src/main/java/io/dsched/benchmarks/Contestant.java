@@ -6,7 +6,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * One scheduler under test. The coordinator calls {@link #reset}, {@link #enqueue} and
  * {@link #defineRecurring} in its own JVM with no node of the contestant running; each worker JVM
- * calls {@link #start} once. Every job body calls {@link Probe}, and nothing else.
+ * calls {@link #start} once. In W5 the jobs are submitted while the nodes run, through {@link
+ * #submitter} in a worker JVM or {@link #client} in the coordinator. Every job body calls {@link
+ * Probe}, and nothing else.
  */
 public interface Contestant {
 
@@ -28,6 +30,15 @@ public interface Contestant {
      * @return the description, for the W3 table
      */
     default String failureDetection() {
+        return "n/a";
+    }
+
+    /**
+     * Describes the contestant's setting for W5, the latency from a one-off's submission to its
+     * start: what wakes a node when a job is submitted, and how often it polls otherwise.
+     * @return the description, for the W5 tables
+     */
+    default String latencySetting() {
         return "n/a";
     }
 
@@ -104,4 +115,28 @@ public interface Contestant {
      * @throws Exception if it cannot start
      */
     AutoCloseable start(BenchDatabase db, NodeSpec spec) throws Exception;
+
+    /**
+     * Returns a submitter that submits one-off jobs through a running node, in that node's worker
+     * JVM, with the contestant's public API: W5's jobs submitted on a node. Only contestants that
+     * take part in {@link Workload#W5_SUBMIT_LATENCY} have one.
+     * @param node what {@link #start} returned in this JVM
+     * @return the submitter; closing it leaves the node running
+     * @throws Exception if it cannot
+     */
+    default Submitter submitter(AutoCloseable node) throws Exception {
+        throw new UnsupportedOperationException(name() + " submits no jobs from a node");
+    }
+
+    /**
+     * Opens a client that submits one-off jobs and runs none, in the coordinator, while the nodes
+     * run: W5's jobs submitted by a client. Only contestants that take part in {@link
+     * Workload#W5_SUBMIT_LATENCY} have one.
+     * @param db the database
+     * @return the client; closing it closes the client
+     * @throws Exception if it cannot
+     */
+    default Submitter client(BenchDatabase db) throws Exception {
+        throw new UnsupportedOperationException(name() + " has no client for jobs submitted while nodes run");
+    }
 }

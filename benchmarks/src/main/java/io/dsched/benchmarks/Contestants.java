@@ -16,7 +16,9 @@ public final class Contestants {
     private static final Map<String, Supplier<Contestant>> ALL = new LinkedHashMap<>();
 
     static {
-        register(DschedContestant::new);
+        for (DschedContestant.Variant variant : DschedContestant.Variant.values()) {
+            register(() -> new DschedContestant(variant));
+        }
         for (QuartzContestant.Variant variant : QuartzContestant.Variant.values()) {
             register(() -> new QuartzContestant(variant));
         }

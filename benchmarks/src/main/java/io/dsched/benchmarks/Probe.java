@@ -5,10 +5,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * What every job body of every contestant does: insert one row into {@code bench_run} with the
- * node, the job's key, its scheduled time and when the body started. For {@link
+ * node, the job's key, its scheduled time and when the body started (in milliseconds, and in
+ * microseconds from {@link #epochMicros}, the clock W5's submitters read too). For {@link
  * Workload#W3_FAILOVER} the body then holds for a while and inserts a second row, kind {@code D},
  * when it is done.
  */
@@ -68,16 +70,27 @@ public final class Probe {
         insert(job + "@" + scheduledAtMillis, scheduledAtMillis, 'S');
     }
 
+    /**
+     * Returns the wall clock in microseconds since the epoch: every process of a run is on one
+     * machine, so a time read in one JVM compares with one read in another.
+     * @return the time
+     */
+    public static long epochMicros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    }
+
     private static void insert(String key, long scheduledAt, char kind) {
-        long startedAt = System.currentTimeMillis();
+        long startedMicros = epochMicros();
         try (Connection connection = pool.getConnection();
-                PreparedStatement insert = connection.prepareStatement(
-                        "INSERT INTO bench_run (run_key, node, scheduled_ms, started_ms, kind) VALUES (?, ?, ?, ?, ?)")) {
+                PreparedStatement insert = connection.prepareStatement("INSERT INTO bench_run"
+                        + " (run_key, node, scheduled_ms, started_ms, started_us, kind) VALUES (?, ?, ?, ?, ?, ?)")) {
             insert.setString(1, key);
             insert.setString(2, node);
             insert.setLong(3, scheduledAt);
-            insert.setLong(4, startedAt);
-            insert.setString(5, String.valueOf(kind));
+            insert.setLong(4, startedMicros / 1_000);
+            insert.setLong(5, startedMicros);
+            insert.setString(6, String.valueOf(kind));
             insert.executeUpdate();
         } catch (SQLException ex) {
             throw new IllegalStateException("Could not record " + key, ex);

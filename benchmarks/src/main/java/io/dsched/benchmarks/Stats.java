@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.DoubleFunction;
 
 /** Medians, spreads and percentiles of measured values. */
 final class Stats {
@@ -44,14 +45,43 @@ final class Stats {
      * @return the text
      */
     static String spread(List<? extends Number> values) {
+        return spread(values, Stats::number);
+    }
+
+    /**
+     * Formats the median and spread of repeated runs, as {@link #spread(List)} does, each value
+     * by a format of its own.
+     * @param values one value per run
+     * @param format how a value is written, such as {@link #millis}
+     * @return the text
+     */
+    static String spread(List<? extends Number> values, DoubleFunction<String> format) {
         if (values.isEmpty()) {
             return "n/a";
         }
         if (values.size() == 1) {
-            return number(values.get(0).doubleValue());
+            return format.apply(values.get(0).doubleValue());
         }
-        return number(median(values)) + " (" + number(percentile(values, 0)) + "–" + number(percentile(values, 100))
-                + ")";
+        return format.apply(median(values)) + " (" + format.apply(percentile(values, 0)) + "–"
+                + format.apply(percentile(values, 100)) + ")";
+    }
+
+    /**
+     * Formats a count, such as {@code 1,500}; a median halfway between two counts is rounded.
+     * @param value the count
+     * @return the text, {@code n/a} for NaN
+     */
+    static String count(double value) {
+        return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%,.0f", value);
+    }
+
+    /**
+     * Formats milliseconds with one decimal, such as {@code 2,512.3}.
+     * @param value the milliseconds
+     * @return the text, {@code n/a} for NaN
+     */
+    static String millis(double value) {
+        return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%,.1f", value);
     }
 
     static String number(double value) {

@@ -8,7 +8,9 @@ import java.time.Duration;
 /**
  * The main class of a worker JVM: one node of one contestant. It loads, says {@code WARM}, waits
  * for {@code GO} on its standard input, starts the node, says {@code READY}, and stops the node
- * gracefully on {@code STOP} (or at the end of its input).
+ * gracefully on {@code STOP} (or at the end of its input). Before that, for W5, it submits jobs
+ * through its node on each {@code SUBMIT} plan ({@link Pacer.Plan}) and says {@code SUBMITTED
+ * count} when done, or {@code SUBMIT-FAILED reason}.
  */
 public final class Worker {
 
@@ -40,7 +42,7 @@ public final class Worker {
         awaitCommand(commands, "GO");
         AutoCloseable running = contestant.start(db, new NodeSpec(node, threads, workload, plan));
         say("READY");
-        awaitCommand(commands, "STOP");
+        serve(commands, contestant, running);
         long cpuMillis = ((com.sun.management.OperatingSystemMXBean)
                                 java.lang.management.ManagementFactory.getOperatingSystemMXBean())
                         .getProcessCpuTime()
@@ -55,6 +57,24 @@ public final class Worker {
     private static void say(String word) {
         System.out.println(MARK + word);
         System.out.flush();
+    }
+
+    /** Runs the {@code SUBMIT} plans it is given, until {@code STOP} or the end of its input. */
+    private static void serve(BufferedReader commands, Contestant contestant, AutoCloseable running) throws Exception {
+        String line;
+        while ((line = commands.readLine()) != null) {
+            String command = line.trim();
+            if (command.equals("STOP")) {
+                return;
+            }
+            if (command.startsWith(Pacer.COMMAND + " ")) {
+                try (Submitter submitter = contestant.submitter(running)) {
+                    say("SUBMITTED " + Pacer.run(Pacer.Plan.parse(command), submitter));
+                } catch (Exception ex) {
+                    say("SUBMIT-FAILED " + String.valueOf(ex).replaceAll("\\s+", " "));
+                }
+            }
+        }
     }
 
     private static void awaitCommand(BufferedReader commands, String command) throws Exception {

@@ -15,7 +15,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-/** A worker JVM seen from the coordinator: started, told to go, stopped or killed. */
+/**
+ * A worker JVM seen from the coordinator: started, told to go (and, in W5, to submit jobs), stopped
+ * or killed.
+ */
 final class WorkerProcess implements AutoCloseable {
 
     private final String node;
@@ -134,6 +137,34 @@ final class WorkerProcess implements AutoCloseable {
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("Worker " + this.node + " did not say " + word + " within " + timeout);
+            }
+            Harness.pause(20);
+        }
+    }
+
+    /**
+     * Waits until the worker has run the {@code SUBMIT} plan it was given.
+     * @param timeout how long at most
+     * @return how many jobs it submitted
+     * @throws IllegalStateException if it could not submit, ended, or did not finish in time
+     */
+    int awaitSubmitted(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            for (String word : this.said) {
+                if (word.startsWith("SUBMITTED ")) {
+                    return Integer.parseInt(word.substring("SUBMITTED ".length()));
+                }
+                if (word.startsWith("SUBMIT-FAILED ")) {
+                    throw new IllegalStateException(
+                            "Worker " + this.node + " could not submit: " + word.substring("SUBMIT-FAILED ".length()));
+                }
+            }
+            if (!this.process.isAlive()) {
+                throw new IllegalStateException("Worker " + this.node + " ended while submitting; see its log");
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Worker " + this.node + " did not finish submitting within " + timeout);
             }
             Harness.pause(20);
         }

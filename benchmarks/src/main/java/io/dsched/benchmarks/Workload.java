@@ -9,5 +9,7 @@ public enum Workload {
     /** Long-running one-off jobs in flight when one node is killed: how soon they run again. */
     W3_FAILOVER,
     /** More recurring fires than the nodes can run, through Quartz: fires per second. */
-    W4_GUARD_OVERHEAD
+    W4_GUARD_OVERHEAD,
+    /** One-off jobs submitted at a fixed rate while the nodes run: how soon after its submission each starts. */
+    W5_SUBMIT_LATENCY
 }

@@ -57,10 +57,25 @@ abstract class WorkloadRunner {
      * @return each contestant's runs, in the contestants' table order
      */
     final <R> Map<String, List<R>> measureEach(String workload, List<String> contestants, Measurement<R> measurement) {
+        return measureEach(workload, reps(workload), contestants, measurement);
+    }
+
+    /**
+     * Measures every contestant as {@link #measureEach(String, List, Measurement)} does, for one
+     * table of a workload that has several (W5's shapes): a contestant that cannot run in one
+     * table still runs in the others.
+     * @param table the table, for the progress lines and the notes, such as {@code W5-node}
+     * @param reps the repetitions
+     * @param contestants the contestants, in their table order
+     * @param measurement one run of a contestant
+     * @return each contestant's runs, in the contestants' table order
+     */
+    final <R> Map<String, List<R>> measureEach(
+            String table, int reps, List<String> contestants, Measurement<R> measurement) {
         Map<String, List<R>> results = new LinkedHashMap<>();
-        for (int rep = 0; rep < reps(workload); rep++) {
+        for (int rep = 0; rep < reps; rep++) {
             for (String name : Harness.rotated(contestants, rep)) {
-                this.harness.attempt(workload, name, rep, results, () -> measurement.measure(name));
+                this.harness.attempt(table, name, rep, results, () -> measurement.measure(name));
             }
         }
         return results;

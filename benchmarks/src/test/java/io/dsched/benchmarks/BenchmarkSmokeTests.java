@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A short run of every workload, so that the benchmark and every contestant's adapter keep
  * working: each contestant runs W1 in worker JVMs of their own; W2 to W4 run for dsched and a
- * peer, on PostgreSQL; and W1 again on MariaDB. The numbers of so short a run mean
- * nothing; what they must show is that every job ran, and that dsched ran each exactly once.
+ * peer, on PostgreSQL; W5 for each of its contestants, on PostgreSQL; and W1 again on MariaDB. The
+ * numbers of so short a run mean nothing; what they must show is that every job ran, and that
+ * dsched ran each exactly once.
  */
 class BenchmarkSmokeTests {
 
@@ -105,6 +106,42 @@ class BenchmarkSmokeTests {
             List<String> scale = rows(more, "## Scale");
             assertThat(scale).extracting((row) -> cell(row, 1)).containsExactly("1", "2");
             assertThat(more).doesNotContain("could not run");
+        }
+    }
+
+    @Test
+    void w5SubmitsWhileTheNodesRunOnANodeAndByAClientAndEveryJobStartsOnce() throws Exception {
+        try (TestDatabase server = TestDatabases.create(TestDatabases.Kind.POSTGRESQL);
+                OwnDatabase database = new OwnDatabase(server)) {
+            // 20 measured jobs a shape, after 10 of warm-up
+            String report = Bench.report(
+                    database.db(),
+                    options(Map.of("workloads", "W5", "w5-rate", "10", "w5-seconds", "2", "w5-warmup-seconds", "1")));
+            List<String> contestants = Contestants.names().stream()
+                    .filter((name) -> Contestants.byName(name).supports(Workload.W5_SUBMIT_LATENCY))
+                    .toList();
+            assertThat(contestants).containsExactly("dsched", "dsched-poll", "db-scheduler-immediate", "jobrunr-5s");
+            for (String heading : List.of("## W5, submitted on a node", "## W5, submitted by a client")) {
+                List<String> w5 = rows(report, heading);
+                assertThat(w5).extracting(BenchmarkSmokeTests::contestant).containsExactlyElementsOf(contestants);
+                assertThat(w5).allSatisfy((row) -> {
+                    // every job submitted, and started exactly once
+                    assertThat(cell(row, 1)).as("submitted: " + row).isEqualTo("20");
+                    assertThat(cell(row, 2)).as("started: " + row).isEqualTo("20");
+                    assertThat(cell(row, 3)).as("missing: " + row).isEqualTo("0");
+                    assertThat(cell(row, 4)).as("started twice: " + row).isEqualTo("0");
+                    // p50, p95, p99 and max: measured, not negative, in order
+                    List<Double> latencies = List.of(5, 6, 7, 8).stream()
+                            .map((column) -> number(cell(row, column)))
+                            .toList();
+                    assertThat(latencies).as("latencies: " + row).allSatisfy((ms) -> assertThat(ms)
+                            .isNotNegative());
+                    assertThat(latencies).as("latencies: " + row).isSorted();
+                    assertThat(cell(row, 9)).as("setting for latency").isNotEqualTo("n/a");
+                });
+            }
+            assertThat(report).contains("| latency p50 ms | latency p99 ms | latency max ms | behind schedule ms |");
+            assertThat(report).doesNotContain("could not run");
         }
     }
 

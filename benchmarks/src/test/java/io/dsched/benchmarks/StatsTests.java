@@ -25,4 +25,12 @@ class StatsTests {
         assertThat(Stats.spread(List.of(823, 661))).isEqualTo("742 (661–823)");
         assertThat(Stats.spread(List.of(2205, 2264, 2208))).isEqualTo("2,208 (2,205–2,264)");
     }
+
+    @Test
+    void millisecondsKeepOneDecimalInASpread() {
+        assertThat(Stats.millis(2512.34)).isEqualTo("2,512.3");
+        assertThat(Stats.millis(Double.NaN)).isEqualTo("n/a");
+        assertThat(Stats.spread(List.of(4.26, 3.91, 12.0), Stats::millis)).isEqualTo("4.3 (3.9–12.0)");
+        assertThat(Stats.spread(List.of(20, 1500, 1499), Stats::count)).isEqualTo("1,499 (20–1,500)");
+    }
 }

@@ -18,6 +18,7 @@ import io.dsched.benchmarks.NodeSpec;
 import io.dsched.benchmarks.Probe;
 import io.dsched.benchmarks.Provenance;
 import io.dsched.benchmarks.RecurringPlan;
+import io.dsched.benchmarks.Submitter;
 import io.dsched.benchmarks.Workload;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,6 +47,12 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       10 s: its documented best for W1. W1 only.
  *   <li>{@code db-scheduler-1s}: {@code pollUsingLockAndFetch(0.5, 1.0)} with a 1 s poll interval.
  *       W2 only.
+ *   <li>{@code db-scheduler-immediate}: {@code enableImmediateExecution()}, the README's setting for
+ *       executions scheduled to run now ("the local {@code Scheduler} will be hinted ... and 'wake
+ *       up' to go check for new executions earlier than it normally would"), on the polling of
+ *       {@code db-scheduler-1s} as this harness configures it for W2's latency: {@code
+ *       pollUsingLockAndFetch(0.5, 1.0)}, 1 s poll (the README documents no poll interval as best
+ *       for latency; its default is 10 s). W5 only.
  * </ul>
  *
  * <p>db-scheduler 16.7.1 refuses lock-and-fetch on MariaDB (its {@code MariaDBJdbcCustomization}
@@ -62,10 +69,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * of a one-time task revives it (reschedules it to now), after which it waits for the next poll,
  * within 1 s.
  * Timestamps are written in UTC ({@code AutodetectJdbcCustomization(dataSource, true)}, the same
- * for scheduler and client). Immediate execution is NOT enabled: it only wakes the local
- * scheduler when that scheduler itself schedules an instance, and here every one-off is stored by
- * a separate client before the nodes start (each node polls at once when it starts, and fetches
- * the next batch without waiting for the poll interval while its batches keep coming back full).
+ * for scheduler and client). Immediate execution is NOT enabled but in {@code
+ * db-scheduler-immediate}: it only wakes the local scheduler when that scheduler itself schedules
+ * an instance, and in W1 to W3 every one-off is stored by a separate client before the nodes start
+ * (each node polls at once when it starts, and fetches the next batch without waiting for the poll
+ * interval while its batches keep coming back full).
  * Default Java serialization of task data. Connection pool per node: Hikari, {@code threads + 6}
  * ({@code BenchDatabase.nodePool}, the same for every contestant).
  *
@@ -104,7 +112,9 @@ public class DbSchedulerContestant implements Contestant {
                 new double[] {1.0, 4.0},
                 SchedulerBuilder.DEFAULT_POLLING_INTERVAL),
         /** Lock-and-fetch (0.5, 1.0), 1 s poll, for W2. */
-        LOCK_AND_FETCH_1S("db-scheduler-1s", new double[] {0.5, 1.0}, Duration.ofSeconds(1));
+        LOCK_AND_FETCH_1S("db-scheduler-1s", new double[] {0.5, 1.0}, Duration.ofSeconds(1)),
+        /** Immediate execution, lock-and-fetch (0.5, 1.0), 1 s poll, for W5. */
+        IMMEDIATE("db-scheduler-immediate", new double[] {0.5, 1.0}, Duration.ofSeconds(1), true);
 
         private final String contestantName;
 
@@ -113,10 +123,17 @@ public class DbSchedulerContestant implements Contestant {
 
         private final Duration pollingInterval;
 
+        private final boolean immediateExecution;
+
         Variant(String contestantName, double[] lockAndFetch, Duration pollingInterval) {
+            this(contestantName, lockAndFetch, pollingInterval, false);
+        }
+
+        Variant(String contestantName, double[] lockAndFetch, Duration pollingInterval, boolean immediateExecution) {
             this.contestantName = contestantName;
             this.lockAndFetch = lockAndFetch;
             this.pollingInterval = pollingInterval;
+            this.immediateExecution = immediateExecution;
         }
 
         /**
@@ -160,14 +177,21 @@ public class DbSchedulerContestant implements Contestant {
     }
 
     @Override
+    public String latencySetting() {
+        return this.variant.immediateExecution
+                ? "`enableImmediateExecution()`: a submission wakes its own node; lock-and-fetch (0.5, 1.0);"
+                        + " 1 s poll"
+                : "n/a";
+    }
+
+    @Override
     public boolean supports(Workload workload) {
-        if (this.variant == Variant.LOCK_AND_FETCH_1S) {
-            return workload == Workload.W2_RECURRING;
-        }
-        if (this.variant == Variant.LOCK_AND_FETCH_THROUGHPUT) {
-            return workload == Workload.W1_ONE_OFF;
-        }
-        return workload != Workload.W4_GUARD_OVERHEAD;
+        return switch (this.variant) {
+            case LOCK_AND_FETCH_1S -> workload == Workload.W2_RECURRING;
+            case LOCK_AND_FETCH_THROUGHPUT -> workload == Workload.W1_ONE_OFF;
+            case IMMEDIATE -> workload == Workload.W5_SUBMIT_LATENCY;
+            default -> workload != Workload.W4_GUARD_OVERHEAD && workload != Workload.W5_SUBMIT_LATENCY;
+        };
     }
 
     @Override
@@ -262,6 +286,9 @@ public class DbSchedulerContestant implements Contestant {
                     .schedulerName(new SchedulerName.Fixed(spec.name()))
                     .pollingInterval(this.variant.pollingInterval)
                     .shutdownMaxWait(Duration.ofSeconds(30));
+            if (this.variant.immediateExecution) {
+                builder.enableImmediateExecution();
+            }
             if (this.variant.lockAndFetch != null) {
                 builder.pollUsingLockAndFetch(this.variant.lockAndFetch[0], this.variant.lockAndFetch[1]);
             }
@@ -274,20 +301,26 @@ public class DbSchedulerContestant implements Contestant {
             }
             Scheduler scheduler = builder.build();
             scheduler.start();
-            return () -> {
-                try {
-                    scheduler.stop();
-                } finally {
-                    pool.close();
-                }
-            };
+            return new DbSchedulerSubmissions.Node(scheduler, pool);
         } catch (RuntimeException ex) {
             pool.close();
             throw ex;
         }
     }
 
-    private static OneTimeTask<String> oneOffTask() {
+    /** Schedules on the node's own {@code Scheduler}, which wakes itself when immediate execution is on. */
+    @Override
+    public Submitter submitter(AutoCloseable node) {
+        return DbSchedulerSubmissions.on(((DbSchedulerSubmissions.Node) node).scheduler(), oneOffTask());
+    }
+
+    /** Schedules through a {@code SchedulerClient}, which runs nothing and wakes no node. */
+    @Override
+    public Submitter client(BenchDatabase db) {
+        return DbSchedulerSubmissions.client(db, oneOffTask());
+    }
+
+    static OneTimeTask<String> oneOffTask() {
         return Tasks.oneTime(ONE_OFF, String.class).execute((instance, context) -> Probe.oneOff(instance.getData()));
     }
 }

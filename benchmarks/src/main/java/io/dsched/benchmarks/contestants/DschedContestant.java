@@ -7,15 +7,22 @@ import io.dsched.benchmarks.NodeSpec;
 import io.dsched.benchmarks.Probe;
 import io.dsched.benchmarks.Provenance;
 import io.dsched.benchmarks.RecurringPlan;
+import io.dsched.benchmarks.Submitter;
 import io.dsched.benchmarks.Workload;
 import io.dsched.definition.Schedule;
 import io.dsched.execution.JobContext;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
 import io.dsched.jobs.RecurringJob;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,8 +42,41 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * connections ({@code BenchDatabase.nodePool}, the same for every contestant). One-off jobs are
  * submitted with {@code JobScheduler.submitAll} from a node with {@code dsched.run-jobs=false};
  * recurring jobs are runtime jobs ({@code JobScheduler.create}) on a cron in UTC.
+ *
+ * <p>W5, one-offs submitted while the nodes run, one {@code JobScheduler.submit(OneOff.of(...))}
+ * a job: on a node, through the {@code JobScheduler} of the running node; by a client, through a
+ * node with {@code dsched.run-jobs=false} in the coordinator. Variants:
+ *
+ * <ul>
+ *   <li>{@code dsched}: the starter's defaults, its best for latency: a submission due now wakes
+ *       the claim of the node that stored it at once, {@code dsched.queue.notify} (default on, on
+ *       PostgreSQL) commits a {@code NOTIFY} with it that wakes the claim of every node, and every
+ *       node polls every 500 ms ({@code dsched.queue.poll-interval}) besides. Every workload.
+ *   <li>{@code dsched-poll}: the same with {@code dsched.queue.notify=false}, so that W5 shows what
+ *       the notifications gain: the submitting node's own wake-up and the poll. W5 only. (A build
+ *       of dsched without the property ignores it, and then both rows measure the same thing; their
+ *       setting for latency in the tables says so.)
+ * </ul>
  */
 public final class DschedContestant implements Contestant {
+
+    /** The configurations under test. */
+    public enum Variant {
+        /** The starter's defaults. */
+        DEFAULTS("dsched", null),
+        /** {@code dsched.queue.notify=false}, for W5. */
+        POLL("dsched-poll", false);
+
+        private final String contestantName;
+
+        /** {@code dsched.queue.notify}, or {@code null} to leave it at its default. */
+        private final Boolean notify;
+
+        Variant(String contestantName, Boolean notify) {
+            this.contestantName = contestantName;
+            this.notify = notify;
+        }
+    }
 
     static final String ONE_OFF = "bench.one-off";
 
@@ -44,9 +84,24 @@ public final class DschedContestant implements Contestant {
 
     private static final int SUBMIT_BATCH = 1000;
 
+    private final Variant variant;
+
+    /** Creates the {@code dsched} contestant (the starter's defaults). */
+    public DschedContestant() {
+        this(Variant.DEFAULTS);
+    }
+
+    /**
+     * Creates a contestant.
+     * @param variant its configuration
+     */
+    public DschedContestant(Variant variant) {
+        this.variant = variant;
+    }
+
     @Override
     public String name() {
-        return "dsched";
+        return this.variant.contestantName;
     }
 
     @Override
@@ -62,8 +117,39 @@ public final class DschedContestant implements Contestant {
     }
 
     @Override
+    public String latencySetting() {
+        String setting = (this.variant.notify == null)
+                ? "defaults: a submission wakes its own node; `dsched.queue.notify` on wakes every node;"
+                        + " 500 ms poll"
+                : "`dsched.queue.notify=false`: a submission wakes its own node; 500 ms poll";
+        return knowsQueueNotify() ? setting : setting + " (this build has no `dsched.queue.notify`)";
+    }
+
+    /**
+     * Tells whether the dsched on the class path has {@code dsched.queue.notify}, by the
+     * configuration metadata its starter ships: a build without it ignores the property, and then
+     * {@code dsched} and {@code dsched-poll} run alike.
+     */
+    private static boolean knowsQueueNotify() {
+        try {
+            Enumeration<URL> files =
+                    DschedContestant.class.getClassLoader().getResources("META-INF/spring-configuration-metadata.json");
+            while (files.hasMoreElements()) {
+                try (InputStream in = files.nextElement().openStream()) {
+                    if (new String(in.readAllBytes(), StandardCharsets.UTF_8).contains("\"dsched.queue.notify\"")) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    @Override
     public boolean supports(Workload workload) {
-        return true;
+        return this.variant == Variant.DEFAULTS || workload == Workload.W5_SUBMIT_LATENCY;
     }
 
     @Override
@@ -75,14 +161,14 @@ public final class DschedContestant implements Contestant {
     public void reset(BenchDatabase db) {
         drop(db);
         // the first context creates the schema
-        try (ConfigurableApplicationContext context = context(db, "bench-reset", 1, false)) {
+        try (ConfigurableApplicationContext context = context(db, "bench-reset", 1, false, null)) {
             context.getBean(JobScheduler.class);
         }
     }
 
     @Override
     public Duration enqueue(BenchDatabase db, int count) {
-        try (ConfigurableApplicationContext context = context(db, "bench-client", 1, false)) {
+        try (ConfigurableApplicationContext context = context(db, "bench-client", 1, false, null)) {
             JobScheduler scheduler = context.getBean(JobScheduler.class);
             long start = System.nanoTime();
             List<OneOff> batch = new ArrayList<>(SUBMIT_BATCH);
@@ -108,7 +194,7 @@ public final class DschedContestant implements Contestant {
 
     @Override
     public void defineRecurring(BenchDatabase db, RecurringPlan plan) {
-        try (ConfigurableApplicationContext context = context(db, "bench-client", 1, false)) {
+        try (ConfigurableApplicationContext context = context(db, "bench-client", 1, false, null)) {
             JobScheduler scheduler = context.getBean(JobScheduler.class);
             for (int j = 0; j < plan.jobs(); j++) {
                 scheduler.create(RecurringJob.of(
@@ -119,10 +205,26 @@ public final class DschedContestant implements Contestant {
 
     @Override
     public AutoCloseable start(BenchDatabase db, NodeSpec spec) {
-        return context(db, spec.name(), spec.threads(), true);
+        return context(db, spec.name(), spec.threads(), true, this.variant.notify);
     }
 
-    private static ConfigurableApplicationContext context(BenchDatabase db, String node, int threads, boolean runJobs) {
+    /** Submits through the node's own {@code JobScheduler}. */
+    @Override
+    public Submitter submitter(AutoCloseable node) {
+        JobScheduler scheduler = ((ConfigurableApplicationContext) node).getBean(JobScheduler.class);
+        return (key) -> scheduler.submit(OneOff.of(ONE_OFF, key));
+    }
+
+    /** Submits through a node with {@code dsched.run-jobs=false}, of the variant's configuration. */
+    @Override
+    public Submitter client(BenchDatabase db) {
+        ConfigurableApplicationContext context = context(db, "bench-client", 1, false, this.variant.notify);
+        JobScheduler scheduler = context.getBean(JobScheduler.class);
+        return Submitter.closing((key) -> scheduler.submit(OneOff.of(ONE_OFF, key)), context);
+    }
+
+    private static ConfigurableApplicationContext context(
+            BenchDatabase db, String node, int threads, boolean runJobs, Boolean notify) {
         Map<String, Object> properties = new HashMap<>();
         properties.put("bench.db.url", db.url());
         properties.put("bench.db.user", db.user());
@@ -132,6 +234,9 @@ public final class DschedContestant implements Contestant {
         properties.put("dsched.threads", threads);
         properties.put("dsched.run-jobs", runJobs);
         properties.put("dsched.jdbc.initialize-schema", "always");
+        if (notify != null) {
+            properties.put("dsched.queue.notify", notify);
+        }
         properties.put("spring.main.banner-mode", "off");
         return new SpringApplicationBuilder(Node.class)
                 .web(WebApplicationType.NONE)

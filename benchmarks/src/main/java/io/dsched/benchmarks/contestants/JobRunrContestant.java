@@ -7,12 +7,14 @@ import io.dsched.benchmarks.NodeSpec;
 import io.dsched.benchmarks.Probe;
 import io.dsched.benchmarks.Provenance;
 import io.dsched.benchmarks.RecurringPlan;
+import io.dsched.benchmarks.Submitter;
 import io.dsched.benchmarks.Workload;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.jobrunr.configuration.JobRunr;
+import org.jobrunr.configuration.JobRunrConfiguration.JobRunrConfigurationResult;
 import org.jobrunr.jobs.Job;
 import org.jobrunr.jobs.filters.JobServerFilter;
 import org.jobrunr.jobs.states.ScheduledState;
@@ -71,6 +73,14 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       15 s), after which the orphaned job is marked FAILED and only re-run by the retry filter's
  *       back-off: not comparable with a ~10 s detection.
  *   <li>W4: not supported (it measures Quartz).
+ *   <li>W5, {@code jobrunr-5s} only, at the smallest poll interval JobRunr accepts on a SQL database
+ *       (its {@code AbstractStorageProvider} refuses less: "The smallest supported pollInterval is 5
+ *       seconds"): one {@code jobScheduler.enqueue(() -> Probe.oneOff(key))} a job, through the
+ *       {@code JobScheduler} of the node's own configuration on a node, and through a client-only
+ *       configuration (a storage provider and no {@code BackgroundJobServer}, JobRunr's way to
+ *       enqueue jobs that other servers run) on a pool of 2 connections for the client. An enqueued
+ *       job waits for a node's next poll, whichever JVM stored it: JobRunr wakes no server on an
+ *       enqueue (a server fetches ahead of its poll only when a worker frees up).
  * </ul>
  */
 public final class JobRunrContestant implements Contestant {
@@ -137,8 +147,16 @@ public final class JobRunrContestant implements Contestant {
     }
 
     @Override
+    public String latencySetting() {
+        return "poll " + this.variant.pollSeconds + " s" + ((this.variant == Variant.POLL_5S) ? ", its minimum" : "")
+                + "; no wake-up on an enqueue";
+    }
+
+    @Override
     public boolean supports(Workload workload) {
-        return workload == Workload.W1_ONE_OFF || workload == Workload.W2_RECURRING;
+        return workload == Workload.W1_ONE_OFF
+                || workload == Workload.W2_RECURRING
+                || (workload == Workload.W5_SUBMIT_LATENCY && this.variant == Variant.POLL_5S);
     }
 
     @Override
@@ -204,36 +222,36 @@ public final class JobRunrContestant implements Contestant {
     @Override
     public AutoCloseable start(BenchDatabase db, NodeSpec spec) {
         HikariDataSource pool = db.nodePool("jobrunr-" + spec.name(), spec.threads());
-        StorageProvider storage;
-        BackgroundJobServer server;
         try {
-            storage = SqlStorageProviderFactory.using(pool);
+            StorageProvider storage = SqlStorageProviderFactory.using(pool);
             BackgroundJobServerConfiguration configuration =
                     BackgroundJobServerConfiguration.usingStandardBackgroundJobServerConfiguration()
                             .andName(spec.name())
                             .andWorkerCount(spec.threads())
                             .andPollIntervalInSeconds(this.variant.pollSeconds);
-            server = JobRunr.configure()
+            JobRunrConfigurationResult jobRunr = JobRunr.configure()
                     .useStorageProvider(storage)
                     .withJobFilter(new ScheduledAtFilter())
                     .useBackgroundJobServer(configuration)
-                    .initialize()
-                    .getBackgroundJobServer();
+                    .initialize();
+            return new JobRunrSubmissions.Node(
+                    jobRunr.getBackgroundJobServer(), jobRunr.getJobScheduler(), storage, pool);
         } catch (RuntimeException ex) {
             pool.close();
             throw ex;
         }
-        return () -> {
-            try {
-                server.stop();
-            } finally {
-                try {
-                    storage.close();
-                } finally {
-                    pool.close();
-                }
-            }
-        };
+    }
+
+    /** Enqueues through the node's own {@code JobScheduler}. */
+    @Override
+    public Submitter submitter(AutoCloseable node) {
+        return JobRunrSubmissions.enqueuer(((JobRunrSubmissions.Node) node).scheduler());
+    }
+
+    /** Enqueues through a client-only configuration: a storage provider, no background job server. */
+    @Override
+    public Submitter client(BenchDatabase db) {
+        return JobRunrSubmissions.client(db);
     }
 
     /** Hands the scheduled time of the job about to run to its body, on the worker thread. */

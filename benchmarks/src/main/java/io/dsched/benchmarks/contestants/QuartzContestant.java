@@ -88,6 +88,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * (Quartz's default is 7 500 ms, dsched's 5 000 ms): a node is declared failed 10 s after its last
  * check-in, judged every 2.5 s.
  *
+ * <p>W5 (one-offs submitted while the nodes run): no variant takes part: the workload compares
+ * dsched with db-scheduler and JobRunr.
+ *
  * <p>{@link Variant#DEFAULTS} ({@code quartz-defaults}): nothing else set, so
  * {@code batchTriggerAcquisitionMaxCount = 1}, {@code batchTriggerAcquisitionFireAheadTimeWindow
  * = 0}, {@code acquireTriggersWithinLock = false}, {@code idleWaitTime = 30000} ms.
@@ -191,7 +194,7 @@ public class QuartzContestant implements Contestant {
 
     @Override
     public boolean supports(Workload workload) {
-        return true;
+        return workload != Workload.W5_SUBMIT_LATENCY;
     }
 
     @Override
