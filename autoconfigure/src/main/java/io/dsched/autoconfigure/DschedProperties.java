@@ -861,11 +861,11 @@ public class DschedProperties {
         private boolean skipLocked = true;
 
         /**
-         * Whether a submission, a replay or a trigger by hand on PostgreSQL sends a NOTIFY when it
-         * commits, which wakes the queue of every node that runs the job at once instead of at its
-         * next poll. Each node running jobs keeps one connection of its pool listening. A node whose
-         * notices do not come back (behind a pooler in transaction mode) polls alone, by itself. On
-         * other databases only the submitting node is woken at once.
+         * Whether a submission, a replay or a trigger by hand on PostgreSQL sends a NOTIFY once it
+         * is committed, which wakes the queue of every node that runs the job at once instead of at
+         * its next poll. Each node running jobs keeps one connection of its pool listening. A node
+         * whose probes do not come back (behind a pooler in transaction mode) polls alone, by
+         * itself. On other databases only the submitting node is woken at once.
          */
         private boolean notify = true;
 

@@ -2,9 +2,9 @@ package io.dsched.autoconfigure;
 
 import io.dsched.internal.cluster.DatabaseClock;
 import io.dsched.internal.engine.GracefulShutdown;
-import io.dsched.internal.engine.NodeId;
 import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.queue.AfterCommit;
 import io.dsched.internal.queue.DueNotice;
 import io.dsched.internal.queue.ExecutionQueue;
 import io.dsched.internal.queue.NoticeChannel;
@@ -61,28 +61,27 @@ final class DschedQueueConfiguration {
     DueNotice dschedDueNotice(DschedJdbc jdbc, ExecutionQueue queue, DschedProperties properties) {
         Optional<String> notifySql = jdbc.platform().dialect().notifySql();
         if (properties.getQueue().isNotify() && notifySql.isPresent()) {
-            return new PostgresNotices(
-                    NoticeChannel.of(jdbc.dataSource(), notifySql.get(), jdbc.tables()), queue::wakeUp);
+            return new AfterCommit(new PostgresNotices(
+                    NoticeChannel.of(jdbc.dataSource(), notifySql.get(), jdbc.tables()), queue::wakeUp));
         }
-        return (jobNames) -> queue.wakeUp();
+        // a wake-up before the caller's commit would find nothing
+        return new AfterCommit((jobNames) -> queue.wakeUp());
     }
 
+    // after the schema: a node that runs jobs hears of them once it can claim them
     @Bean
     @ConditionalOnMissingBean
     NoticeListener dschedNoticeListener(
             DschedJdbc jdbc,
             ExecutionQueue queue,
             JobTargets targets,
-            NodeId nodeId,
             DschedProperties properties,
             DschedSchemaInitializer schemaInitializer) {
         Optional<String> notifySql = jdbc.platform().dialect().notifySql();
         return new NoticeListener(
-                jdbc.dataSource(),
                 NoticeChannel.of(jdbc.dataSource(), notifySql.orElse(""), jdbc.tables()),
                 targets,
                 queue::wakeUp,
-                nodeId.value(),
                 properties.isRunJobs() && properties.getQueue().isNotify() && notifySql.isPresent());
     }
 }

@@ -65,8 +65,13 @@ final class PgBouncer implements AutoCloseable {
                 String.join(
                         "\n",
                         "[databases]",
-                        "bounced = host=" + server.getHost() + " port=" + server.getPort() + " dbname="
+                        "bounced = host=" + server.getHost() + " port="
+                                + ((server.getPort() > 0) ? server.getPort() : 5432) + " dbname="
                                 + server.getPath().substring(1) + " user=" + database.username()
+                                + ((database.password() != null
+                                                && !database.password().isEmpty())
+                                        ? " password=" + database.password()
+                                        : "")
                                 + " connect_query='SET search_path TO " + schema + "'",
                         "[pgbouncer]",
                         "listen_addr = 127.0.0.1",
@@ -87,16 +92,21 @@ final class PgBouncer implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(directory.resolve("pgbouncer.log").toFile())
                 .start();
-        Awaitility.await("pgbouncer listening on " + port)
-                .atMost(Duration.ofSeconds(10))
-                .until(() -> accepts(port) || !process.isAlive());
-        if (!process.isAlive()) {
-            throw new IllegalStateException(
-                    "pgbouncer did not start: " + Files.readString(directory.resolve("pgbouncer.log")));
-        }
-        // the same database and schema, through the pooler, with no server-side prepared statements
         String url = "jdbc:postgresql://127.0.0.1:" + port + "/bounced?prepareThreshold=0";
-        return new PgBouncer(process, directory, url);
+        PgBouncer bouncer = new PgBouncer(process, directory, url);
+        try {
+            Awaitility.await("pgbouncer listening on " + port)
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> accepts(port) || !process.isAlive());
+            if (!process.isAlive()) {
+                throw new IllegalStateException(
+                        "pgbouncer did not start: " + Files.readString(directory.resolve("pgbouncer.log")));
+            }
+        } catch (RuntimeException ex) {
+            bouncer.close();
+            throw ex;
+        }
+        return bouncer;
     }
 
     /** The JDBC URL of the database through the pooler. */
@@ -120,9 +130,10 @@ final class PgBouncer implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        this.process.destroy();
+        // at once: a newer PgBouncer waits for its clients at SIGTERM
+        this.process.destroyForcibly();
         try {
-            this.process.waitFor();
+            this.process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }

@@ -78,19 +78,24 @@ class PostgresDueNoticeTests {
     }
 
     @Test
-    void aOneOffSubmittedInTheCallersTransactionIsHeardOfWhenTheTransactionCommits() {
+    void aOneOffSubmittedInTheCallersTransactionIsAnnouncedOnceTheTransactionCommitsAndNotIfItRollsBack() {
+        ClusterNode api = start("api", Map.of("dsched.run-jobs", false));
         ClusterNode worker = start("worker", Map.of());
         awaitHearing(worker, NoticeHearing.NOTICES);
-        DataSource dataSource = worker.bean(DataSource.class);
+        JobScheduler scheduler = api.bean(JobScheduler.class);
+        TransactionTemplate transaction =
+                new TransactionTemplate(new DataSourceTransactionManager(api.bean(DataSource.class)));
         JdbcTemplate observer = new JdbcTemplate(this.cluster.observer());
+        String count = this.cluster.tables().sql("SELECT COUNT(*) FROM dsched_execution WHERE id = ?");
 
-        ScheduledJob job = new TransactionTemplate(new DataSourceTransactionManager(dataSource)).execute((status) -> {
-            ScheduledJob stored = worker.bean(JobScheduler.class).submit(OneOff.of("note", null));
+        long rolledBack = transaction.execute((status) -> {
+            status.setRollbackOnly();
+            return scheduler.submit(OneOff.of("note", null)).executionId();
+        });
+        ScheduledJob job = transaction.execute((status) -> {
+            ScheduledJob stored = scheduler.submit(OneOff.of("note", null));
             // the submission is the caller's: no other session sees it before the commit
-            assertThat(observer.queryForObject(
-                            this.cluster.tables().sql("SELECT COUNT(*) FROM dsched_execution WHERE id = ?"),
-                            Long.class,
-                            stored.executionId()))
+            assertThat(observer.queryForObject(count, Long.class, stored.executionId()))
                     .isZero();
             return stored;
         });
@@ -100,6 +105,8 @@ class PostgresDueNoticeTests {
         assertThat(Duration.between(
                         committed, NoticeJobs.STARTED.get(job.executionId()).at()))
                 .isLessThan(AT_ONCE);
+        assertThat(observer.queryForObject(count, Long.class, rolledBack)).isZero();
+        assertThat(NoticeJobs.STARTED).containsOnlyKeys(job.executionId());
     }
 
     @Test
@@ -145,7 +152,7 @@ class PostgresDueNoticeTests {
                             "dsched.queue.poll-interval",
                             "200ms"));
             awaitHearing(direct, NoticeHearing.NOTICES);
-            awaitHearing(pooled, NoticeHearing.POLLING);
+            awaitHearing(pooled, NoticeHearing.ASTRAY);
             direct.close();
 
             long id =
@@ -153,7 +160,7 @@ class PostgresDueNoticeTests {
 
             awaitStarted(List.of(id));
             assertThat(NoticeJobs.STARTED.get(id).node()).isEqualTo("pooled");
-            assertThat(pooled.bean(NoticeListener.class).hearing()).isEqualTo(NoticeHearing.POLLING);
+            assertThat(pooled.bean(NoticeListener.class).hearing()).isEqualTo(NoticeHearing.ASTRAY);
             // before its pooler
             pooled.close();
         }

@@ -6,6 +6,11 @@ public enum NoticeHearing {
     NOT_YET,
     /** It listens, and its probes come back. */
     NOTICES,
-    /** Its notices went astray, or its connection failed: it polls alone for now. */
+    /**
+     * Its probes went astray (behind a pooler in transaction mode, say): it polls alone, and
+     * checks again after a while.
+     */
+    ASTRAY,
+    /** Its connection failed: it polls alone for now, and listens again after a while. */
     POLLING
 }

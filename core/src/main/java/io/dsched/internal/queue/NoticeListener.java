@@ -6,22 +6,23 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.UUID;
-import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Wakes this node's queue when another node announces due attempts of a job this node runs
- * ({@link PostgresNotices}): one connection of the pool stays open, listening on the cluster's
- * channel. Polling stays as the backstop.
+ * Wakes this node's queue when a node announces due attempts of a job this node runs ({@link
+ * PostgresNotices}): one connection of the pool stays open, listening on the cluster's channel.
+ * Polling stays as the backstop.
  *
  * <p>A notice reaches this node only if its connection is a session of its own. Behind a pooler that
  * lends server connections per transaction (PgBouncer's transaction mode) it is not: the listening
  * session goes back to the pooler and notices go astray. So the listener checks that notices
- * arrive, at once and then every {@link #CHECK_EVERY}: it announces a probe from another connection
- * and waits for it. A node whose probe does not come back within {@link #PROBE_WAIT} says so, gives
- * its connection back and finds new attempts by polling, trying again after {@link #RETRY_AFTER}.
+ * arrive, first and then every {@link #CHECK_EVERY}, on a channel of its own ({@link NoticeSession}):
+ * it announces a probe from another connection and waits {@link #PROBE_WAIT} for it. A node whose
+ * first probe does not come back polls alone and checks again after {@link #ASTRAY_RETRY}; one
+ * whose connection fails, or whose later probe misses twice in a row, listens again after {@link
+ * #RETRY_AFTER}.
  */
 public final class NoticeListener implements SmartLifecycle {
 
@@ -33,12 +34,11 @@ public final class NoticeListener implements SmartLifecycle {
     /** How often a listening node checks that notices still arrive. */
     static final Duration CHECK_EVERY = Duration.ofSeconds(30);
 
-    /** How long a node whose notices went astray, or whose connection failed, polls before listening again. */
+    /** How long a node whose connection failed polls before it listens again. */
     static final Duration RETRY_AFTER = Duration.ofSeconds(60);
 
-    private static final String PROBE = "probe ";
-
-    private final DataSource dataSource;
+    /** How long a node whose probes went astray polls before it checks again. */
+    static final Duration ASTRAY_RETRY = Duration.ofMinutes(10);
 
     private final NoticeChannel channel;
 
@@ -46,41 +46,34 @@ public final class NoticeListener implements SmartLifecycle {
 
     private final Runnable wakeQueue;
 
-    private final String probe;
+    private final String probeChannel;
 
     private final Object pause = new Object();
 
     private final boolean enabled;
 
-    private volatile boolean running;
+    /** The thread that listens; another, or none, tells it to stop. */
+    private volatile Thread thread;
 
     private volatile NoticeHearing hearing = NoticeHearing.NOT_YET;
 
-    private Thread thread;
+    private boolean warnedAstray;
 
     /**
      * Creates a listener.
-     * @param dataSource the pool it takes its connection from
-     * @param channel the cluster's channel
+     * @param channel the cluster's channel, whose pool it takes its connection from
      * @param targets the jobs and handlers this node runs
      * @param wakeQueue wakes this node's queue
-     * @param nodeId this node, which names its probes
-     * @param enabled whether it starts with the application: on PostgreSQL, on a node that runs jobs,
-     *     unless notices are turned off
+     * @param enabled whether it listens at all: on PostgreSQL, on a node that runs jobs, unless
+     *     notices are turned off
      */
-    public NoticeListener(
-            DataSource dataSource,
-            NoticeChannel channel,
-            JobTargets targets,
-            Runnable wakeQueue,
-            String nodeId,
-            boolean enabled) {
-        this.enabled = enabled;
-        this.dataSource = dataSource;
+    public NoticeListener(NoticeChannel channel, JobTargets targets, Runnable wakeQueue, boolean enabled) {
         this.channel = channel;
         this.targets = targets;
         this.wakeQueue = wakeQueue;
-        this.probe = PROBE + nodeId + " " + UUID.randomUUID();
+        this.enabled = enabled;
+        this.probeChannel =
+                channel.name() + "_probe_" + UUID.randomUUID().toString().replace("-", "");
     }
 
     /**
@@ -93,56 +86,79 @@ public final class NoticeListener implements SmartLifecycle {
 
     @Override
     public void start() {
-        this.running = true;
-        this.thread = new Thread(this::run, "dsched-queue-listener");
-        this.thread.setDaemon(true);
-        this.thread.start();
+        if (!this.enabled || this.thread != null) {
+            return;
+        }
+        Thread listener = new Thread(this::run, "dsched-queue-listener");
+        listener.setDaemon(true);
+        this.thread = listener;
+        listener.start();
+    }
+
+    private boolean running() {
+        return this.thread == Thread.currentThread();
     }
 
     private void run() {
-        while (this.running) {
-            try (Connection connection = this.dataSource.getConnection()) {
-                listen(connection);
+        while (running()) {
+            Duration pause = RETRY_AFTER;
+            try (Connection connection = this.channel.dataSource().getConnection()) {
+                NoticeSession session = NoticeSession.open(connection, this.channel, this.probeChannel);
+                try {
+                    pause = listen(session);
+                } finally {
+                    session.close();
+                }
             } catch (SQLException | RuntimeException ex) {
-                if (this.running) {
+                this.hearing = NoticeHearing.POLLING;
+                if (running()) {
                     logger.warn(
                             "Stopped listening for due attempts ({}); polling, and listening again in {} s",
                             ex.getMessage(),
                             RETRY_AFTER.toSeconds());
                 }
-            }
-            this.hearing = NoticeHearing.POLLING;
-            pauseFor(RETRY_AFTER);
-        }
-    }
-
-    private void listen(Connection connection) throws SQLException {
-        NoticeSession session = NoticeSession.listen(connection, this.channel, this.probe);
-        boolean first = true;
-        while (this.running) {
-            if (!session.probe(PROBE_WAIT.toNanos(), this::running, this::heard)) {
-                logger.warn(
-                        "Notices of due attempts sent on channel '{}' {} this node{}: it finds them by polling,"
-                                + " and tries again in {} s",
-                        this.channel.name(),
-                        first ? "do not reach" : "stopped reaching",
-                        first ? " (is it behind a pooler in transaction mode?)" : "",
-                        RETRY_AFTER.toSeconds());
+            } catch (LinkageError ex) {
+                this.hearing = NoticeHearing.POLLING;
+                logger.error("Cannot listen for due attempts without PostgreSQL's driver; polling", ex);
                 return;
             }
-            if (first) {
-                first = false;
-                this.hearing = NoticeHearing.NOTICES;
-                logger.info("Listening for due attempts on channel '{}'", this.channel.name());
-                // what fell due while this node was not listening
-                this.wakeQueue.run();
-            }
-            session.hear(System.nanoTime() + CHECK_EVERY.toNanos(), this::running, this::heard);
+            pauseFor(pause);
         }
     }
 
-    private boolean running() {
-        return this.running;
+    /** Listens while the probes come back; returns how long to poll alone once they do not. */
+    private Duration listen(NoticeSession session) throws SQLException {
+        if (!session.probe(PROBE_WAIT.toNanos(), this::running, this::heard)) {
+            this.hearing = NoticeHearing.ASTRAY;
+            if (running() && !this.warnedAstray) {
+                this.warnedAstray = true;
+                logger.warn(
+                        "Notices of due attempts do not reach this node (is it behind a pooler in transaction"
+                                + " mode?): it finds them by polling, and checks again every {} min",
+                        ASTRAY_RETRY.toMinutes());
+            }
+            return ASTRAY_RETRY;
+        }
+        session.listenToCluster();
+        this.hearing = NoticeHearing.NOTICES;
+        logger.info("Listening for due attempts on channel '{}'", this.channel.name());
+        // what fell due while this node was not listening
+        this.wakeQueue.run();
+        while (running()) {
+            session.hear(System.nanoTime() + CHECK_EVERY.toNanos(), this::running, this::heard);
+            if (running()
+                    && !session.probe(PROBE_WAIT.toNanos(), this::running, this::heard)
+                    && !session.probe(PROBE_WAIT.multipliedBy(2).toNanos(), this::running, this::heard)
+                    && running()) {
+                this.hearing = NoticeHearing.POLLING;
+                logger.warn(
+                        "Notices of due attempts stopped reaching this node: it finds them by polling, and"
+                                + " listens again in {} s",
+                        RETRY_AFTER.toSeconds());
+                return RETRY_AFTER;
+            }
+        }
+        return RETRY_AFTER;
     }
 
     private void heard(String jobName) {
@@ -153,12 +169,12 @@ public final class NoticeListener implements SmartLifecycle {
 
     private void pauseFor(Duration duration) {
         synchronized (this.pause) {
-            if (this.running) {
+            if (running()) {
                 try {
                     this.pause.wait(duration.toMillis());
                 } catch (InterruptedException ex) {
                     Thread.currentThread().interrupt();
-                    this.running = false;
+                    this.thread = null;
                 }
             }
         }
@@ -166,13 +182,14 @@ public final class NoticeListener implements SmartLifecycle {
 
     @Override
     public void stop() {
+        Thread listener = this.thread;
         synchronized (this.pause) {
-            this.running = false;
+            this.thread = null;
             this.pause.notifyAll();
         }
-        if (this.thread != null) {
+        if (listener != null) {
             try {
-                this.thread.join(PROBE_WAIT.toMillis());
+                listener.join(PROBE_WAIT.toMillis());
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
             }
@@ -186,7 +203,7 @@ public final class NoticeListener implements SmartLifecycle {
 
     @Override
     public boolean isRunning() {
-        return this.running;
+        return this.thread != null;
     }
 
     @Override

@@ -3,49 +3,59 @@ package io.dsched.internal.queue;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
 /**
- * One database session listening on a channel, read through PostgreSQL's driver (the one class
- * that needs it, loaded only on PostgreSQL): the notices it hears, and whether a probe announced
- * from another session comes back to it.
+ * One database session listening for notices, read through PostgreSQL's driver (the one class that
+ * needs it, loaded only on PostgreSQL). It listens first on a channel of this node's own, where
+ * only its probes are announced, and on the cluster's channel only once a probe came back: behind
+ * a pooler in transaction mode, where a session's {@code LISTEN} stays on a server connection that
+ * others borrow, no notice of the cluster's ever reaches a stranger.
  */
 final class NoticeSession {
 
     /** How long one wait for notices blocks, so that a stop is seen. */
     private static final int WAIT_MILLIS = 250;
 
-    private final PGConnection connection;
+    private final Connection connection;
+
+    private final PGConnection notices;
 
     private final NoticeChannel channel;
 
-    private final String probe;
+    private final String probeChannel;
 
     private long probes;
 
-    private NoticeSession(PGConnection connection, NoticeChannel channel, String probe) {
+    private NoticeSession(Connection connection, NoticeChannel channel, String probeChannel) throws SQLException {
         this.connection = connection;
+        this.notices = connection.unwrap(PGConnection.class);
         this.channel = channel;
-        this.probe = probe;
+        this.probeChannel = probeChannel;
     }
 
     /**
-     * Starts listening on a channel.
+     * Starts listening on a node's probe channel.
      * @param connection the session, kept open by the caller for as long as it listens
-     * @param channel the channel, whose connections (sessions other than this) announce the probes
-     * @param probe what leads this node's probes, unlike any job's name
-     * @return the listening session
+     * @param channel the cluster's channel, whose pool (sessions other than this) announces the probes
+     * @param probeChannel this node's probe channel
+     * @return the session
      * @throws SQLException if it cannot listen
      */
-    static NoticeSession listen(Connection connection, NoticeChannel channel, String probe) throws SQLException {
+    static NoticeSession open(Connection connection, NoticeChannel channel, String probeChannel) throws SQLException {
+        NoticeSession session = new NoticeSession(connection, channel, probeChannel);
         connection.setAutoCommit(true);
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("LISTEN " + channel.name());
-        }
-        return new NoticeSession(connection.unwrap(PGConnection.class), channel, probe);
+        session.execute("LISTEN " + probeChannel);
+        return session;
+    }
+
+    /** Listens on the cluster's channel too. */
+    void listenToCluster() throws SQLException {
+        execute("LISTEN " + this.channel.name());
     }
 
     /**
@@ -57,8 +67,8 @@ final class NoticeSession {
      * @throws SQLException if the session fails
      */
     boolean probe(long nanos, BooleanSupplier running, Consumer<String> heard) throws SQLException {
-        String token = this.probe + " " + (++this.probes);
-        this.channel.announce(token);
+        String token = Long.toString(++this.probes);
+        this.channel.announce(this.probeChannel, List.of(token));
         return hear(System.nanoTime() + nanos, running, heard, token);
     }
 
@@ -76,14 +86,13 @@ final class NoticeSession {
     private boolean hear(long deadline, BooleanSupplier running, Consumer<String> heard, String token)
             throws SQLException {
         while (running.getAsBoolean() && deadline - System.nanoTime() > 0) {
-            PGNotification[] received = this.connection.getNotifications(WAIT_MILLIS);
+            PGNotification[] received = this.notices.getNotifications(WAIT_MILLIS);
             boolean back = false;
-            for (PGNotification notification : (received != null) ? received : new PGNotification[0]) {
-                String name = notification.getParameter();
-                if (name.equals(token)) {
-                    back = true;
-                } else if (!name.startsWith(this.probe)) {
-                    heard.accept(name);
+            for (PGNotification notice : (received != null) ? received : new PGNotification[0]) {
+                if (notice.getName().equals(this.probeChannel)) {
+                    back |= notice.getParameter().equals(token);
+                } else {
+                    heard.accept(notice.getParameter());
                 }
             }
             if (back) {
@@ -91,5 +100,24 @@ final class NoticeSession {
             }
         }
         return false;
+    }
+
+    /**
+     * Stops listening and drops what was heard and not read, before the connection goes back to
+     * its pool; a connection that fails here is broken, and its pool drops it.
+     */
+    void close() {
+        try {
+            execute("UNLISTEN *");
+            this.notices.getNotifications();
+        } catch (SQLException ex) {
+            // the pool sees the connection broken
+        }
+    }
+
+    private void execute(String sql) throws SQLException {
+        try (Statement statement = this.connection.createStatement()) {
+            statement.execute(sql);
+        }
     }
 }

@@ -1,17 +1,18 @@
 package io.dsched.internal.queue;
 
+import java.sql.SQLException;
 import java.util.Collection;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.dao.DataAccessException;
 
 /**
- * Announces due attempts to every node on PostgreSQL: a {@code NOTIFY} on the cluster's channel for
- * each job, which the database delivers to the nodes' {@link NoticeListener}s when the
- * transaction that stored the attempts commits, once per job however many attempts the
- * transaction stored (PostgreSQL folds equal notifications of one transaction into one). This
- * node's own queue is woken at once as well, without waiting for the notice to come back.
+ * Announces due attempts to every node on PostgreSQL: one {@code NOTIFY} on the cluster's channel
+ * for the jobs whose attempts fell due, which the database delivers to the nodes' {@link
+ * NoticeListener}s, this node's own included. It goes on a connection of its own, never in the
+ * caller's transaction ({@link AfterCommit} waits for that to commit), so a notice that cannot be
+ * sent leaves the caller's work as it was: the nodes then find the attempts at their next poll.
+ * This node's own queue is woken as well.
  */
 public final class PostgresNotices implements DueNotice {
 
@@ -23,8 +24,7 @@ public final class PostgresNotices implements DueNotice {
 
     /**
      * Creates the notices.
-     * @param channel the cluster's channel, on the connections the attempts are stored with, so
-     *     that a notice joins their transaction
+     * @param channel the cluster's channel
      * @param wakeQueue wakes this node's queue
      */
     public PostgresNotices(NoticeChannel channel, Runnable wakeQueue) {
@@ -34,13 +34,10 @@ public final class PostgresNotices implements DueNotice {
 
     @Override
     public void due(Collection<String> jobNames) {
-        for (String name : new TreeSet<>(jobNames)) {
-            try {
-                this.channel.announce(name);
-            } catch (DataAccessException ex) {
-                // the attempts are stored: the nodes find them at their next poll
-                logger.warn("Could not announce due attempts of '{}': {}", name, ex.getMessage());
-            }
+        try {
+            this.channel.announce(this.channel.name(), new TreeSet<>(jobNames));
+        } catch (SQLException | RuntimeException ex) {
+            logger.warn("Could not announce due attempts of {}: {}", jobNames, ex.getMessage());
         }
         this.wakeQueue.run();
     }

@@ -79,7 +79,7 @@ final class PostgresDialect extends SqlDialect {
 
     @Override
     public Optional<String> notifySql() {
-        return Optional.of("SELECT pg_notify(?, ?)");
+        return Optional.of("SELECT pg_notify(?, payload) FROM unnest(?::text[]) AS payload");
     }
 
     @Override

@@ -104,8 +104,8 @@ public abstract sealed class SqlDialect permits PostgresDialect, MySqlDialect, H
 
     /**
      * Returns the statement that announces to the nodes listening on a channel, once the
-     * transaction it runs in commits, that attempts of a job fell due: two parameters, the channel
-     * and the job's name.
+     * transaction it runs in commits, that attempts of some jobs fell due: two parameters, the
+     * channel and an array of the jobs' names, each announced once.
      * @return the statement, or empty where the database has no notices across sessions
      */
     public Optional<String> notifySql() {
