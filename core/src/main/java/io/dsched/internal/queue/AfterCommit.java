@@ -9,7 +9,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 /**
  * Holds back the notices of a submission made in the caller's transaction until it has committed,
  * and gives them all at once, for every job the transaction submitted; none if it rolls back.
- * Outside a transaction a notice goes on at once.
+ * Outside a transaction a notice goes on at once. A transaction suspended for another (a {@code
+ * REQUIRES_NEW} block) keeps its own: the other's notices go when the other commits.
  */
 public final class AfterCommit implements DueNotice {
 
@@ -25,17 +26,21 @@ public final class AfterCommit implements DueNotice {
 
     @Override
     public void due(Collection<String> jobNames) {
-        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+        if (!TransactionSynchronizationManager.isActualTransactionActive()
+                || !TransactionSynchronizationManager.isSynchronizationActive()) {
             this.notice.due(jobNames);
             return;
         }
-        Pending pending = (Pending) TransactionSynchronizationManager.getResource(this);
-        if (pending == null) {
-            pending = new Pending();
-            TransactionSynchronizationManager.bindResource(this, pending);
-            TransactionSynchronizationManager.registerSynchronization(pending);
+        // the synchronizations are the current transaction's: a suspended one's are put aside
+        for (TransactionSynchronization synchronization : TransactionSynchronizationManager.getSynchronizations()) {
+            if (synchronization instanceof Pending pending && pending.owner() == this) {
+                pending.jobNames.addAll(jobNames);
+                return;
+            }
         }
+        Pending pending = new Pending();
         pending.jobNames.addAll(jobNames);
+        TransactionSynchronizationManager.registerSynchronization(pending);
     }
 
     /** The jobs a transaction submitted. */
@@ -43,9 +48,12 @@ public final class AfterCommit implements DueNotice {
 
         private final Set<String> jobNames = new TreeSet<>();
 
+        AfterCommit owner() {
+            return AfterCommit.this;
+        }
+
         @Override
         public void afterCompletion(int status) {
-            TransactionSynchronizationManager.unbindResourceIfPossible(AfterCommit.this);
             if (status == STATUS_COMMITTED) {
                 AfterCommit.this.notice.due(this.jobNames);
             }

@@ -20,8 +20,8 @@ import org.springframework.context.SmartLifecycle;
  * session goes back to the pooler and notices go astray. So the listener checks that notices
  * arrive, first and then every {@link #CHECK_EVERY}, on a channel of its own ({@link NoticeSession}):
  * it announces a probe from another connection and waits {@link #PROBE_WAIT} for it. A node whose
- * first probe does not come back polls alone and checks again after {@link #ASTRAY_RETRY}; one
- * whose connection fails, or whose later probe misses twice in a row, listens again after {@link
+ * first probe does not come back, twice, polls alone and checks again after {@link #ASTRAY_RETRY}; one
+ * whose connection fails, or whose later probe does not either, listens again after {@link
  * #RETRY_AFTER}.
  */
 public final class NoticeListener implements SmartLifecycle {
@@ -72,8 +72,9 @@ public final class NoticeListener implements SmartLifecycle {
         this.targets = targets;
         this.wakeQueue = wakeQueue;
         this.enabled = enabled;
-        this.probeChannel =
-                channel.name() + "_probe_" + UUID.randomUUID().toString().replace("-", "");
+        // at most 31 + 7 + 12 characters: PostgreSQL's channel names are shorter than 64 bytes
+        this.probeChannel = channel.name() + "_probe_"
+                + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     }
 
     /**
@@ -82,6 +83,11 @@ public final class NoticeListener implements SmartLifecycle {
      */
     public NoticeHearing hearing() {
         return this.hearing;
+    }
+
+    /** This node's probe channel. */
+    String probeChannel() {
+        return this.probeChannel;
     }
 
     @Override
@@ -110,8 +116,8 @@ public final class NoticeListener implements SmartLifecycle {
                     session.close();
                 }
             } catch (SQLException | RuntimeException ex) {
-                this.hearing = NoticeHearing.POLLING;
                 if (running()) {
+                    this.hearing = NoticeHearing.POLLING;
                     logger.warn(
                             "Stopped listening for due attempts ({}); polling, and listening again in {} s",
                             ex.getMessage(),
@@ -128,9 +134,12 @@ public final class NoticeListener implements SmartLifecycle {
 
     /** Listens while the probes come back; returns how long to poll alone once they do not. */
     private Duration listen(NoticeSession session) throws SQLException {
-        if (!session.probe(PROBE_WAIT.toNanos(), this::running, this::heard)) {
+        if (!probed(session)) {
+            if (!running()) {
+                return RETRY_AFTER;
+            }
             this.hearing = NoticeHearing.ASTRAY;
-            if (running() && !this.warnedAstray) {
+            if (!this.warnedAstray) {
                 this.warnedAstray = true;
                 logger.warn(
                         "Notices of due attempts do not reach this node (is it behind a pooler in transaction"
@@ -146,10 +155,7 @@ public final class NoticeListener implements SmartLifecycle {
         this.wakeQueue.run();
         while (running()) {
             session.hear(System.nanoTime() + CHECK_EVERY.toNanos(), this::running, this::heard);
-            if (running()
-                    && !session.probe(PROBE_WAIT.toNanos(), this::running, this::heard)
-                    && !session.probe(PROBE_WAIT.multipliedBy(2).toNanos(), this::running, this::heard)
-                    && running()) {
+            if (running() && !probed(session) && running()) {
                 this.hearing = NoticeHearing.POLLING;
                 logger.warn(
                         "Notices of due attempts stopped reaching this node: it finds them by polling, and"
@@ -159,6 +165,12 @@ public final class NoticeListener implements SmartLifecycle {
             }
         }
         return RETRY_AFTER;
+    }
+
+    /** Whether a probe comes back, at the second try if not at the first (with twice the wait). */
+    private boolean probed(NoticeSession session) throws SQLException {
+        return session.probe(PROBE_WAIT.toNanos(), this::running, this::heard)
+                || session.probe(PROBE_WAIT.multipliedBy(2).toNanos(), this::running, this::heard);
     }
 
     private void heard(String jobName) {
@@ -174,7 +186,9 @@ public final class NoticeListener implements SmartLifecycle {
                     this.pause.wait(duration.toMillis());
                 } catch (InterruptedException ex) {
                     Thread.currentThread().interrupt();
-                    this.thread = null;
+                    if (running()) {
+                        this.thread = null;
+                    }
                 }
             }
         }

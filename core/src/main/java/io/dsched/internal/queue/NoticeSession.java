@@ -104,14 +104,19 @@ final class NoticeSession {
 
     /**
      * Stops listening and drops what was heard and not read, before the connection goes back to
-     * its pool; a connection that fails here is broken, and its pool drops it.
+     * its pool; a connection that cannot is aborted, so that its pool drops it.
      */
     void close() {
         try {
             execute("UNLISTEN *");
             this.notices.getNotifications();
         } catch (SQLException ex) {
-            // the pool sees the connection broken
+            // it may still listen: it must not go back to the pool
+            try {
+                this.connection.abort(Runnable::run);
+            } catch (SQLException | RuntimeException ignored) {
+                // the pool sees it broken
+            }
         }
     }
 
