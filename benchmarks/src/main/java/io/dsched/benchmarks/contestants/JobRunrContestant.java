@@ -168,8 +168,12 @@ public final class JobRunrContestant implements Contestant {
 
     @Override
     public void reset(BenchDatabase db) {
-        // JobRunr creates its tables the first time it is configured
         drop(db);
+        // JobRunr creates its tables as its storage provider is made: here, not in two worker JVMs
+        // at once, which race to create them when no client made them first (W5's nodes)
+        try (HikariDataSource pool = db.pool("jobrunr-reset", 2)) {
+            SqlStorageProviderFactory.using(pool).close();
+        }
     }
 
     @Override
