@@ -2,6 +2,7 @@ package io.dsched.internal.cluster;
 
 import io.dsched.annotation.DistributedScheduled;
 import io.dsched.execution.JobContext;
+import java.time.Duration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -28,9 +29,8 @@ public class IntervalJobs {
 
         @DistributedScheduled(name = "delay", fixedDelay = "700ms")
         public void delay(JobContext context) throws InterruptedException {
-            TestJobs.record(context);
             // the work of the job, which the delay is measured from the end of
-            Thread.sleep(300);
+            TestJobs.work(context, Duration.ofMillis(300));
         }
     }
 }
