@@ -58,11 +58,11 @@ final class DschedQueueConfiguration {
     /** How the nodes hear of attempts due now: on PostgreSQL a NOTIFY, elsewhere this node alone. */
     @Bean
     @ConditionalOnMissingBean
-    DueNotice dschedDueNotice(DschedJdbc jdbc, ExecutionQueue queue, DschedProperties properties) {
+    DueNotice dschedDueNotice(DschedJdbc jdbc, ExecutionQueue queue, DschedProperties properties, DatabaseClock clock) {
         Optional<String> notifySql = jdbc.platform().dialect().notifySql();
         if (properties.getQueue().isNotify() && notifySql.isPresent()) {
             return new AfterCommit(new PostgresNotices(
-                    NoticeChannel.of(jdbc.dataSource(), notifySql.get(), jdbc.tables()), queue::wakeUp));
+                    NoticeChannel.of(jdbc.dataSource(), notifySql.get(), jdbc.tables()), queue::wakeUp, clock));
         }
         // a wake-up before the caller's commit would find nothing
         return new AfterCommit((jobNames) -> queue.wakeUp());
@@ -81,7 +81,7 @@ final class DschedQueueConfiguration {
         return new NoticeListener(
                 NoticeChannel.of(jdbc.dataSource(), notifySql.orElse(""), jdbc.tables()),
                 targets,
-                queue::wakeUp,
+                queue,
                 properties.isRunJobs() && properties.getQueue().isNotify() && notifySql.isPresent());
     }
 }

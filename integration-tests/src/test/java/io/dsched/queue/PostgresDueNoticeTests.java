@@ -3,6 +3,8 @@ package io.dsched.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.internal.cluster.ClockSkew;
+import io.dsched.internal.cluster.DatabaseClock;
 import io.dsched.internal.deadletter.DeadLetterFilter;
 import io.dsched.internal.deadletter.DeadLetters;
 import io.dsched.internal.queue.NoticeHearing;
@@ -12,8 +14,10 @@ import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
 import io.dsched.jobs.ScheduledJob;
 import io.dsched.test.ClusterNode;
+import io.dsched.test.ShiftedClock;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,6 +28,9 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.data.domain.PageRequest;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -166,6 +173,46 @@ class PostgresDueNoticeTests {
         }
     }
 
+    @Test
+    void aOneOffDueNowStartsAtOnceOnANodeWhoseEstimateOfTheDatabasesClockLagsTheSubmittersByFarMoreThanANoticeTakes() {
+        ClusterNode api = start("api", Map.of("dsched.run-jobs", false));
+        // the worker measures its clock against the database's once, at start; set back after
+        // that, its estimate of the database's clock lags the api's as two nodes' estimates may
+        // (by up to half a heartbeat's round trip each, tens of milliseconds on a loaded machine)
+        ClusterNode worker = this.cluster.start(
+                "worker",
+                LaggingNoticeJobs.class,
+                options(Map.of("dsched.recovery.heartbeat-interval", "1h", "dsched.recovery.node-timeout", "3h")));
+        awaitHearing(worker, NoticeHearing.NOTICES);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> worker.bean(ClockSkew.class).isMeasured());
+        worker.bean(ShiftedClock.class).shift(Duration.ofMillis(-500));
+
+        Instant before = Instant.now();
+        long id = api.bean(JobScheduler.class).submit(OneOff.of("note", null)).executionId();
+
+        // due now by the api's clock, not yet by the worker's: the notice says when it was due by
+        awaitStarted(List.of(id));
+        assertThat(NoticeJobs.STARTED.get(id).node()).isEqualTo("worker");
+        assertThat(Duration.between(before, NoticeJobs.STARTED.get(id).at())).isLessThan(AT_ONCE);
+    }
+
+    /** The notice tests' application on a node whose clock can be set back while it runs. */
+    @Configuration(proxyBeanMethods = false)
+    @Import(NoticeJobs.class)
+    static class LaggingNoticeJobs {
+
+        @Bean
+        ShiftedClock shiftedClock() {
+            return new ShiftedClock(Clock.systemUTC(), Duration.ZERO);
+        }
+
+        @Bean
+        DatabaseClock testDatabaseClock(ShiftedClock clock) {
+            return new DatabaseClock(clock);
+        }
+    }
+
     private void awaitHearing(ClusterNode node, NoticeHearing hearing) {
         NoticeListener listener = node.bean(NoticeListener.class);
         await().atMost(Duration.ofSeconds(10)).until(() -> listener.hearing() == hearing);
@@ -183,12 +230,16 @@ class PostgresDueNoticeTests {
     }
 
     private ClusterNode start(String id, Map<String, Object> properties) {
+        return this.cluster.start(id, NoticeJobs.class, options(properties));
+    }
+
+    private static Map<String, Object> options(Map<String, Object> properties) {
         Map<String, Object> all = new LinkedHashMap<>();
         all.put("dsched.queue.poll-interval", "1h");
         all.put("dsched.recovery.heartbeat-interval", "250ms");
         all.put("dsched.recovery.node-timeout", "2s");
         all.put("dsched.history.cleanup-cron", "0 0 0 1 1 *");
         all.putAll(properties);
-        return this.cluster.start(id, NoticeJobs.class, all);
+        return all;
     }
 }

@@ -8,6 +8,7 @@ import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -32,6 +33,12 @@ public final class ExecutionQueue implements SmartLifecycle {
 
     /** How long a claim in flight at the end of the shutdown wait has to give its attempts back. */
     private static final Duration HAND_BACK = Duration.ofSeconds(5);
+
+    /**
+     * How far ahead of this node's clock a notice's time may be and still count: more than two
+     * nodes' estimates of the database's clock differ by, far less than would start work early.
+     */
+    static final Duration NOTICE_LEAD_LIMIT = Duration.ofSeconds(1);
 
     private final ExecutionStore store;
 
@@ -64,6 +71,9 @@ public final class ExecutionQueue implements SmartLifecycle {
     private volatile boolean accepting;
 
     private boolean wakeRequested;
+
+    /** The latest time a notice heard since the last claim says attempts were due by. */
+    private Instant dueByNotice;
 
     /**
      * Creates a queue.
@@ -103,6 +113,37 @@ public final class ExecutionQueue implements SmartLifecycle {
             this.wakeRequested = true;
             this.signal.notifyAll();
         }
+    }
+
+    /**
+     * Makes the queue look now for attempts due by the time another node's notice gave. That node
+     * stamped it by its own estimate of the database's clock, which may run ahead of this node's
+     * by the error of the two estimates: an attempt it submitted as due now may not be due yet by
+     * this node's clock, and without the notice's time the claim would find nothing until the next
+     * poll. A time more than {@link #NOTICE_LEAD_LIMIT} ahead of this node's clock is not trusted.
+     * @param dueBy the time the notice was sent, by its sender's estimate of the database's clock
+     */
+    public void wakeUp(Instant dueBy) {
+        synchronized (this.signal) {
+            if (this.dueByNotice == null || dueBy.isAfter(this.dueByNotice)) {
+                this.dueByNotice = dueBy;
+            }
+            this.wakeRequested = true;
+            this.signal.notifyAll();
+        }
+    }
+
+    /** The time a claim counts attempts due by: now, or a later time a notice gave. */
+    private Instant dueBy(Instant now) {
+        Instant dueBy;
+        synchronized (this.signal) {
+            dueBy = this.dueByNotice;
+            this.dueByNotice = null;
+        }
+        if (dueBy == null || !dueBy.isAfter(now) || dueBy.isAfter(now.plus(NOTICE_LEAD_LIMIT))) {
+            return now;
+        }
+        return dueBy;
     }
 
     @Override
@@ -146,8 +187,9 @@ public final class ExecutionQueue implements SmartLifecycle {
         if (names.isEmpty()) {
             return 0;
         }
+        Instant now = this.clock.instant();
         List<ExecutionRecord> attempts =
-                this.store.claims().claimDue(this.runner.nodeId(), this.clock.instant(), free, names);
+                this.store.claims().claimDue(this.runner.nodeId(), now, dueBy(now), free, names);
         this.intake.claimed(free, attempts.size());
         return this.handover.handOver(attempts, this::runClaimed);
     }

@@ -44,7 +44,7 @@ public final class NoticeListener implements SmartLifecycle {
 
     private final JobTargets targets;
 
-    private final Runnable wakeQueue;
+    private final ExecutionQueue queue;
 
     private final String probeChannel;
 
@@ -63,14 +63,14 @@ public final class NoticeListener implements SmartLifecycle {
      * Creates a listener.
      * @param channel the cluster's channel, whose pool it takes its connection from
      * @param targets the jobs and handlers this node runs
-     * @param wakeQueue wakes this node's queue
+     * @param queue this node's queue, which it wakes
      * @param enabled whether it listens at all: on PostgreSQL, on a node that runs jobs, unless
      *     notices are turned off
      */
-    public NoticeListener(NoticeChannel channel, JobTargets targets, Runnable wakeQueue, boolean enabled) {
+    public NoticeListener(NoticeChannel channel, JobTargets targets, ExecutionQueue queue, boolean enabled) {
         this.channel = channel;
         this.targets = targets;
-        this.wakeQueue = wakeQueue;
+        this.queue = queue;
         this.enabled = enabled;
         // at most 31 + 7 + 12 characters: PostgreSQL's channel names are shorter than 64 bytes
         this.probeChannel = channel.name() + "_probe_"
@@ -152,7 +152,7 @@ public final class NoticeListener implements SmartLifecycle {
         this.hearing = NoticeHearing.NOTICES;
         logger.info("Listening for due attempts on channel '{}'", this.channel.name());
         // what fell due while this node was not listening
-        this.wakeQueue.run();
+        this.queue.wakeUp();
         while (running()) {
             session.hear(System.nanoTime() + CHECK_EVERY.toNanos(), this::running, this::heard);
             if (running() && !probed(session) && running()) {
@@ -173,10 +173,10 @@ public final class NoticeListener implements SmartLifecycle {
                 || session.probe(PROBE_WAIT.multipliedBy(2).toNanos(), this::running, this::heard);
     }
 
-    private void heard(String jobName) {
-        if (this.targets.names().contains(jobName)) {
-            this.wakeQueue.run();
-        }
+    private void heard(String payload) {
+        NoticeChannel.heard(payload)
+                .filter((notice) -> this.targets.names().contains(notice.jobName()))
+                .ifPresent((notice) -> this.queue.wakeUp(notice.dueBy()));
     }
 
     private void pauseFor(Duration duration) {

@@ -1,6 +1,8 @@
 package io.dsched.internal.queue;
 
 import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Set;
 import java.util.TreeSet;
@@ -34,8 +36,11 @@ final class NoticeSender {
                 return sender;
             });
 
-    NoticeSender(NoticeChannel channel) {
+    private final Clock clock;
+
+    NoticeSender(NoticeChannel channel, Clock clock) {
         this.channel = channel;
+        this.clock = clock;
     }
 
     /** Sends a notice of these jobs soon. */
@@ -58,7 +63,13 @@ final class NoticeSender {
             this.sending = false;
         }
         try {
-            this.channel.announce(this.channel.name(), jobNames);
+            // sent after the commit of every attempt it names, and stamped now: each was due by then
+            Instant sentAt = this.clock.instant();
+            this.channel.announce(
+                    this.channel.name(),
+                    jobNames.stream()
+                            .map((jobName) -> NoticeChannel.payload(sentAt, jobName))
+                            .toList());
         } catch (SQLException | RuntimeException ex) {
             logger.warn("Could not announce due attempts of {}: {}", jobNames, ex.getMessage());
         }

@@ -1,5 +1,6 @@
 package io.dsched.internal.queue;
 
+import java.time.Clock;
 import java.util.Collection;
 
 /**
@@ -20,9 +21,10 @@ public final class PostgresNotices implements DueNotice {
      * Creates the notices.
      * @param channel the cluster's channel
      * @param wakeQueue wakes this node's queue
+     * @param clock this node's estimate of the database's clock, which stamps the notices
      */
-    public PostgresNotices(NoticeChannel channel, Runnable wakeQueue) {
-        this.sender = new NoticeSender(channel);
+    public PostgresNotices(NoticeChannel channel, Runnable wakeQueue, Clock clock) {
+        this.sender = new NoticeSender(channel, clock);
         this.wakeQueue = wakeQueue;
     }
 

@@ -64,7 +64,13 @@ final class H2Dialect extends SqlDialect {
 
     @Override
     List<ExecutionRecord> claimDue(
-            ExecutionRows rows, TransactionStatus tx, String nodeId, Instant now, int limit, Collection<String> names) {
+            ExecutionRows rows,
+            TransactionStatus tx,
+            String nodeId,
+            Instant now,
+            Instant dueBy,
+            int limit,
+            Collection<String> names) {
         throw new UnsupportedOperationException("H2 claims due attempts one by one, by a conditional update");
     }
 }

@@ -151,5 +151,11 @@ public abstract sealed class SqlDialect permits PostgresDialect, MySqlDialect, H
      * @return the attempts claimed, now running, in any order
      */
     abstract List<ExecutionRecord> claimDue(
-            ExecutionRows rows, TransactionStatus tx, String nodeId, Instant now, int limit, Collection<String> names);
+            ExecutionRows rows,
+            TransactionStatus tx,
+            String nodeId,
+            Instant now,
+            Instant dueBy,
+            int limit,
+            Collection<String> names);
 }

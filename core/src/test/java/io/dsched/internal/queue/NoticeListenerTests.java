@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dsched.internal.store.ClusterTables;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class NoticeListenerTests {
@@ -13,11 +14,21 @@ class NoticeListenerTests {
     void theProbeChannelOfTheLongestClusterNameIsAChannelNamePostgresqlTakes() {
         ClusterTables longest = ClusterTables.of("c" + "1".repeat(19));
         NoticeChannel channel = NoticeChannel.of(null, "", longest);
-        NoticeListener one = new NoticeListener(channel, null, () -> {}, false);
-        NoticeListener another = new NoticeListener(channel, null, () -> {}, false);
+        NoticeListener one = new NoticeListener(channel, null, null, false);
+        NoticeListener another = new NoticeListener(channel, null, null, false);
 
         assertThat(one.probeChannel().getBytes(StandardCharsets.UTF_8)).hasSizeLessThan(64);
         assertThat(one.probeChannel()).matches("[a-z][a-z0-9_]*").startsWith(channel.name());
         assertThat(one.probeChannel()).isNotEqualTo(another.probeChannel());
+    }
+
+    @Test
+    void aNoticeSaysWhichJobAndWhenToTheMicrosecondWhateverTheJobsNameHolds() {
+        Instant sentAt = Instant.parse("2026-12-06T01:02:03.456789Z");
+
+        assertThat(NoticeChannel.heard(NoticeChannel.payload(sentAt, "reports:daily")))
+                .contains(new NoticeChannel.Heard("reports:daily", sentAt));
+        assertThat(NoticeChannel.heard("reports")).isEmpty();
+        assertThat(NoticeChannel.heard("soon:reports")).isEmpty();
     }
 }
