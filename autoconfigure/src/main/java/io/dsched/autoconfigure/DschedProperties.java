@@ -847,6 +847,14 @@ public class DschedProperties {
         }
     }
 
+    /** What carries the notices of due attempts to the other nodes. */
+    public enum NotifyThrough {
+        /** PostgreSQL's NOTIFY; on other databases, no notices to other nodes. */
+        DATABASE,
+        /** Redis's pub/sub, through the application's RedisConnectionFactory. */
+        REDIS
+    }
+
     /** The queue of waiting attempts: retries, recoveries, replays, triggers and one-off jobs. */
     public static class Queue {
 
@@ -865,9 +873,17 @@ public class DschedProperties {
          * is committed, which wakes the queue of every node that runs the job at once instead of at
          * its next poll. Each node running jobs keeps one connection of its pool listening. A node
          * whose probes do not come back (behind a pooler in transaction mode) polls alone, by
-         * itself. On other databases only the submitting node is woken at once.
+         * itself. On other databases only the submitting node is woken at once, unless notices go
+         * through Redis (notify-through).
          */
         private boolean notify = true;
+
+        /**
+         * What carries the notices of due attempts: the database (PostgreSQL's NOTIFY; nothing on
+         * MySQL, MariaDB and H2), or Redis's pub/sub through the application's
+         * RedisConnectionFactory (Spring Data Redis), on any database.
+         */
+        private NotifyThrough notifyThrough = NotifyThrough.DATABASE;
 
         public boolean isNotify() {
             return this.notify;
@@ -875,6 +891,14 @@ public class DschedProperties {
 
         public void setNotify(boolean notify) {
             this.notify = notify;
+        }
+
+        public NotifyThrough getNotifyThrough() {
+            return this.notifyThrough;
+        }
+
+        public void setNotifyThrough(NotifyThrough notifyThrough) {
+            this.notifyThrough = notifyThrough;
         }
 
         public boolean isSkipLocked() {

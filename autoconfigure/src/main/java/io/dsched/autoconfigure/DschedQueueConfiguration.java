@@ -5,18 +5,25 @@ import io.dsched.internal.engine.GracefulShutdown;
 import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.queue.AfterCommit;
+import io.dsched.internal.queue.ClusterNotices;
 import io.dsched.internal.queue.DueNotice;
 import io.dsched.internal.queue.ExecutionQueue;
 import io.dsched.internal.queue.NoticeChannel;
 import io.dsched.internal.queue.NoticeListener;
-import io.dsched.internal.queue.PostgresNotices;
+import io.dsched.internal.queue.RedisNoticeChannel;
+import io.dsched.internal.queue.RedisNoticeListener;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * The queue of waiting attempts (retries, one-off jobs, recoveries) and the graceful shutdown
@@ -59,9 +66,14 @@ final class DschedQueueConfiguration {
     @Bean
     @ConditionalOnMissingBean
     DueNotice dschedDueNotice(DschedJdbc jdbc, ExecutionQueue queue, DschedProperties properties, DatabaseClock clock) {
+        if (notifyThroughRedis(properties)) {
+            // the configuration below, which makes this bean, did not match
+            throw new IllegalStateException("dsched.queue.notify-through=redis needs Spring Data Redis on the class"
+                    + " path and a RedisConnectionFactory bean (spring-boot-starter-data-redis)");
+        }
         Optional<String> notifySql = jdbc.platform().dialect().notifySql();
         if (properties.getQueue().isNotify() && notifySql.isPresent()) {
-            return new AfterCommit(new PostgresNotices(
+            return new AfterCommit(ClusterNotices.postgres(
                     NoticeChannel.of(jdbc.dataSource(), notifySql.get(), jdbc.tables()), queue::wakeUp, clock));
         }
         // a wake-up before the caller's commit would find nothing
@@ -82,6 +94,45 @@ final class DschedQueueConfiguration {
                 NoticeChannel.of(jdbc.dataSource(), notifySql.orElse(""), jdbc.tables()),
                 targets,
                 queue,
-                properties.isRunJobs() && properties.getQueue().isNotify() && notifySql.isPresent());
+                properties.isRunJobs()
+                        && properties.getQueue().isNotify()
+                        && !notifyThroughRedis(properties)
+                        && notifySql.isPresent());
+    }
+
+    private static boolean notifyThroughRedis(DschedProperties properties) {
+        return properties.getQueue().isNotify()
+                && properties.getQueue().getNotifyThrough() == DschedProperties.NotifyThrough.REDIS;
+    }
+
+    /** Notices through Redis's pub/sub, when chosen: on any database, or behind a pooler. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.data.redis.connection.RedisConnectionFactory")
+    @ConditionalOnProperty(prefix = "dsched.queue", name = "notify-through", havingValue = "redis")
+    @ConditionalOnBooleanProperty(prefix = "dsched.queue", name = "notify", matchIfMissing = true)
+    static final class RedisNotices {
+
+        @Bean
+        @ConditionalOnMissingBean
+        RedisNoticeChannel dschedRedisNoticeChannel(ObjectProvider<RedisConnectionFactory> redis, DschedJdbc jdbc) {
+            RedisConnectionFactory connections = redis.getIfAvailable(() -> {
+                throw new IllegalStateException("dsched.queue.notify-through=redis needs a RedisConnectionFactory"
+                        + " bean: add spring-boot-starter-data-redis and set spring.data.redis.*");
+            });
+            return RedisNoticeChannel.of(connections, jdbc.tables());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        DueNotice dschedDueNotice(RedisNoticeChannel channel, ExecutionQueue queue, DatabaseClock clock) {
+            return new AfterCommit(channel.notices(queue::wakeUp, clock));
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        RedisNoticeListener dschedRedisNoticeListener(
+                RedisNoticeChannel channel, ExecutionQueue queue, JobTargets targets, DschedProperties properties) {
+            return new RedisNoticeListener(channel, targets, queue, properties.isRunJobs());
+        }
     }
 }

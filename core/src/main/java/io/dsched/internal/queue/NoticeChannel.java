@@ -5,10 +5,7 @@ import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Collection;
-import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -40,39 +37,6 @@ public final class NoticeChannel {
     public static NoticeChannel of(DataSource dataSource, String notifySql, ClusterTables tables) {
         return new NoticeChannel(dataSource, notifySql, tables.sql("dsched_due"));
     }
-
-    /**
-     * What a notice of a job says: the time it was sent, by the sender's estimate of the
-     * database's clock (every attempt it announces was due by then), and the job's name.
-     * @param sentAt when the notice was sent
-     * @param jobName the job
-     * @return the payload
-     */
-    static String payload(Instant sentAt, String jobName) {
-        return ChronoUnit.MICROS.between(Instant.EPOCH, sentAt) + ":" + jobName;
-    }
-
-    /**
-     * Reads a notice's payload.
-     * @param payload what {@link #payload} wrote
-     * @return the notice, or empty if the payload is not one
-     */
-    static Optional<Heard> heard(String payload) {
-        int colon = payload.indexOf(':');
-        try {
-            long micros = Long.parseLong(payload.substring(0, Math.max(colon, 0)));
-            return Optional.of(new Heard(payload.substring(colon + 1), Instant.EPOCH.plus(micros, ChronoUnit.MICROS)));
-        } catch (NumberFormatException ex) {
-            return Optional.empty();
-        }
-    }
-
-    /**
-     * A notice heard.
-     * @param jobName the job whose attempts fell due
-     * @param dueBy the time they were due by
-     */
-    record Heard(String jobName, Instant dueBy) {}
 
     /** The channel's name. */
     String name() {

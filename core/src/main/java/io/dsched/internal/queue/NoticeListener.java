@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Wakes this node's queue when a node announces due attempts of a job this node runs ({@link
- * PostgresNotices}): one connection of the pool stays open, listening on the cluster's channel.
+ * Wakes this node's queue when a node announces due attempts of a job this node runs on PostgreSQL
+ * ({@link ClusterNotices#postgres}): one connection of the pool stays open, listening on the cluster's channel.
  * Polling stays as the backstop.
  *
  * <p>A notice reaches this node only if its connection is a session of its own. Behind a pooler that
@@ -42,9 +42,7 @@ public final class NoticeListener implements SmartLifecycle {
 
     private final NoticeChannel channel;
 
-    private final JobTargets targets;
-
-    private final ExecutionQueue queue;
+    private final NoticeWaker waker;
 
     private final String probeChannel;
 
@@ -69,8 +67,7 @@ public final class NoticeListener implements SmartLifecycle {
      */
     public NoticeListener(NoticeChannel channel, JobTargets targets, ExecutionQueue queue, boolean enabled) {
         this.channel = channel;
-        this.targets = targets;
-        this.queue = queue;
+        this.waker = new NoticeWaker(targets, queue);
         this.enabled = enabled;
         // at most 31 + 7 + 12 characters: PostgreSQL's channel names are shorter than 64 bytes
         this.probeChannel = channel.name() + "_probe_"
@@ -152,7 +149,7 @@ public final class NoticeListener implements SmartLifecycle {
         this.hearing = NoticeHearing.NOTICES;
         logger.info("Listening for due attempts on channel '{}'", this.channel.name());
         // what fell due while this node was not listening
-        this.queue.wakeUp();
+        this.waker.wakeUp();
         while (running()) {
             session.hear(System.nanoTime() + CHECK_EVERY.toNanos(), this::running, this::heard);
             if (running() && !probed(session) && running()) {
@@ -174,9 +171,7 @@ public final class NoticeListener implements SmartLifecycle {
     }
 
     private void heard(String payload) {
-        NoticeChannel.heard(payload)
-                .filter((notice) -> this.targets.names().contains(notice.jobName()))
-                .ifPresent((notice) -> this.queue.wakeUp(notice.dueBy()));
+        this.waker.heard(payload);
     }
 
     private void pauseFor(Duration duration) {

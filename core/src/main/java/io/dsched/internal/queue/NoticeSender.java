@@ -1,6 +1,5 @@
 package io.dsched.internal.queue;
 
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
@@ -23,7 +22,7 @@ final class NoticeSender {
 
     private static final Logger logger = LoggerFactory.getLogger(NoticeSender.class);
 
-    private final NoticeChannel channel;
+    private final Announcer announcer;
 
     private final Set<String> pending = new TreeSet<>();
 
@@ -38,8 +37,8 @@ final class NoticeSender {
 
     private final Clock clock;
 
-    NoticeSender(NoticeChannel channel, Clock clock) {
-        this.channel = channel;
+    NoticeSender(Announcer announcer, Clock clock) {
+        this.announcer = announcer;
         this.clock = clock;
     }
 
@@ -65,12 +64,10 @@ final class NoticeSender {
         try {
             // sent after the commit of every attempt it names, and stamped now: each was due by then
             Instant sentAt = this.clock.instant();
-            this.channel.announce(
-                    this.channel.name(),
-                    jobNames.stream()
-                            .map((jobName) -> NoticeChannel.payload(sentAt, jobName))
-                            .toList());
-        } catch (SQLException | RuntimeException ex) {
+            this.announcer.announce(jobNames.stream()
+                    .map((jobName) -> NoticePayload.payload(sentAt, jobName))
+                    .toList());
+        } catch (Exception ex) {
             logger.warn("Could not announce due attempts of {}: {}", jobNames, ex.getMessage());
         }
     }

@@ -36,18 +36,6 @@ public final class ExecutionClaims {
     }
 
     /**
-     * Claims waiting attempts that have fallen due.
-     * @param nodeId the claiming node
-     * @param now the current time
-     * @param limit how many at most
-     * @param names the jobs and handlers the node can run
-     * @return the attempts this node claimed, now running: the oldest due, oldest first
-     */
-    public List<ExecutionRecord> claimDue(String nodeId, Instant now, int limit, Collection<String> names) {
-        return claimDue(nodeId, now, now, limit, names);
-    }
-
-    /**
      * Claims waiting attempts due by a time, which may be later than now when another node's
      * notice said so.
      * @param nodeId the claiming node

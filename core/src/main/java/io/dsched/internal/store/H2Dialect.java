@@ -2,15 +2,12 @@ package io.dsched.internal.store;
 
 import io.dsched.execution.ExecutionRecord;
 import java.sql.Connection;
-import java.time.Instant;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import net.javacrumbs.shedlock.provider.sql.DatabaseProduct;
 import org.quartz.impl.jdbcjobstore.StdJDBCDelegate;
-import org.springframework.transaction.TransactionStatus;
 
 /**
  * H2 2.x, for local development and tests: no {@code SKIP LOCKED} in dsched's use, no insert that
@@ -60,17 +57,5 @@ final class H2Dialect extends SqlDialect {
     @Override
     Map<String, ExecutionRecord> claimOn(ExecutionRows rows, Connection connection, List<ExecutionRecord> claims) {
         return new HashMap<>();
-    }
-
-    @Override
-    List<ExecutionRecord> claimDue(
-            ExecutionRows rows,
-            TransactionStatus tx,
-            String nodeId,
-            Instant now,
-            Instant dueBy,
-            int limit,
-            Collection<String> names) {
-        throw new UnsupportedOperationException("H2 claims due attempts one by one, by a conditional update");
     }
 }

@@ -150,12 +150,15 @@ public abstract sealed class SqlDialect permits PostgresDialect, MySqlDialect, H
      * transaction has locked; only where {@link #skipsLocked()}.
      * @return the attempts claimed, now running, in any order
      */
-    abstract List<ExecutionRecord> claimDue(
+    List<ExecutionRecord> claimDue(
             ExecutionRows rows,
             TransactionStatus tx,
             String nodeId,
             Instant now,
             Instant dueBy,
             int limit,
-            Collection<String> names);
+            Collection<String> names) {
+        throw new UnsupportedOperationException(
+                "This database claims due attempts one by one, by a conditional update");
+    }
 }

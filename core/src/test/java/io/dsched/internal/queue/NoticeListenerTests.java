@@ -26,9 +26,9 @@ class NoticeListenerTests {
     void aNoticeSaysWhichJobAndWhenToTheMicrosecondWhateverTheJobsNameHolds() {
         Instant sentAt = Instant.parse("2026-12-06T01:02:03.456789Z");
 
-        assertThat(NoticeChannel.heard(NoticeChannel.payload(sentAt, "reports:daily")))
-                .contains(new NoticeChannel.Heard("reports:daily", sentAt));
-        assertThat(NoticeChannel.heard("reports")).isEmpty();
-        assertThat(NoticeChannel.heard("soon:reports")).isEmpty();
+        assertThat(NoticePayload.heard(NoticePayload.payload(sentAt, "reports:daily")))
+                .contains(new NoticePayload.Heard("reports:daily", sentAt));
+        assertThat(NoticePayload.heard("reports")).isEmpty();
+        assertThat(NoticePayload.heard("soon:reports")).isEmpty();
     }
 }

@@ -1,0 +1,28 @@
+package io.dsched.internal.queue;
+
+import io.dsched.internal.execution.JobTargets;
+
+/** Wakes this node's queue for the notices that name jobs it runs, by the time they say. */
+final class NoticeWaker {
+
+    private final JobTargets targets;
+
+    private final ExecutionQueue queue;
+
+    NoticeWaker(JobTargets targets, ExecutionQueue queue) {
+        this.targets = targets;
+        this.queue = queue;
+    }
+
+    /** Takes a notice's payload, as {@link NoticePayload#payload} wrote it. */
+    void heard(String payload) {
+        NoticePayload.heard(payload)
+                .filter((notice) -> this.targets.names().contains(notice.jobName()))
+                .ifPresent((notice) -> this.queue.wakeUp(notice.dueBy()));
+    }
+
+    /** Wakes the queue for whatever fell due while this node heard no notices. */
+    void wakeUp() {
+        this.queue.wakeUp();
+    }
+}

@@ -1,0 +1,153 @@
+package io.dsched.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dsched.internal.queue.NoticeHearing;
+import io.dsched.internal.queue.RedisNoticeListener;
+import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.OneOff;
+import io.dsched.test.ClusterNode;
+import io.dsched.test.TestCluster;
+import io.dsched.test.TestDatabases;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Notices through Redis on MariaDB, which has none of its own: a one-off submitted, a run
+ * triggered by hand on one node starts at once on another, through a real Redis server of the
+ * test's own; every node polls only once an hour, so nothing but a notice can start an attempt
+ * within the tests' bounds. When Redis goes away, submissions still succeed and the nodes find
+ * them by polling; once it is back, the nodes subscribe again and hear the notices.
+ */
+class MariaDbRedisNoticeTests {
+
+    /** Far more than any start a notice brings about takes; far less than the poll interval. */
+    private static final Duration AT_ONCE = Duration.ofSeconds(2);
+
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.on(TestDatabases.Kind.MARIADB);
+
+    private RedisServer redis;
+
+    @BeforeEach
+    void startRedis() throws Exception {
+        NoticeJobs.reset();
+        this.redis = RedisServer.start();
+    }
+
+    @AfterEach
+    void stopRedis() throws Exception {
+        // the nodes first: a node that stops closes its connections to Redis
+        this.cluster.close();
+        this.redis.close();
+    }
+
+    @Test
+    void oneOffsAndATriggerByHandOnANodeThatRunsNoJobsStartAtOnceOnANodeThatDoes() {
+        ClusterNode api = start("api", Map.of("dsched.run-jobs", false));
+        ClusterNode worker = start("worker", Map.of());
+        awaitHearing(worker, NoticeHearing.NOTICES);
+        assertThat(api.bean(RedisNoticeListener.class).hearing()).isEqualTo(NoticeHearing.NOT_YET);
+        JobScheduler scheduler = api.bean(JobScheduler.class);
+        Map<Long, Instant> submitted = new LinkedHashMap<>();
+        for (int i = 0; i < 5; i++) {
+            Instant before = Instant.now();
+            submitted.put(scheduler.submit(OneOff.of("note", null)).executionId(), before);
+            awaitStarted(submitted.keySet(), AT_ONCE.multipliedBy(2));
+        }
+        Instant before = Instant.now();
+        List<OneOff> batch = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            batch.add(OneOff.of("note", null));
+        }
+        scheduler.submitAll(batch).forEach((job) -> submitted.put(job.executionId(), before));
+        Instant triggered = Instant.now();
+        submitted.put(scheduler.trigger("yearly").executionId(), triggered);
+
+        awaitStarted(submitted.keySet(), AT_ONCE.multipliedBy(2));
+        submitted.forEach((id, at) -> {
+            NoticeJobs.Started started = NoticeJobs.STARTED.get(id);
+            assertThat(started.node()).isEqualTo("worker");
+            assertThat(Duration.between(at, started.at())).isLessThan(AT_ONCE);
+        });
+    }
+
+    @Test
+    void whileRedisIsAwaySubmissionsSucceedAndArePolledForAndOnceItIsBackTheNodesHearNoticesAgain() throws Exception {
+        ClusterNode api = start("api", Map.of("dsched.run-jobs", false));
+        // polls every 3 s: the backstop while Redis is away
+        ClusterNode worker = start("worker", Map.of("dsched.queue.poll-interval", "3s"));
+        awaitHearing(worker, NoticeHearing.NOTICES);
+        JobScheduler scheduler = api.bean(JobScheduler.class);
+
+        this.redis.stop();
+        long whileAway = scheduler.submit(OneOff.of("note", null)).executionId();
+        awaitStarted(List.of(whileAway), Duration.ofSeconds(10));
+
+        this.redis.startAgain();
+        // subscribed again (the client reconnects by itself): a notice starts the next at once,
+        // well before the next poll
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            Instant before = Instant.now();
+            long id = scheduler.submit(OneOff.of("note", null)).executionId();
+            awaitStarted(List.of(id), Duration.ofSeconds(5));
+            assertThat(Duration.between(before, NoticeJobs.STARTED.get(id).at()))
+                    .isLessThan(Duration.ofMillis(500));
+        });
+        assertThat(NoticeJobs.STARTED.get(whileAway).node()).isEqualTo("worker");
+    }
+
+    private void awaitHearing(ClusterNode node, NoticeHearing hearing) {
+        RedisNoticeListener listener = node.bean(RedisNoticeListener.class);
+        await().atMost(Duration.ofSeconds(20)).until(() -> listener.hearing() == hearing);
+    }
+
+    private static void awaitStarted(Iterable<Long> ids, Duration within) {
+        await().atMost(within).until(() -> {
+            for (Long id : ids) {
+                if (!NoticeJobs.STARTED.containsKey(id)) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    private ClusterNode start(String id, Map<String, Object> properties) {
+        Map<String, Object> all = new LinkedHashMap<>();
+        all.put("dsched.queue.poll-interval", "1h");
+        all.put("dsched.queue.notify-through", "redis");
+        all.put("test.redis.port", this.redis.port());
+        all.put("dsched.recovery.heartbeat-interval", "250ms");
+        all.put("dsched.recovery.node-timeout", "2s");
+        all.put("dsched.history.cleanup-cron", "0 0 0 1 1 *");
+        all.putAll(properties);
+        return this.cluster.start(id, RedisNoticeJobs.class, all);
+    }
+
+    /** The notice tests' application, with a connection to the test's Redis. */
+    @Configuration(proxyBeanMethods = false)
+    @Import(NoticeJobs.class)
+    static class RedisNoticeJobs {
+
+        @Bean
+        LettuceConnectionFactory redisConnectionFactory(@Value("${test.redis.port}") int port) {
+            return new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port));
+        }
+    }
+}
