@@ -36,6 +36,10 @@ final class Harness implements AutoCloseable {
         this.options = options;
         this.threads = intOption("threads", 10);
         this.logs = Path.of(option("logs", "target/bench-logs"));
+        // where Redis is, for the contestants that use it, in this JVM and the workers'
+        if (options.containsKey("redis")) {
+            System.setProperty(WorkerProcess.REDIS, options.get("redis"));
+        }
     }
 
     BenchDatabase db() {
@@ -58,6 +62,9 @@ final class Harness implements AutoCloseable {
 
     @Override
     public void close() {
+        if (this.options.containsKey("redis")) {
+            System.clearProperty(WorkerProcess.REDIS);
+        }
         if (this.pool != null) {
             this.pool.close();
         }

@@ -21,6 +21,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class WorkerProcess implements AutoCloseable {
 
+    /** Where Redis is, {@code host:port}, when the run has one ({@code --redis}). */
+    static final String REDIS = "bench.redis";
+
     private final String node;
 
     private final Process process;
@@ -69,6 +72,9 @@ final class WorkerProcess implements AutoCloseable {
         command.add("-Dbench.node=" + spec.name());
         command.add("-Dbench.threads=" + spec.threads());
         command.add("-Dbench.hold-ms=" + holdMillis);
+        if (System.getProperty(REDIS) != null) {
+            command.add("-D" + REDIS + "=" + System.getProperty(REDIS));
+        }
         if (spec.recurring() != null) {
             command.add("-Dbench.plan.jobs=" + spec.recurring().jobs());
             command.add("-Dbench.plan.cron=" + spec.recurring().cron());

@@ -2,6 +2,7 @@ package io.dsched.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dsched.test.RedisServer;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;
 import java.sql.Connection;
@@ -168,6 +169,27 @@ class BenchmarkSmokeTests {
             assertThat(w1).allSatisfy((row) -> assertThat(cell(row, 5)).as(row).isEqualTo("0"));
             assertThat(w1).allSatisfy((row) -> assertThat(cell(row, 6)).as(row).isEqualTo("0"));
             assertThat(cell(row(w1, "dsched"), 4)).as("duplicates").isEqualTo("0");
+
+            // the notices through Redis, which MariaDB lacks, with a Redis server of the test's own
+            try (RedisServer redis = RedisServer.start()) {
+                String w5 = Bench.report(
+                        db,
+                        options(Map.of(
+                                "workloads", "W5",
+                                "contestants", "dsched-redis",
+                                "redis", "127.0.0.1:" + redis.port(),
+                                "w5-rate", "10",
+                                "w5-seconds", "2",
+                                "w5-warmup-seconds", "1")));
+                for (String heading : List.of("## W5, submitted on a node", "## W5, submitted by a client")) {
+                    String row = row(rows(w5, heading), "dsched-redis");
+                    assertThat(cell(row, 1)).as("submitted: " + row).isEqualTo("20");
+                    assertThat(cell(row, 2)).as("started: " + row).isEqualTo("20");
+                    assertThat(cell(row, 3)).as("missing: " + row).isEqualTo("0");
+                    assertThat(cell(row, 4)).as("started twice: " + row).isEqualTo("0");
+                }
+                assertThat(w5).doesNotContain("could not run");
+            }
         }
     }
 

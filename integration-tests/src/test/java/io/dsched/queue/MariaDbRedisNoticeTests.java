@@ -8,6 +8,7 @@ import io.dsched.internal.queue.RedisNoticeListener;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
 import io.dsched.test.ClusterNode;
+import io.dsched.test.RedisServer;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
 import java.time.Duration;

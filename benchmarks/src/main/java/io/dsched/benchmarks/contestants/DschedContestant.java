@@ -30,9 +30,12 @@ import javax.sql.DataSource;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -56,6 +59,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       the notifications gain: the submitting node's own wake-up and the poll. W5 only. (A build
  *       of dsched without the property ignores it, and then both rows measure the same thing; their
  *       setting for latency in the tables says so.)
+ *   <li>{@code dsched-redis}: the notices through Redis's pub/sub ({@code
+ *       dsched.queue.notify-through=redis}), on the Redis the run names with {@code --redis
+ *       host:port}: what MySQL and MariaDB, which have no notices of their own, get. W5 only, and
+ *       only in a run with {@code --redis}.
  * </ul>
  */
 public final class DschedContestant implements Contestant {
@@ -63,22 +70,31 @@ public final class DschedContestant implements Contestant {
     /** The configurations under test. */
     public enum Variant {
         /** The starter's defaults. */
-        DEFAULTS("dsched", null),
+        DEFAULTS("dsched", null, false),
         /** {@code dsched.queue.notify=false}, for W5. */
-        POLL("dsched-poll", false);
+        POLL("dsched-poll", false, false),
+        /** {@code dsched.queue.notify-through=redis}, for W5. */
+        REDIS("dsched-redis", null, true);
 
         private final String contestantName;
 
         /** {@code dsched.queue.notify}, or {@code null} to leave it at its default. */
         private final Boolean notify;
 
-        Variant(String contestantName, Boolean notify) {
+        /** Whether notices go through Redis. */
+        private final boolean redis;
+
+        Variant(String contestantName, Boolean notify, boolean redis) {
             this.contestantName = contestantName;
             this.notify = notify;
+            this.redis = redis;
         }
     }
 
     static final String ONE_OFF = "bench.one-off";
+
+    /** Where Redis is, {@code host:port}, when the run has one (the coordinator's {@code --redis}). */
+    static final String REDIS = "bench.redis";
 
     static final String RECURRING = "bench.recurring";
 
@@ -118,6 +134,10 @@ public final class DschedContestant implements Contestant {
 
     @Override
     public String latencySetting() {
+        if (this.variant.redis) {
+            return "`dsched.queue.notify-through=redis`: a submission wakes every node through Redis's pub/sub;"
+                    + " 500 ms poll";
+        }
         String setting = (this.variant.notify == null)
                 ? "defaults: a submission wakes its own node; `dsched.queue.notify` on wakes every node;"
                         + " 500 ms poll"
@@ -149,6 +169,10 @@ public final class DschedContestant implements Contestant {
 
     @Override
     public boolean supports(Workload workload) {
+        if (this.variant.redis) {
+            // only where the run names a Redis
+            return workload == Workload.W5_SUBMIT_LATENCY && System.getProperty(REDIS) != null;
+        }
         return this.variant == Variant.DEFAULTS || workload == Workload.W5_SUBMIT_LATENCY;
     }
 
@@ -161,14 +185,14 @@ public final class DschedContestant implements Contestant {
     public void reset(BenchDatabase db) {
         drop(db);
         // the first context creates the schema
-        try (ConfigurableApplicationContext context = context(db, "bench-reset", 1, false, null)) {
+        try (ConfigurableApplicationContext context = context(db, "bench-reset", 1, false, Variant.DEFAULTS)) {
             context.getBean(JobScheduler.class);
         }
     }
 
     @Override
     public Duration enqueue(BenchDatabase db, int count) {
-        try (ConfigurableApplicationContext context = context(db, "bench-client", 1, false, null)) {
+        try (ConfigurableApplicationContext context = context(db, "bench-client", 1, false, Variant.DEFAULTS)) {
             JobScheduler scheduler = context.getBean(JobScheduler.class);
             long start = System.nanoTime();
             List<OneOff> batch = new ArrayList<>(SUBMIT_BATCH);
@@ -194,7 +218,7 @@ public final class DschedContestant implements Contestant {
 
     @Override
     public void defineRecurring(BenchDatabase db, RecurringPlan plan) {
-        try (ConfigurableApplicationContext context = context(db, "bench-client", 1, false, null)) {
+        try (ConfigurableApplicationContext context = context(db, "bench-client", 1, false, Variant.DEFAULTS)) {
             JobScheduler scheduler = context.getBean(JobScheduler.class);
             for (int j = 0; j < plan.jobs(); j++) {
                 scheduler.create(RecurringJob.of(
@@ -205,7 +229,7 @@ public final class DschedContestant implements Contestant {
 
     @Override
     public AutoCloseable start(BenchDatabase db, NodeSpec spec) {
-        return context(db, spec.name(), spec.threads(), true, this.variant.notify);
+        return context(db, spec.name(), spec.threads(), true, this.variant);
     }
 
     /** Submits through the node's own {@code JobScheduler}. */
@@ -218,13 +242,13 @@ public final class DschedContestant implements Contestant {
     /** Submits through a node with {@code dsched.run-jobs=false}, of the variant's configuration. */
     @Override
     public Submitter client(BenchDatabase db) {
-        ConfigurableApplicationContext context = context(db, "bench-client", 1, false, this.variant.notify);
+        ConfigurableApplicationContext context = context(db, "bench-client", 1, false, this.variant);
         JobScheduler scheduler = context.getBean(JobScheduler.class);
         return Submitter.closing((key) -> scheduler.submit(OneOff.of(ONE_OFF, key)), context);
     }
 
     private static ConfigurableApplicationContext context(
-            BenchDatabase db, String node, int threads, boolean runJobs, Boolean notify) {
+            BenchDatabase db, String node, int threads, boolean runJobs, Variant variant) {
         Map<String, Object> properties = new HashMap<>();
         properties.put("bench.db.url", db.url());
         properties.put("bench.db.user", db.user());
@@ -234,8 +258,12 @@ public final class DschedContestant implements Contestant {
         properties.put("dsched.threads", threads);
         properties.put("dsched.run-jobs", runJobs);
         properties.put("dsched.jdbc.initialize-schema", "always");
-        if (notify != null) {
-            properties.put("dsched.queue.notify", notify);
+        if (variant.notify != null) {
+            properties.put("dsched.queue.notify", variant.notify);
+        }
+        if (variant.redis) {
+            properties.put("dsched.queue.notify-through", "redis");
+            properties.put(REDIS, System.getProperty(REDIS));
         }
         properties.put("spring.main.banner-mode", "off");
         return new SpringApplicationBuilder(Node.class)
@@ -262,6 +290,14 @@ public final class DschedContestant implements Contestant {
         @Bean
         Handlers handlers() {
             return new Handlers();
+        }
+
+        /** Redis, for {@code dsched-redis}, at {@code host:port}. */
+        @Bean
+        @ConditionalOnProperty(REDIS)
+        LettuceConnectionFactory redisConnectionFactory(org.springframework.core.env.Environment environment) {
+            String[] redis = environment.getProperty(REDIS).split(":");
+            return new LettuceConnectionFactory(new RedisStandaloneConfiguration(redis[0], Integer.parseInt(redis[1])));
         }
     }
 

@@ -1,6 +1,5 @@
-package io.dsched.queue;
+package io.dsched.test;
 
-import io.dsched.test.Prerequisites;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -17,7 +16,7 @@ import org.awaitility.Awaitility;
  * free port, keeping nothing on disk: a test can stop it and start it again on the same port, and
  * no other test's nodes hear its cluster's notices.
  */
-final class RedisServer implements AutoCloseable {
+public final class RedisServer implements AutoCloseable {
 
     private static final Path DEBIAN = Path.of("/usr/bin/redis-server");
 
@@ -40,7 +39,7 @@ final class RedisServer implements AutoCloseable {
      * @return the running server
      * @throws IOException if it cannot be started
      */
-    static RedisServer start() throws IOException {
+    public static RedisServer start() throws IOException {
         Path command = Prerequisites.onPath("redis-server")
                 .or(() -> Files.isExecutable(DEBIAN) ? Optional.of(DEBIAN) : Optional.empty())
                 .orElseThrow(
@@ -56,12 +55,12 @@ final class RedisServer implements AutoCloseable {
     }
 
     /** The port it listens on, the same after a restart. */
-    int port() {
+    public int port() {
         return this.port;
     }
 
     /** Starts the server again, on the same port, after {@link #stop}. */
-    void startAgain() throws IOException {
+    public void startAgain() throws IOException {
         this.process = new ProcessBuilder(List.of(
                         this.command.toString(),
                         "--port",
@@ -89,7 +88,7 @@ final class RedisServer implements AutoCloseable {
     }
 
     /** Stops the server at once, closing every client's connection. */
-    void stop() {
+    public void stop() {
         Process running = this.process;
         if (running == null) {
             return;
