@@ -81,7 +81,7 @@ final class DschedEngineConfiguration {
         customizers.orderedStream().forEach((customizer) -> customizer.customize(settings));
         return new DschedEngine(
                 quartz,
-                new FireDispatcher(executor, registry, clock),
+                new FireDispatcher(executor, registry, clock.nodeClock()),
                 (scheduler) -> new JobSynchronizer(
                         scheduler,
                         registry,

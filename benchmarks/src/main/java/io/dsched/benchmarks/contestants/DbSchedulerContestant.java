@@ -52,13 +52,14 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       up' to go check for new executions earlier than it normally would"), on the polling of
  *       {@code db-scheduler-1s} as this harness configures it for W2's latency: {@code
  *       pollUsingLockAndFetch(0.5, 1.0)}, 1 s poll (the README documents no poll interval as best
- *       for latency; its default is 10 s). W5 only.
+ *       for latency; its default is 10 s). W5 only. On MariaDB, where db-scheduler refuses
+ *       lock-and-fetch, the same on its default polling, fetch-and-lock-on-execute.
  * </ul>
  *
  * <p>db-scheduler 16.7.1 refuses lock-and-fetch on MariaDB (its {@code MariaDBJdbcCustomization}
  * reports no support for it although MariaDB 10.6+ has {@code SKIP LOCKED}), so on MariaDB
  * {@link #start} fails with the library's own {@code IllegalArgumentException} for the
- * lock-and-fetch variants.
+ * lock-and-fetch variants (but {@code db-scheduler-immediate}, which polls by fetch there).
  *
  * <p>Common configuration: {@code threads(spec.threads())}, {@code schedulerName(new
  * SchedulerName.Fixed(spec.name()))}, {@code shutdownMaxWait(30 s)} (how long a node's stop waits
@@ -179,7 +180,7 @@ public class DbSchedulerContestant implements Contestant {
     @Override
     public String latencySetting() {
         return this.variant.immediateExecution
-                ? "`enableImmediateExecution()`: a submission wakes its own node; lock-and-fetch (0.5, 1.0);"
+                ? "`enableImmediateExecution()`: a submission wakes its own node; lock-and-fetch (0.5, 1.0), fetch on MariaDB;"
                         + " 1 s poll"
                 : "n/a";
     }
@@ -289,7 +290,9 @@ public class DbSchedulerContestant implements Contestant {
             if (this.variant.immediateExecution) {
                 builder.enableImmediateExecution();
             }
-            if (this.variant.lockAndFetch != null) {
+            // immediate execution on MariaDB, which db-scheduler refuses lock-and-fetch on: its
+            // default polling (fetch, then lock on execute)
+            if (this.variant.lockAndFetch != null && (db.isPostgres() || !this.variant.immediateExecution)) {
                 builder.pollUsingLockAndFetch(this.variant.lockAndFetch[0], this.variant.lockAndFetch[1]);
             }
             if (spec.workload() == Workload.W3_FAILOVER) {

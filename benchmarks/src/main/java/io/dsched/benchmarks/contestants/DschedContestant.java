@@ -294,7 +294,7 @@ public final class DschedContestant implements Contestant {
 
         /** Redis, for {@code dsched-redis}, at {@code host:port}. */
         @Bean
-        @ConditionalOnProperty(REDIS)
+        @ConditionalOnProperty(name = "dsched.queue.notify-through", havingValue = "redis")
         LettuceConnectionFactory redisConnectionFactory(org.springframework.core.env.Environment environment) {
             String[] redis = environment.getProperty(REDIS).split(":");
             return new LettuceConnectionFactory(new RedisStandaloneConfiguration(redis[0], Integer.parseInt(redis[1])));

@@ -53,7 +53,8 @@ public final class FireDispatcher implements JobFactory, FireClaims {
      * Creates a dispatcher.
      * @param executor runs fires
      * @param registry the jobs this node declares
-     * @param clock the clock
+     * @param clock the node's own clock, which Quartz fires by: the next run of a fixed-delay job
+     *     is timed by it, so that the delay holds whatever the node's offset from the database
      */
     public FireDispatcher(FireExecutor executor, JobRegistry registry, Clock clock) {
         this.executor = executor;

@@ -35,8 +35,8 @@ public final class ExecutionQueue implements SmartLifecycle {
     private static final Duration HAND_BACK = Duration.ofSeconds(5);
 
     /**
-     * How far ahead of this node's clock a notice's time may be and still count: more than two
-     * nodes' estimates of the database's clock differ by, far less than would start work early.
+     * How far ahead of this node's clock a notice's time may be and still make the queue look
+     * again then: more than two nodes' estimates of the database's clock differ by.
      */
     static final Duration NOTICE_LEAD_LIMIT = Duration.ofSeconds(1);
 
@@ -72,8 +72,8 @@ public final class ExecutionQueue implements SmartLifecycle {
 
     private boolean wakeRequested;
 
-    /** The latest time a notice heard since the last claim says attempts were due by. */
-    private Instant dueByNotice;
+    /** The latest time a notice said attempts were due by, until a claim is made at or after it. */
+    private Instant lookAgainAt;
 
     /**
      * Creates a queue.
@@ -116,34 +116,25 @@ public final class ExecutionQueue implements SmartLifecycle {
     }
 
     /**
-     * Makes the queue look now for attempts due by the time another node's notice gave. That node
-     * stamped it by its own estimate of the database's clock, which may run ahead of this node's
-     * by the error of the two estimates: an attempt it submitted as due now may not be due yet by
-     * this node's clock, and without the notice's time the claim would find nothing until the next
-     * poll. A time more than {@link #NOTICE_LEAD_LIMIT} ahead of this node's clock is not trusted.
+     * Makes the queue look for due attempts now, and again at the time another node's notice gave
+     * if that is later by this node's clock. The sender stamped it by its own estimate of the
+     * database's clock, which may run ahead of this node's by the error of the two estimates: an
+     * attempt it submitted as due now may not be due yet here, and the claim now would find nothing
+     * until the next poll. This node claims by its own clock alone, so nothing starts early; a
+     * time more than {@link #NOTICE_LEAD_LIMIT} ahead is not trusted, and only wakes the queue now.
      * @param dueBy the time the notice was sent, by its sender's estimate of the database's clock
      */
     public void wakeUp(Instant dueBy) {
+        Instant now = this.clock.instant();
         synchronized (this.signal) {
-            if (this.dueByNotice == null || dueBy.isAfter(this.dueByNotice)) {
-                this.dueByNotice = dueBy;
+            if (dueBy.isAfter(now)
+                    && !dueBy.isAfter(now.plus(NOTICE_LEAD_LIMIT))
+                    && (this.lookAgainAt == null || dueBy.isAfter(this.lookAgainAt))) {
+                this.lookAgainAt = dueBy;
             }
             this.wakeRequested = true;
             this.signal.notifyAll();
         }
-    }
-
-    /** The time a claim counts attempts due by: now, or a later time a notice gave. */
-    private Instant dueBy(Instant now) {
-        Instant dueBy;
-        synchronized (this.signal) {
-            dueBy = this.dueByNotice;
-            this.dueByNotice = null;
-        }
-        if (dueBy == null || !dueBy.isAfter(now) || dueBy.isAfter(now.plus(NOTICE_LEAD_LIMIT))) {
-            return now;
-        }
-        return dueBy;
     }
 
     @Override
@@ -188,8 +179,12 @@ public final class ExecutionQueue implements SmartLifecycle {
             return 0;
         }
         Instant now = this.clock.instant();
-        List<ExecutionRecord> attempts =
-                this.store.claims().claimDue(this.runner.nodeId(), now, dueBy(now), free, names);
+        synchronized (this.signal) {
+            if (this.lookAgainAt != null && !this.lookAgainAt.isAfter(now)) {
+                this.lookAgainAt = null;
+            }
+        }
+        List<ExecutionRecord> attempts = this.store.claims().claimDue(this.runner.nodeId(), now, free, names);
         this.intake.claimed(free, attempts.size());
         return this.handover.handOver(attempts, this::runClaimed);
     }
@@ -216,8 +211,14 @@ public final class ExecutionQueue implements SmartLifecycle {
     private void awaitNextPoll() {
         synchronized (this.signal) {
             if (!this.wakeRequested && this.accepting) {
+                long wait = this.pollInterval.toMillis();
+                Instant now = this.clock.instant();
+                if (this.lookAgainAt != null && this.lookAgainAt.isAfter(now)) {
+                    wait = Math.min(
+                            wait, Duration.between(now, this.lookAgainAt).toMillis() + 1);
+                }
                 try {
-                    this.signal.wait(this.pollInterval.toMillis());
+                    this.signal.wait(wait);
                 } catch (InterruptedException ex) {
                     Thread.currentThread().interrupt();
                     this.accepting = false;

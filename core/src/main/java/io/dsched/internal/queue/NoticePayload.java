@@ -21,24 +21,25 @@ final class NoticePayload {
     }
 
     /**
-     * Reads a notice's payload.
+     * Reads a notice's payload; one without a time (a node of an earlier version sends the job's
+     * name alone) names the job and no time.
      * @param payload what {@link #payload} wrote
-     * @return the notice, or empty if the payload is not one
+     * @return the notice
      */
-    static Optional<Heard> heard(String payload) {
+    static Heard heard(String payload) {
         int colon = payload.indexOf(':');
         try {
             long micros = Long.parseLong(payload.substring(0, Math.max(colon, 0)));
-            return Optional.of(new Heard(payload.substring(colon + 1), Instant.EPOCH.plus(micros, ChronoUnit.MICROS)));
+            return new Heard(payload.substring(colon + 1), Optional.of(Instant.EPOCH.plus(micros, ChronoUnit.MICROS)));
         } catch (NumberFormatException ex) {
-            return Optional.empty();
+            return new Heard(payload, Optional.empty());
         }
     }
 
     /**
      * A notice heard.
      * @param jobName the job whose attempts fell due
-     * @param dueBy the time they were due by
+     * @param dueBy the time they were due by, if the notice says
      */
-    record Heard(String jobName, Instant dueBy) {}
+    record Heard(String jobName, Optional<Instant> dueBy) {}
 }

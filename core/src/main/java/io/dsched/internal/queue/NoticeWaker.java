@@ -16,9 +16,10 @@ final class NoticeWaker {
 
     /** Takes a notice's payload, as {@link NoticePayload#payload} wrote it. */
     void heard(String payload) {
-        NoticePayload.heard(payload)
-                .filter((notice) -> this.targets.names().contains(notice.jobName()))
-                .ifPresent((notice) -> this.queue.wakeUp(notice.dueBy()));
+        NoticePayload.Heard notice = NoticePayload.heard(payload);
+        if (this.targets.names().contains(notice.jobName())) {
+            notice.dueBy().ifPresentOrElse(this.queue::wakeUp, this.queue::wakeUp);
+        }
     }
 
     /** Wakes the queue for whatever fell due while this node heard no notices. */

@@ -2,31 +2,33 @@ package io.dsched.internal.queue;
 
 import io.dsched.internal.engine.DschedPhases;
 import io.dsched.internal.execution.JobTargets;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.data.redis.connection.Message;
-import org.springframework.data.redis.connection.MessageListener;
-import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
-import org.springframework.util.backoff.FixedBackOff;
 
 /**
  * Wakes this node's queue when a node announces due attempts of a job this node runs through
- * Redis ({@link RedisNoticeChannel}): a subscription to the cluster's channel, kept by Spring Data
- * Redis's listener container on a connection of its own, which subscribes again after
- * {@link #RETRY_AFTER} when Redis goes away. Redis keeps no message for a node that is not
- * subscribed: each time the subscription is made, the queue looks for what fell due meanwhile, and
- * polling stays as the backstop.
+ * Redis ({@link RedisNoticeChannel}): a subscription to the cluster's channel, by Spring Data
+ * Redis's listener container on a connection of its own. It subscribes on a thread of its own, so
+ * that the application starts whether Redis answers or not, and tries again every {@link
+ * #RETRY_AFTER} until it can; a subscription whose connection is lost is made again by the Redis
+ * client itself. Redis keeps no message for a node that is not subscribed: each time the
+ * subscription is made the queue looks for what fell due meanwhile, and polling stays as the
+ * backstop.
  */
 public final class RedisNoticeListener implements SmartLifecycle {
 
     private static final Logger logger = LoggerFactory.getLogger(RedisNoticeListener.class);
 
-    /** How long a node whose subscription failed polls before it subscribes again. */
+    /** How long a node that could not subscribe polls before it tries again. */
     static final Duration RETRY_AFTER = Duration.ofSeconds(5);
 
     private final RedisNoticeChannel channel;
@@ -35,9 +37,17 @@ public final class RedisNoticeListener implements SmartLifecycle {
 
     private final boolean enabled;
 
+    /** Subscribes, and again after a failure. */
+    private volatile ScheduledExecutorService thread;
+
+    /** Reads the messages, one at a time. */
+    private volatile ExecutorService reader;
+
     private volatile RedisMessageListenerContainer container;
 
     private volatile NoticeHearing hearing = NoticeHearing.NOT_YET;
+
+    private boolean warned;
 
     /**
      * Creates a listener.
@@ -54,7 +64,8 @@ public final class RedisNoticeListener implements SmartLifecycle {
 
     /**
      * Tells how this node hears of due attempts now.
-     * @return notices while subscribed, polling once the subscription failed, or not yet known
+     * @return notices once subscribed (the Redis client subscribes again by itself after losing
+     *     its connection), polling while it cannot subscribe, or not yet known
      */
     public NoticeHearing hearing() {
         return this.hearing;
@@ -62,31 +73,85 @@ public final class RedisNoticeListener implements SmartLifecycle {
 
     @Override
     public void start() {
-        if (!this.enabled || this.container != null) {
+        if (!this.enabled || this.thread != null) {
+            return;
+        }
+        ScheduledExecutorService subscriber =
+                Executors.newSingleThreadScheduledExecutor(daemon("dsched-redis-subscriber"));
+        this.reader = Executors.newSingleThreadExecutor(daemon("dsched-redis-notices"));
+        this.thread = subscriber;
+        subscriber.execute(() -> subscribe(subscriber));
+    }
+
+    private void subscribe(ScheduledExecutorService subscriber) {
+        if (this.thread != subscriber) {
             return;
         }
         RedisMessageListenerContainer subscription = new RedisMessageListenerContainer();
         subscription.setConnectionFactory(this.channel.connections());
-        subscription.setRecoveryBackoff(new FixedBackOff(RETRY_AFTER.toMillis(), FixedBackOff.UNLIMITED_ATTEMPTS));
+        subscription.setTaskExecutor(this.reader);
         subscription.setErrorHandler(
                 (ex) -> logger.warn("Could not read a notice of due attempts: {}", ex.getMessage()));
-        subscription.addMessageListener(new Subscriber(), new ChannelTopic(this.channel.name()));
-        subscription.afterPropertiesSet();
-        this.container = subscription;
-        subscription.start();
+        subscription.addMessageListener(
+                new RedisSubscriber(this.waker, this::subscribed), new ChannelTopic(this.channel.name()));
+        try {
+            subscription.afterPropertiesSet();
+            subscription.start();
+            this.container = subscription;
+        } catch (RuntimeException ex) {
+            close(subscription);
+            this.hearing = NoticeHearing.POLLING;
+            if (!this.warned) {
+                this.warned = true;
+                logger.warn(
+                        "Could not subscribe to notices of due attempts on Redis ({}): polling, and trying again"
+                                + " every {} s",
+                        ex.getMessage(),
+                        RETRY_AFTER.toSeconds());
+            }
+            if (this.thread == subscriber) {
+                subscriber.schedule(() -> subscribe(subscriber), RETRY_AFTER.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        }
     }
 
     @Override
     public void stop() {
+        ScheduledExecutorService subscriber = this.thread;
+        this.thread = null;
+        if (subscriber != null) {
+            subscriber.shutdownNow();
+            this.reader.shutdownNow();
+        }
         RedisMessageListenerContainer subscription = this.container;
         this.container = null;
-        if (subscription != null) {
-            try {
-                subscription.destroy();
-            } catch (Exception ex) {
-                logger.debug("Could not close the subscription to notices of due attempts", ex);
-            }
+        close(subscription);
+    }
+
+    private static void close(RedisMessageListenerContainer subscription) {
+        if (subscription == null) {
+            return;
         }
+        try {
+            subscription.destroy();
+        } catch (Exception ex) {
+            logger.debug("Could not close the subscription to notices of due attempts", ex);
+        }
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return (runnable) -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    private void subscribed() {
+        if (this.hearing != NoticeHearing.NOTICES) {
+            logger.info("Listening for due attempts on Redis channel '{}'", this.channel.name());
+        }
+        this.hearing = NoticeHearing.NOTICES;
     }
 
     @Override
@@ -96,40 +161,11 @@ public final class RedisNoticeListener implements SmartLifecycle {
 
     @Override
     public boolean isRunning() {
-        return this.container != null;
+        return this.thread != null;
     }
 
     @Override
     public int getPhase() {
         return DschedPhases.ENGINE;
-    }
-
-    /** Hears the notices, and when the subscription is made or lost. */
-    private final class Subscriber implements MessageListener, SubscriptionListener {
-
-        @Override
-        public void onMessage(Message message, byte[] pattern) {
-            RedisNoticeListener.this.waker.heard(new String(message.getBody(), StandardCharsets.UTF_8));
-        }
-
-        @Override
-        public void onChannelSubscribed(byte[] channel, long count) {
-            if (RedisNoticeListener.this.hearing != NoticeHearing.NOTICES) {
-                logger.info(
-                        "Listening for due attempts on Redis channel '{}'", RedisNoticeListener.this.channel.name());
-            }
-            RedisNoticeListener.this.hearing = NoticeHearing.NOTICES;
-            // what fell due while this node was not subscribed
-            RedisNoticeListener.this.waker.wakeUp();
-        }
-
-        @Override
-        public void onChannelUnsubscribed(byte[] channel, long count) {
-            if (isRunning()) {
-                RedisNoticeListener.this.hearing = NoticeHearing.POLLING;
-                logger.warn("Notices of due attempts stopped reaching this node through Redis: it finds them by"
-                        + " polling until it subscribes again");
-            }
-        }
     }
 }

@@ -36,25 +36,22 @@ public final class ExecutionClaims {
     }
 
     /**
-     * Claims waiting attempts due by a time, which may be later than now when another node's
-     * notice said so.
+     * Claims waiting attempts that have fallen due.
      * @param nodeId the claiming node
-     * @param now the current time, which the claims record
-     * @param dueBy the latest due time to claim
+     * @param now the current time
      * @param limit how many at most
      * @param names the jobs and handlers the node can run
      * @return the attempts this node claimed, now running: the oldest due, oldest first
      */
-    public List<ExecutionRecord> claimDue(
-            String nodeId, Instant now, Instant dueBy, int limit, Collection<String> names) {
+    public List<ExecutionRecord> claimDue(String nodeId, Instant now, int limit, Collection<String> names) {
         if (this.skipLocked) {
             return this.transactions.execute(
-                    (tx) -> oldestFirst(this.rows.dialect.claimDue(this.rows, tx, nodeId, now, dueBy, limit, names)));
+                    (tx) -> oldestFirst(this.rows.dialect.claimDue(this.rows, tx, nodeId, now, limit, names)));
         }
         // one conditional update per attempt: the first node to change the row has it
         ExecutionRepository repository = this.rows.repository;
         List<ExecutionRecord> claimed = new ArrayList<>();
-        for (ExecutionRecord candidate : repository.findDue(dueBy, limit, names)) {
+        for (ExecutionRecord candidate : repository.findDue(now, limit, names)) {
             if (repository.claimWaiting(candidate.id(), candidate.status().name(), nodeId, now) == 1) {
                 claimed.add(candidate.claimedBy(nodeId, now));
             }

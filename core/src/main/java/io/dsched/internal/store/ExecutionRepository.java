@@ -89,17 +89,17 @@ public interface ExecutionRepository extends CrudRepository<ExecutionRecord, Lon
 
     /**
      * Finds waiting attempts that have fallen due, oldest first.
-     * @param dueBy the latest due time to find
+     * @param now the current time
      * @param limit how many at most
      * @param names the jobs and handlers to look at
      * @return the candidates; each still has to be claimed
      */
     @Query("""
             SELECT * FROM dsched_execution
-             WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :dueBy AND job_name IN (:names)
+             WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now AND job_name IN (:names)
              ORDER BY due_at LIMIT :limit
             """)
-    List<ExecutionRecord> findDue(Instant dueBy, int limit, Collection<String> names);
+    List<ExecutionRecord> findDue(Instant now, int limit, Collection<String> names);
 
     /**
      * Claims waiting attempts this transaction has locked with {@code SELECT ... FOR UPDATE SKIP

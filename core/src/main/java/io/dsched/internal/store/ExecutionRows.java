@@ -68,10 +68,9 @@ final class ExecutionRows {
         return ids;
     }
 
-    MapSqlParameterSource dueParameters(Instant now, Instant dueBy, int limit, Collection<String> names) {
+    MapSqlParameterSource dueParameters(Instant now, int limit, Collection<String> names) {
         return new MapSqlParameterSource()
                 .addValue("now", this.dialect.bindable(now))
-                .addValue("dueBy", this.dialect.bindable(dueBy))
                 .addValue("limit", limit)
                 .addValue("names", names);
     }

@@ -38,11 +38,11 @@ final class MySqlDialect extends SqlDialect {
      */
     private static final String DUE_CANDIDATES_WHERE = """
             (SELECT id, due_at FROM dsched_execution
-              WHERE status = 'RETRY_SCHEDULED' AND due_at <= :dueBy AND job_name IN (:names)%1$s
+              WHERE status = 'RETRY_SCHEDULED' AND due_at <= :now AND job_name IN (:names)%1$s
               ORDER BY due_at LIMIT :limit)
             UNION ALL
             (SELECT id, due_at FROM dsched_execution
-              WHERE status = 'SCHEDULED' AND due_at <= :dueBy AND job_name IN (:names)%1$s
+              WHERE status = 'SCHEDULED' AND due_at <= :now AND job_name IN (:names)%1$s
               ORDER BY due_at LIMIT :limit)
             ORDER BY due_at LIMIT :limit
             """;
@@ -55,7 +55,7 @@ final class MySqlDialect extends SqlDialect {
     /** Locks candidates by their primary key if they still wait, passing over those another holds. */
     private static final String LOCK_WAITING = """
             SELECT * FROM dsched_execution
-             WHERE id IN (:ids) AND status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :dueBy
+             WHERE id IN (:ids) AND status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now
                FOR UPDATE SKIP LOCKED
             """;
 
@@ -169,19 +169,13 @@ final class MySqlDialect extends SqlDialect {
 
     @Override
     List<ExecutionRecord> claimDue(
-            ExecutionRows rows,
-            TransactionStatus tx,
-            String nodeId,
-            Instant now,
-            Instant dueBy,
-            int limit,
-            Collection<String> names) {
+            ExecutionRows rows, TransactionStatus tx, String nodeId, Instant now, int limit, Collection<String> names) {
         if (tx.isNewTransaction()) {
             // a snapshot would make the locking read of a row claimed since it fail (MariaDB with
             // innodb_snapshot_isolation), and would keep the rows it turns down locked
             rows.jdbc.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
         }
-        List<ExecutionRecord> locked = lockDue(rows, now, dueBy, limit, names);
+        List<ExecutionRecord> locked = lockDue(rows, now, limit, names);
         if (locked.isEmpty()) {
             return List.of();
         }
@@ -199,22 +193,21 @@ final class MySqlDialect extends SqlDialect {
      * attempts takes the next ones, and a further round reads past those tried when the others
      * took all of them.
      */
-    private static List<ExecutionRecord> lockDue(
-            ExecutionRows rows, Instant now, Instant dueBy, int limit, Collection<String> names) {
+    private static List<ExecutionRecord> lockDue(ExecutionRows rows, Instant now, int limit, Collection<String> names) {
         List<ExecutionRecord> locked = new ArrayList<>();
         List<Long> tried = new ArrayList<>();
         for (int round = 0; round < CLAIM_ROUNDS && locked.size() < limit; round++) {
             int wanted = 2 * (limit - locked.size());
             List<Long> candidates = rows.named.query(
                     tried.isEmpty() ? DUE_CANDIDATES : DUE_CANDIDATES_PAST_TRIED,
-                    rows.dueParameters(now, dueBy, wanted, names).addValue("tried", tried),
+                    rows.dueParameters(now, wanted, names).addValue("tried", tried),
                     (row, number) -> row.getLong("id"));
             for (int from = 0; from < candidates.size() && locked.size() < limit; ) {
                 int to = Math.min(candidates.size(), from + limit - locked.size());
                 locked.addAll(rows.named.query(
                         LOCK_WAITING,
                         new MapSqlParameterSource("ids", candidates.subList(from, to))
-                                .addValue("dueBy", rows.dialect.bindable(dueBy)),
+                                .addValue("now", rows.dialect.bindable(now)),
                         rows::mapRow));
                 from = to;
             }

@@ -29,7 +29,7 @@ final class PostgresDialect extends SqlDialect {
     private static final String CLAIM_DUE_RETURNING = """
             UPDATE dsched_execution SET status = 'RUNNING', node_id = :nodeId, started_at = :now
              WHERE id IN (SELECT id FROM dsched_execution
-                           WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :dueBy
+                           WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now
                              AND job_name IN (:names)
                            ORDER BY due_at LIMIT :limit
                              FOR UPDATE SKIP LOCKED)
@@ -179,20 +179,12 @@ final class PostgresDialect extends SqlDialect {
 
     @Override
     List<ExecutionRecord> claimDue(
-            ExecutionRows rows,
-            TransactionStatus tx,
-            String nodeId,
-            Instant now,
-            Instant dueBy,
-            int limit,
-            Collection<String> names) {
+            ExecutionRows rows, TransactionStatus tx, String nodeId, Instant now, int limit, Collection<String> names) {
         // right after a large batch of submissions the planner's statistics still say the table is
         // small, and it would read every waiting row and sort them to find the oldest few; the
         // index of waiting rows gives them in order at any size
         rows.jdbc.execute("SET LOCAL enable_sort = off");
         return rows.named.query(
-                CLAIM_DUE_RETURNING,
-                rows.dueParameters(now, dueBy, limit, names).addValue("nodeId", nodeId),
-                rows::mapRow);
+                CLAIM_DUE_RETURNING, rows.dueParameters(now, limit, names).addValue("nodeId", nodeId), rows::mapRow);
     }
 }

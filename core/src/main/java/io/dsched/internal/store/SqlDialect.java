@@ -151,13 +151,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, MySqlDialect, H
      * @return the attempts claimed, now running, in any order
      */
     List<ExecutionRecord> claimDue(
-            ExecutionRows rows,
-            TransactionStatus tx,
-            String nodeId,
-            Instant now,
-            Instant dueBy,
-            int limit,
-            Collection<String> names) {
+            ExecutionRows rows, TransactionStatus tx, String nodeId, Instant now, int limit, Collection<String> names) {
         throw new UnsupportedOperationException(
                 "This database claims due attempts one by one, by a conditional update");
     }

@@ -11,6 +11,7 @@ import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -142,7 +143,7 @@ abstract class AbstractFencedOutcomeTests {
                             null)));
         }
         List<ExecutionRecord> claimed =
-                this.store.claims().claimDue(node, this.now.plusSeconds(1), this.now.plusSeconds(1), 10, JOBS);
+                this.store.claims().claimDue(node, this.now.plus(Duration.ofSeconds(1)), 10, JOBS);
         assertThat(claimed).as("attempts of %s claimed by %s", key, node).singleElement();
         assertThat(claimed.get(0).idempotencyKey()).isEqualTo(key);
         return claimed.get(0);

@@ -559,8 +559,8 @@ abstract class AbstractSchemaScriptTests {
                                 null)));
         assertThat(rows.get(3).status()).isEqualTo(ExecutionStatus.RETRY_SCHEDULED);
 
-        List<ExecutionRecord> first = store.claims().claimDue("node-2", now, now, 2, List.of("remind"));
-        List<ExecutionRecord> second = store.claims().claimDue("node-2", now, now, 5, List.of("remind"));
+        List<ExecutionRecord> first = store.claims().claimDue("node-2", now, 2, List.of("remind"));
+        List<ExecutionRecord> second = store.claims().claimDue("node-2", now, 5, List.of("remind"));
 
         assertThat(first)
                 .extracting(ExecutionRecord::id)
@@ -574,8 +574,7 @@ abstract class AbstractSchemaScriptTests {
                 assertThat(row.nodeId()).isEqualTo("node-2");
             });
         }
-        assertThat(store.claims().claimDue("node-2", now, now, 5, List.of("remind")))
-                .isEmpty();
+        assertThat(store.claims().claimDue("node-2", now, 5, List.of("remind"))).isEmpty();
 
         // inserted newest first: the claim returns them in the order they fell due, not as stored
         List<ExecutionRecord> descending = new ArrayList<>();
@@ -586,7 +585,7 @@ abstract class AbstractSchemaScriptTests {
                 .map(ExecutionRecord::id)
                 .toList());
         Collections.reverse(ids);
-        assertThat(store.claims().claimDue("node-2", now, now, 8, List.of("remind")))
+        assertThat(store.claims().claimDue("node-2", now, 8, List.of("remind")))
                 .extracting(ExecutionRecord::id)
                 .containsExactlyElementsOf(ids);
     }

@@ -97,7 +97,7 @@ abstract class AbstractSkipLockedClaimTests {
                     ResultSet count = statement.executeQuery("SELECT COUNT(*) FROM dsched_execution")) {
                 assertThat(count.next()).isTrue();
             }
-            assertThat(store.claims().claimDue("node-1", now, now, 2, List.of("remind")))
+            assertThat(store.claims().claimDue("node-1", now, 2, List.of("remind")))
                     .extracting(ExecutionRecord::id)
                     .containsExactlyElementsOf(ids.subList(0, 2));
             try {
@@ -109,7 +109,7 @@ abstract class AbstractSkipLockedClaimTests {
 
                 // the oldest four due attempts are held: the claim reads past them
                 List<ExecutionRecord> fourth = this.executor
-                        .submit(() -> store.claims().claimDue("node-4", now, now, 2, List.of("remind")))
+                        .submit(() -> store.claims().claimDue("node-4", now, 2, List.of("remind")))
                         .get(5, TimeUnit.SECONDS);
 
                 assertThat(fourth).extracting(ExecutionRecord::id).containsExactlyElementsOf(ids.subList(6, 8));
@@ -143,7 +143,7 @@ abstract class AbstractSkipLockedClaimTests {
                 this.executor.submit(() -> jdbc.transactions().execute((tx) -> {
                     // what the claim does in a transaction of its own
                     new JdbcTemplate(this.dataSource).execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
-                    List<ExecutionRecord> attempts = store.claims().claimDue(node, now, now, 2, List.of("remind"));
+                    List<ExecutionRecord> attempts = store.claims().claimDue(node, now, 2, List.of("remind"));
                     claimed.countDown();
                     try {
                         commit.await(30, TimeUnit.SECONDS);
