@@ -32,8 +32,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Notices through Redis on MariaDB, which has none of its own: a one-off submitted, a run
  * triggered by hand on one node starts at once on another, through a real Redis server of the
  * test's own; every node polls only once an hour, so nothing but a notice can start an attempt
- * within the tests' bounds. When Redis goes away, submissions still succeed and the nodes find
- * them by polling; once it is back, the nodes subscribe again and hear the notices.
+ * within the tests' bounds. While Redis is away, submissions still succeed; once it is back, the
+ * nodes subscribe again, run what was submitted meanwhile and hear the notices.
  */
 class MariaDbRedisNoticeTests {
 

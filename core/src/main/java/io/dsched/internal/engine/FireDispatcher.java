@@ -54,7 +54,8 @@ public final class FireDispatcher implements JobFactory, FireClaims {
      * @param executor runs fires
      * @param registry the jobs this node declares
      * @param clock the node's own clock, which Quartz fires by: the next run of a fixed-delay job
-     *     is timed by it, so that the delay holds whatever the node's offset from the database
+     *     is timed by it (another node fires it by its own clock, which may differ by the clocks'
+     *     skew, at most dsched.cluster.max-clock-skew between nodes that take fires)
      */
     public FireDispatcher(FireExecutor executor, JobRegistry registry, Clock clock) {
         this.executor = executor;

@@ -179,12 +179,13 @@ public final class ExecutionQueue implements SmartLifecycle {
             return 0;
         }
         Instant now = this.clock.instant();
+        List<ExecutionRecord> attempts = this.store.claims().claimDue(this.runner.nodeId(), now, free, names);
+        // this claim took what a notice said was due by a time now past
         synchronized (this.signal) {
             if (this.lookAgainAt != null && !this.lookAgainAt.isAfter(now)) {
                 this.lookAgainAt = null;
             }
         }
-        List<ExecutionRecord> attempts = this.store.claims().claimDue(this.runner.nodeId(), now, free, names);
         this.intake.claimed(free, attempts.size());
         return this.handover.handOver(attempts, this::runClaimed);
     }

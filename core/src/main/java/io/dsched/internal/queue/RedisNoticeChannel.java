@@ -3,6 +3,7 @@ package io.dsched.internal.queue;
 import io.dsched.internal.store.ClusterTables;
 import java.time.Clock;
 import java.util.List;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -55,6 +56,13 @@ public final class RedisNoticeChannel {
     /** The connections a listener subscribes with. */
     RedisConnectionFactory connections() {
         return this.connections;
+    }
+
+    /** Checks that Redis answers, on a connection of the pool's, before a listener subscribes. */
+    void ping() {
+        try (RedisConnection connection = this.connections.getConnection()) {
+            connection.ping();
+        }
     }
 
     private void announce(List<String> payloads) {

@@ -3,10 +3,7 @@ package io.dsched.internal.queue;
 import io.dsched.internal.engine.DschedPhases;
 import io.dsched.internal.execution.JobTargets;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,13 +34,13 @@ public final class RedisNoticeListener implements SmartLifecycle {
 
     private final boolean enabled;
 
-    /** Subscribes, and again after a failure. */
-    private volatile ScheduledExecutorService thread;
+    private final Object lock = new Object();
 
-    /** Reads the messages, one at a time. */
-    private volatile ExecutorService reader;
+    /** The threads of this start, none once stopped; changed under the lock. */
+    private volatile RedisThreads threads;
 
-    private volatile RedisMessageListenerContainer container;
+    /** The subscription made; changed under the lock. */
+    private RedisMessageListenerContainer container;
 
     private volatile NoticeHearing hearing = NoticeHearing.NOT_YET;
 
@@ -73,59 +70,81 @@ public final class RedisNoticeListener implements SmartLifecycle {
 
     @Override
     public void start() {
-        if (!this.enabled || this.thread != null) {
-            return;
+        RedisThreads started;
+        synchronized (this.lock) {
+            if (!this.enabled || this.threads != null) {
+                return;
+            }
+            started = new RedisThreads();
+            this.threads = started;
         }
-        ScheduledExecutorService subscriber =
-                Executors.newSingleThreadScheduledExecutor(daemon("dsched-redis-subscriber"));
-        this.reader = Executors.newSingleThreadExecutor(daemon("dsched-redis-notices"));
-        this.thread = subscriber;
-        subscriber.execute(() -> subscribe(subscriber));
+        started.subscriber.execute(() -> subscribe(started));
     }
 
-    private void subscribe(ScheduledExecutorService subscriber) {
-        if (this.thread != subscriber) {
+    private void subscribe(RedisThreads run) {
+        if (this.threads != run) {
             return;
         }
         RedisMessageListenerContainer subscription = new RedisMessageListenerContainer();
         subscription.setConnectionFactory(this.channel.connections());
-        subscription.setTaskExecutor(this.reader);
+        subscription.setTaskExecutor(run.reader);
+        subscription.setSubscriptionExecutor(run.subscription);
         subscription.setErrorHandler(
                 (ex) -> logger.warn("Could not read a notice of due attempts: {}", ex.getMessage()));
         subscription.addMessageListener(
                 new RedisSubscriber(this.waker, this::subscribed), new ChannelTopic(this.channel.name()));
         try {
+            // an unreachable Redis fails here, so that this retries, not the container within start()
+            this.channel.ping();
             subscription.afterPropertiesSet();
             subscription.start();
-            this.container = subscription;
+            synchronized (this.lock) {
+                if (this.threads == run) {
+                    this.container = subscription;
+                    return;
+                }
+            }
+            close(subscription);
         } catch (RuntimeException ex) {
             close(subscription);
-            this.hearing = NoticeHearing.POLLING;
-            if (!this.warned) {
-                this.warned = true;
-                logger.warn(
-                        "Could not subscribe to notices of due attempts on Redis ({}): polling, and trying again"
-                                + " every {} s",
-                        ex.getMessage(),
-                        RETRY_AFTER.toSeconds());
-            }
-            if (this.thread == subscriber) {
-                subscriber.schedule(() -> subscribe(subscriber), RETRY_AFTER.toMillis(), TimeUnit.MILLISECONDS);
-            }
+            retry(run, ex);
+        }
+    }
+
+    private void retry(RedisThreads run, RuntimeException failure) {
+        if (this.threads != run) {
+            return;
+        }
+        this.hearing = NoticeHearing.POLLING;
+        if (!this.warned) {
+            this.warned = true;
+            logger.warn(
+                    "Could not subscribe to notices of due attempts on Redis ({}): polling, and trying again every {} s",
+                    failure.getMessage(),
+                    RETRY_AFTER.toSeconds());
+        }
+        try {
+            run.subscriber.schedule(() -> subscribe(run), RETRY_AFTER.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException stopped) {
+            // stopped meanwhile
         }
     }
 
     @Override
     public void stop() {
-        ScheduledExecutorService subscriber = this.thread;
-        this.thread = null;
-        if (subscriber != null) {
-            subscriber.shutdownNow();
-            this.reader.shutdownNow();
+        RedisThreads stopped;
+        RedisMessageListenerContainer subscription;
+        synchronized (this.lock) {
+            stopped = this.threads;
+            subscription = this.container;
+            this.threads = null;
+            this.container = null;
         }
-        RedisMessageListenerContainer subscription = this.container;
-        this.container = null;
+        // the subscription first: its last callbacks still find the reader
         close(subscription);
+        if (stopped != null) {
+            stopped.shutdown();
+        }
     }
 
     private static void close(RedisMessageListenerContainer subscription) {
@@ -137,14 +156,6 @@ public final class RedisNoticeListener implements SmartLifecycle {
         } catch (Exception ex) {
             logger.debug("Could not close the subscription to notices of due attempts", ex);
         }
-    }
-
-    private static ThreadFactory daemon(String name) {
-        return (runnable) -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     private void subscribed() {
@@ -161,7 +172,7 @@ public final class RedisNoticeListener implements SmartLifecycle {
 
     @Override
     public boolean isRunning() {
-        return this.thread != null;
+        return this.threads != null;
     }
 
     @Override
