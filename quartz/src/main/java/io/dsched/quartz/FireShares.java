@@ -22,7 +22,7 @@ final class FireShares {
         this.schedulerName = schedulerName;
         String fired = prefix + "FIRED_TRIGGERS";
         String waiting = "SELECT COUNT(*) FROM " + prefix + "TRIGGERS"
-                + " WHERE SCHED_NAME = ? AND TRIGGER_STATE = 'WAITING' AND NEXT_FIRE_TIME <= ?";
+                + " WHERE SCHED_NAME = ? AND TRIGGER_STATE = 'WAITING' AND NEXT_FIRE_TIME >= ? AND NEXT_FIRE_TIME <= ?";
         this.sql = "SELECT (" + waiting + "), (" + waiting + "),"
                 + " (SELECT COUNT(*) FROM " + fired + " WHERE SCHED_NAME = ? AND SCHED_TIME > ? AND SCHED_TIME <= ?),"
                 + " (SELECT COUNT(*) FROM " + fired
@@ -35,6 +35,8 @@ final class FireShares {
      * @param conn a connection
      * @param node the node's instance id
      * @param now the time now
+     * @param noEarlierThan the earliest fire time of a trigger that can be acquired (now less the
+     *     misfire threshold): one missed for longer waits for the misfire handling
      * @param urgent the fire time up to which every waiting trigger is taken, share or not: the
      *     nodes that count may not all look ahead (one stopping, one whose clock is off, one whose
      *     workers are busy), and what they leave is taken before it is late
@@ -43,12 +45,15 @@ final class FireShares {
      * @return the number, from 0 to {@code most}
      * @throws SQLException if the counts cannot be read
      */
-    int of(Connection conn, String node, long now, long urgent, long horizon, int most) throws SQLException {
+    int of(Connection conn, String node, long now, long noEarlierThan, long urgent, long horizon, int most)
+            throws SQLException {
         try (PreparedStatement counts = conn.prepareStatement(this.sql)) {
             int i = 1;
             counts.setString(i++, this.schedulerName);
+            counts.setLong(i++, noEarlierThan);
             counts.setLong(i++, horizon);
             counts.setString(i++, this.schedulerName);
+            counts.setLong(i++, noEarlierThan);
             counts.setLong(i++, urgent);
             counts.setString(i++, this.schedulerName);
             counts.setLong(i++, now);

@@ -6,6 +6,11 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.quartz.JobPersistenceException;
 import org.quartz.spi.OperableTrigger;
 import org.quartz.spi.TriggerFiredBundle;
@@ -33,6 +38,28 @@ final class FiringAhead {
 
     /** The most triggers acquired, or fired, in one transaction. */
     static final int CHUNK = 50;
+
+    /**
+     * How soon a node that acquired less than its share looks again: it passed over triggers
+     * another node was acquiring, whose leftovers are its share, and Quartz's idle wait (as long
+     * as the lead, by default) would bring it back when they are due.
+     */
+    static final long LOOK_AGAIN_MILLIS = 100;
+
+    /**
+     * How many times in a row it looks again so soon: for as long as Quartz's default idle wait,
+     * while another node's transaction holds the rows; not for ever, should triggers it counted
+     * never be acquired.
+     */
+    static final int LOOKS_AGAIN = 10;
+
+    private final AtomicInteger looksAgain = new AtomicInteger();
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+        Thread thread = new Thread(runnable, "dsched-quartz-look-again");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private final SkipLockedJobStore store;
 
@@ -81,7 +108,20 @@ final class FiringAhead {
                 throw ex;
             }
         }
+        lookAgainIfShort(handed.size(), share);
         return handed;
+    }
+
+    private void lookAgainIfShort(int handed, int share) {
+        if (handed >= share) {
+            this.looksAgain.set(0);
+        } else if (this.looksAgain.incrementAndGet() <= LOOKS_AGAIN) {
+            try {
+                this.timer.schedule(this.store::lookAgain, LOOK_AGAIN_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException stopped) {
+                // shut down
+            }
+        }
     }
 
     /**
@@ -124,7 +164,8 @@ final class FiringAhead {
         String node = this.store.getInstanceId();
         return this.store.inTransaction((conn) -> {
             try {
-                return counted.of(conn, node, now, now + this.lead, horizon, maxCount);
+                return counted.of(
+                        conn, node, now, now - this.store.getMisfireThreshold(), now + this.lead, horizon, maxCount);
             } catch (SQLException ex) {
                 throw new JobPersistenceException("Couldn't count the fires due ahead: " + ex.getMessage(), ex);
             }
@@ -203,6 +244,7 @@ final class FiringAhead {
      * node's running attempts once the others count it dead.
      */
     void leaveAll() {
+        this.timer.shutdownNow();
         for (String id : List.copyOf(this.fired.keySet())) {
             TriggerFiredResult ahead = this.fired.remove(id);
             if (ahead != null

@@ -167,6 +167,11 @@ public class SkipLockedJobStore extends JobLockingStore {
         return acquire(noLaterThan, maxCount, timeWindow);
     }
 
+    /** Wakes Quartz's scheduler thread to look for due triggers now, if it idles. */
+    void lookAgain() {
+        signalSchedulingChangeImmediately(0L);
+    }
+
     /** Acquires due triggers; the delegate's selection skips locked rows: no cluster-wide lock. */
     List<OperableTrigger> acquire(long noLaterThan, int maxCount, long timeWindow) throws JobPersistenceException {
         return executeInNonManagedTXLock(
