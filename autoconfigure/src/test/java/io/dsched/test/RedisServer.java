@@ -1,8 +1,6 @@
 package io.dsched.test;
 
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,11 +43,7 @@ public final class RedisServer implements AutoCloseable {
                 .orElseThrow(
                         () -> Prerequisites.missing(
                                 "No redis-server: install Debian's package redis-server for the tests of notices through Redis"));
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        RedisServer server = new RedisServer(command, Files.createTempDirectory("dsched-redis"), port);
+        RedisServer server = new RedisServer(command, Files.createTempDirectory("dsched-redis"), LoopbackPorts.free());
         server.startAgain();
         return server;
     }
@@ -80,7 +74,7 @@ public final class RedisServer implements AutoCloseable {
         Process started = this.process;
         Awaitility.await("redis-server listening on " + this.port)
                 .atMost(Duration.ofSeconds(10))
-                .until(() -> accepts(this.port) || !started.isAlive());
+                .until(() -> LoopbackPorts.accepts(this.port) || !started.isAlive());
         if (!started.isAlive()) {
             throw new IllegalStateException(
                     "redis-server did not start: " + Files.readString(this.directory.resolve("redis.log")));
@@ -100,14 +94,6 @@ public final class RedisServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         this.process = null;
-    }
-
-    private static boolean accepts(int port) {
-        try (Socket socket = new Socket("127.0.0.1", port)) {
-            return true;
-        } catch (IOException ex) {
-            return false;
-        }
     }
 
     @Override

@@ -1,10 +1,9 @@
 package io.dsched.queue;
 
+import io.dsched.test.LoopbackPorts;
 import io.dsched.test.Prerequisites;
 import io.dsched.test.TestDatabase;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,7 +55,7 @@ final class PgBouncer implements AutoCloseable {
                         .findFirst()
                         .orElse("public")
                 : "public";
-        int port = freePort();
+        int port = LoopbackPorts.free();
         Path directory = Files.createTempDirectory("dsched-pgbouncer");
         Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path config = directory.resolve("pgbouncer.ini");
@@ -97,7 +96,7 @@ final class PgBouncer implements AutoCloseable {
         try {
             Awaitility.await("pgbouncer listening on " + port)
                     .atMost(Duration.ofSeconds(10))
-                    .until(() -> accepts(port) || !process.isAlive());
+                    .until(() -> LoopbackPorts.accepts(port) || !process.isAlive());
             if (!process.isAlive()) {
                 throw new IllegalStateException(
                         "pgbouncer did not start: " + Files.readString(directory.resolve("pgbouncer.log")));
@@ -112,20 +111,6 @@ final class PgBouncer implements AutoCloseable {
     /** The JDBC URL of the database through the pooler. */
     String url() {
         return this.url;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    private static boolean accepts(int port) {
-        try (Socket socket = new Socket("127.0.0.1", port)) {
-            return true;
-        } catch (IOException ex) {
-            return false;
-        }
     }
 
     @Override
