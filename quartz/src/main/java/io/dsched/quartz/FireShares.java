@@ -22,7 +22,9 @@ final class FireShares {
         this.schedulerName = schedulerName;
         String fired = prefix + "FIRED_TRIGGERS";
         String waiting = "SELECT COUNT(*) FROM " + prefix + "TRIGGERS"
-                + " WHERE SCHED_NAME = ? AND TRIGGER_STATE = 'WAITING' AND NEXT_FIRE_TIME >= ? AND NEXT_FIRE_TIME <= ?";
+                + " WHERE SCHED_NAME = ? AND TRIGGER_STATE = 'WAITING'"
+                // as the acquisition: a trigger that ignores misfires is taken however late
+                + " AND (MISFIRE_INSTR = -1 OR NEXT_FIRE_TIME >= ?) AND NEXT_FIRE_TIME <= ?";
         this.sql = "SELECT (" + waiting + "), (" + waiting + "),"
                 + " (SELECT COUNT(*) FROM " + fired + " WHERE SCHED_NAME = ? AND SCHED_TIME > ? AND SCHED_TIME <= ?),"
                 + " (SELECT COUNT(*) FROM " + fired
@@ -36,7 +38,8 @@ final class FireShares {
      * @param node the node's instance id
      * @param now the time now
      * @param noEarlierThan the earliest fire time of a trigger that can be acquired (now less the
-     *     misfire threshold): one missed for longer waits for the misfire handling
+     *     misfire threshold): one missed for longer waits for the misfire handling, unless it
+     *     ignores misfires
      * @param urgent the fire time up to which every waiting trigger is taken, share or not: the
      *     nodes that count may not all look ahead (one stopping, one whose clock is off, one whose
      *     workers are busy), and what they leave is taken before it is late

@@ -6,9 +6,8 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.quartz.JobPersistenceException;
@@ -55,11 +54,18 @@ final class FiringAhead {
 
     private final AtomicInteger looksAgain = new AtomicInteger();
 
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+    /** Its thread ends when idle, so that none is left should the store stop without leaving. */
+    private final ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, (runnable) -> {
         Thread thread = new Thread(runnable, "dsched-quartz-look-again");
         thread.setDaemon(true);
         return thread;
     });
+
+    FiringAhead(SkipLockedJobStore store) {
+        this.store = store;
+        this.timer.setKeepAliveTime(1, TimeUnit.SECONDS);
+        this.timer.allowCoreThreadTimeOut(true);
+    }
 
     private final SkipLockedJobStore store;
 
@@ -69,10 +75,6 @@ final class FiringAhead {
     private volatile long lead;
 
     private volatile FireShares shares;
-
-    FiringAhead(SkipLockedJobStore store) {
-        this.store = store;
-    }
 
     long lead() {
         return this.lead;
