@@ -51,7 +51,7 @@ public final class NoticeChannel {
     /**
      * Announces on a channel, in one statement and one transaction of its own.
      * @param channel this channel's name, or a probe's channel
-     * @param payloads what the listeners hear: jobs' names, or a probe's token
+     * @param payloads what the listeners hear: notices as {@link NoticePayload#payload} writes them, or a probe's token
      * @throws SQLException if it cannot
      */
     void announce(String channel, Collection<String> payloads) throws SQLException {
