@@ -20,8 +20,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * A cluster of {@link SampleNode}s over one fresh database, with passwords of the sample's users made
- * up for the lab, and the view of that database the tests assert on. Closing it kills every node and
- * drops the database.
+ * up for the lab, and the view of that database the tests assert on. A node the tests killed or stopped
+ * can be started again under its id ({@link #notAlive()} tells which are down), so that one lab may
+ * serve several tests in turn. Closing it kills every node and drops the database.
  */
 final class CrashLab implements AutoCloseable {
 
@@ -122,6 +123,14 @@ final class CrashLab implements AutoCloseable {
     void stop(List<SampleNode> nodes) {
         nodes.forEach(SampleNode::signalStop);
         nodes.forEach((node) -> node.awaitExit(Duration.ofSeconds(30)));
+    }
+
+    /**
+     * Returns the nodes whose JVM is not running: killed, stopped, or exited on its own.
+     * @return those of the nodes started so far, in the order they were started
+     */
+    List<SampleNode> notAlive() {
+        return this.nodes.stream().filter((node) -> !node.isAlive()).toList();
     }
 
     SampleNode node(String nodeId) {

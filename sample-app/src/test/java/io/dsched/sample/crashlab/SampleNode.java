@@ -124,13 +124,8 @@ public final class SampleNode {
                 "--server.port=" + this.port,
                 "--dsched.node-id=" + this.nodeId));
         command.addAll(this.arguments);
+        mark("starts " + this.nodeId + " on port " + this.port);
         try {
-            Files.createDirectories(this.log.getParent());
-            Files.writeString(
-                    this.log,
-                    "==== " + Instant.now() + " crashlab starts " + this.nodeId + " on port " + this.port + "\n",
-                    StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND);
             ProcessBuilder builder = new ProcessBuilder(command)
                     .directory(this.directory.toFile())
                     .redirectErrorStream(true)
@@ -144,6 +139,24 @@ public final class SampleNode {
             this.process = started;
         } catch (IOException ex) {
             throw new UncheckedIOException("Could not start " + this.nodeId, ex);
+        }
+    }
+
+    /**
+     * Appends a line of the lab's own to the node's log, such as which test begins, between the lines
+     * its JVM writes there.
+     * @param note what the line says
+     */
+    void mark(String note) {
+        try {
+            Files.createDirectories(this.log.getParent());
+            Files.writeString(
+                    this.log,
+                    "==== " + Instant.now() + " crashlab " + note + "\n",
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        } catch (IOException ex) {
+            throw new UncheckedIOException("Could not write to " + this.log, ex);
         }
     }
 
