@@ -5,23 +5,29 @@ import io.dsched.test.TestDatabases;
 import java.util.List;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
  * A browser session against the sample application on one database, which the class starts once
- * and stops at its end; each test signs in with a browser of its own, closed after it, and a failed
- * test leaves a screenshot of what the browser showed.
+ * and stops at its end. The class opens one browser, at its first sign-in, and closes it at its end:
+ * each sign-in starts it afresh, as a new browser (signed out, nothing kept, nothing in the console
+ * of what came before), or opens another when it no longer answers. A failed test leaves a
+ * screenshot of what the browser showed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AdminUiSession {
 
+    private static final Logger logger = LoggerFactory.getLogger(AdminUiSession.class);
+
     protected SampleServer server;
 
+    /** The class's browser, once a test signed in. */
     protected Browser browser;
 
     protected abstract TestDatabases.Kind kind();
@@ -35,13 +41,17 @@ abstract class AdminUiSession {
     }
 
     @AfterAll
-    void stopServer() {
-        if (this.server != null) {
-            this.server.close();
+    void stopBrowserAndServer() {
+        try {
+            closeBrowser();
+        } finally {
+            if (this.server != null) {
+                this.server.close();
+            }
         }
     }
 
-    /** A failed test leaves a screenshot of what the browser showed, before the browser is closed. */
+    /** A failed test leaves a screenshot of what the browser showed, before the next test cleans it. */
     @RegisterExtension
     final AfterTestExecutionCallback screenshotOfAFailure = (context) -> {
         if (context.getExecutionException().isPresent() && this.browser != null) {
@@ -50,17 +60,37 @@ abstract class AdminUiSession {
         }
     };
 
-    @AfterEach
-    void closeBrowser() {
+    /**
+     * Signs in with the class's browser started afresh, as a new one would be: the first sign-in
+     * opens it, and a sign-in after a test that left it unusable (crashed, hung or closed) opens
+     * another.
+     */
+    protected void signIn(String user) throws Exception {
         if (this.browser != null) {
-            this.browser.close();
-            this.browser = null;
+            try {
+                this.browser.startAfresh();
+            } catch (RuntimeException ex) {
+                logger.warn("The browser is unusable, opening another: {}", ex.toString());
+                closeBrowser();
+            }
         }
+        if (this.browser == null) {
+            this.browser = Browser.open(this.server.base());
+        }
+        this.browser.signIn(user, this.server.password(user));
     }
 
-    protected void signIn(String user) throws Exception {
-        this.browser = Browser.open(this.server.base());
-        this.browser.signIn(user, this.server.password(user));
+    private void closeBrowser() {
+        if (this.browser != null) {
+            Browser closing = this.browser;
+            this.browser = null;
+            try {
+                closing.close();
+            } catch (RuntimeException ex) {
+                // a browser that crashed may not quit as asked: its profile is gone all the same
+                logger.warn("The browser did not close cleanly: {}", ex.toString());
+            }
+        }
     }
 
     /** Every attempt at the fire of an execution, oldest first, as the endpoint reads them. */

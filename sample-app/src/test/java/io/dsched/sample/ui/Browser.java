@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.dsched.test.Prerequisites;
 import java.io.File;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -16,7 +17,9 @@ import java.util.function.Function;
 import java.util.logging.Level;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TimeoutException;
@@ -43,11 +46,23 @@ final class Browser implements AutoCloseable {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
 
+    /** How long a page that is left may take to go, before the browser is deemed unusable. */
+    private static final Duration LEAVING = Duration.ofSeconds(10);
+
+    private static final int WIDTH = 1280;
+
+    private static final int HEIGHT = 800;
+
     private final ChromeDriver driver;
 
     private final Path profile;
 
     private final String base;
+
+    /** The window as it opened, which {@link #startAfresh} gives back to a test that changed it. */
+    private final Dimension window;
+
+    private boolean closed;
 
     private Browser(String base) throws IOException {
         String chromium = location("DSCHED_CHROMIUM", "/usr/bin/chromium");
@@ -65,7 +80,7 @@ final class Browser implements AutoCloseable {
                 "--disable-component-update",
                 "--disable-sync",
                 "--disable-dev-shm-usage",
-                "--window-size=1280,800",
+                "--window-size=" + WIDTH + "," + HEIGHT,
                 "--user-data-dir=" + this.profile.toAbsolutePath());
         LoggingPreferences logs = new LoggingPreferences();
         logs.enable(LogType.BROWSER, Level.ALL);
@@ -77,7 +92,8 @@ final class Browser implements AutoCloseable {
         this.driver = new ChromeDriver(service, options);
         this.driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
         this.base = base;
-        resize(1280, 800);
+        this.window = this.driver.manage().window().getSize();
+        resize(WIDTH, HEIGHT);
         // the tests read dates and zones as English writes them, whatever the machine's locale
         this.driver.executeCdpCommand("Emulation.setLocaleOverride", Map.of("locale", "en-US"));
     }
@@ -103,10 +119,52 @@ final class Browser implements AutoCloseable {
         return (value != null && !value.isBlank()) ? value : fallback;
     }
 
+    /**
+     * Makes the browser as a new one, for the next test or the next user: no dialog left open, no
+     * page of the last one, signed out (no cookie), nothing kept for the application (local
+     * storage and the like), the viewport, the zone and the colour scheme as they opened, and
+     * nothing in the console of what came before. The language stays, as it opened.
+     * @throws org.openqa.selenium.WebDriverException when the browser does not answer as it should
+     *     (it crashed, hangs or was closed): open another
+     */
+    void startAfresh() {
+        if (this.closed) {
+            throw new IllegalStateException("The browser is closed");
+        }
+        try {
+            this.driver.switchTo().alert().dismiss();
+        } catch (NoAlertPresentException ex) {
+            // no dialog left open: as expected
+        }
+        // the last page goes, with its scripts and its requests, within a bound
+        Duration pageLoad = this.driver.manage().timeouts().getPageLoadTimeout();
+        this.driver.manage().timeouts().pageLoadTimeout(LEAVING);
+        try {
+            this.driver.get("about:blank");
+        } finally {
+            this.driver.manage().timeouts().pageLoadTimeout(pageLoad);
+        }
+        this.driver.executeCdpCommand("Network.clearBrowserCookies", Map.of());
+        URI site = URI.create(this.base);
+        this.driver.executeCdpCommand(
+                "Storage.clearDataForOrigin",
+                Map.of("origin", site.getScheme() + "://" + site.getAuthority(), "storageTypes", "all"));
+        this.driver.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", ""));
+        this.driver.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("media", "", "features", List.of()));
+        if (!this.driver.manage().window().getSize().equals(this.window)) {
+            this.driver.manage().window().setSize(this.window);
+        }
+        resize(WIDTH, HEIGHT);
+        this.driver.manage().logs().get(LogType.BROWSER);
+    }
+
     /** Signs in through the application's login form and lands on the UI. */
     void signIn(String user, String password) {
         this.driver.get(this.base + "/actuator/dsched-ui/");
         waitFor((d) -> !d.findElements(By.id("username")).isEmpty());
+        // whatever the application's pages kept in this browser is gone (its session storage lives as
+        // long as the tab, and only a page of the application reaches it)
+        script("localStorage.clear(); sessionStorage.clear();");
         this.driver.findElement(By.id("username")).sendKeys(user);
         this.driver.findElement(By.id("password")).sendKeys(password);
         this.driver.findElement(By.cssSelector("button[type=submit]")).click();
@@ -298,6 +356,10 @@ final class Browser implements AutoCloseable {
 
     @Override
     public void close() {
+        if (this.closed) {
+            return;
+        }
+        this.closed = true;
         try {
             this.driver.quit();
         } finally {

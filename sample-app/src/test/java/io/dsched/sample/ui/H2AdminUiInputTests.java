@@ -371,7 +371,7 @@ class H2AdminUiInputTests extends AdminUiSession {
 
     private void signInAgainAsOperatorAndSeeTheParametersAsText(String job, long execution) throws Exception {
         this.browser.assertNoConsoleErrors();
-        this.browser.close();
+        // another user, in the browser started afresh (signed out, as a new one would be)
         signIn("operator");
         this.browser.page("/jobs/" + job, job);
         assertThat(this.browser.text("pre.params")).contains(UNTRUSTED_IN_JSON);
@@ -379,7 +379,6 @@ class H2AdminUiInputTests extends AdminUiSession {
         assertThat(this.browser.all("main script, main img")).isEmpty();
         this.browser.assertNoConsoleErrors();
         // a viewer sees them masked (dsched.management.show-values is when-authorized)
-        this.browser.close();
         signIn("viewer");
         this.browser.page("/jobs/" + job, job);
         assertThat(this.browser.text("pre.params")).isEqualTo("******");
