@@ -7,6 +7,8 @@ import io.dsched.internal.engine.DschedEngine;
 import io.dsched.internal.engine.NodeId;
 import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.health.DschedHealthIndicator;
+import io.dsched.internal.queue.NoticeHearer;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -35,7 +37,8 @@ public final class DschedHealthAutoConfiguration {
             AttemptRunner runner,
             DeadLetters deadLetters,
             DschedProperties properties,
-            ClockSkew skew) {
+            ClockSkew skew,
+            ObjectProvider<NoticeHearer> hearers) {
         return new DschedHealthIndicator(
                 nodeId.value(),
                 engine::isRunning,
@@ -43,6 +46,7 @@ public final class DschedHealthAutoConfiguration {
                 properties.getRecovery().getNodeTimeout(),
                 () -> runner.inFlight().size(),
                 deadLetters::openCount,
-                skew);
+                skew,
+                () -> NoticeHearer.of(hearers.orderedStream().toList()));
     }
 }

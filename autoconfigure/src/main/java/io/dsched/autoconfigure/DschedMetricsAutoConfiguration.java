@@ -11,6 +11,9 @@ import io.dsched.internal.jobs.RuntimeJobs;
 import io.dsched.internal.metrics.ClockGauges;
 import io.dsched.internal.metrics.ClusterGauges;
 import io.dsched.internal.metrics.DschedMetrics;
+import io.dsched.internal.metrics.NoticeGauges;
+import io.dsched.internal.queue.NoticeHearer;
+import io.dsched.internal.queue.NoticeHearing;
 import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.jobs.RuntimeJobRecord;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -75,5 +78,11 @@ public final class DschedMetricsAutoConfiguration {
     @ConditionalOnBean(ClockSkew.class)
     ClockGauges dschedClockGauges(ClockSkew skew) {
         return new ClockGauges(skew);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    NoticeGauges dschedNoticeGauges(ObjectProvider<NoticeHearer> hearers) {
+        return new NoticeGauges(() -> NoticeHearer.of(hearers.orderedStream().toList()) == NoticeHearing.NOTICES);
     }
 }

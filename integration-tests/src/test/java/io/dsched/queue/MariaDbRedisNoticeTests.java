@@ -3,6 +3,7 @@ package io.dsched.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.internal.health.DschedHealthIndicator;
 import io.dsched.internal.queue.NoticeHearing;
 import io.dsched.internal.queue.RedisNoticeListener;
 import io.dsched.jobs.JobScheduler;
@@ -11,6 +12,7 @@ import io.dsched.test.ClusterNode;
 import io.dsched.test.RedisServer;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -63,7 +65,7 @@ class MariaDbRedisNoticeTests {
         ClusterNode api = start("api", Map.of("dsched.run-jobs", false));
         ClusterNode worker = start("worker", Map.of());
         awaitHearing(worker, NoticeHearing.NOTICES);
-        assertThat(api.bean(RedisNoticeListener.class).hearing()).isEqualTo(NoticeHearing.NOT_YET);
+        assertThat(api.bean(RedisNoticeListener.class).hearing()).isEqualTo(NoticeHearing.OFF);
         JobScheduler scheduler = api.bean(JobScheduler.class);
         Map<Long, Instant> submitted = new LinkedHashMap<>();
         for (int i = 0; i < 5; i++) {
@@ -95,6 +97,14 @@ class MariaDbRedisNoticeTests {
         ClusterNode api = start("api", Map.of("dsched.run-jobs", false));
         ClusterNode worker = start("worker", Map.of());
         awaitHearing(worker, NoticeHearing.POLLING);
+        // its health says so, and its gauge
+        assertThat(worker.bean(DschedHealthIndicator.class).health(true).getDetails())
+                .containsEntry("notices", "polling");
+        assertThat(worker.bean(MeterRegistry.class)
+                        .get("dsched.node.notices")
+                        .gauge()
+                        .value())
+                .isZero();
         JobScheduler scheduler = api.bean(JobScheduler.class);
         // the notice cannot be sent: the submission succeeds all the same
         long meanwhile = scheduler.submit(OneOff.of("note", null)).executionId();
@@ -104,6 +114,13 @@ class MariaDbRedisNoticeTests {
         // subscription starts it
         awaitStarted(List.of(meanwhile), Duration.ofSeconds(15));
         assertThat(worker.bean(RedisNoticeListener.class).hearing()).isEqualTo(NoticeHearing.NOTICES);
+        assertThat(worker.bean(DschedHealthIndicator.class).health(true).getDetails())
+                .containsEntry("notices", "notices");
+        assertThat(worker.bean(MeterRegistry.class)
+                        .get("dsched.node.notices")
+                        .gauge()
+                        .value())
+                .isOne();
         Instant before = Instant.now();
         long next = scheduler.submit(OneOff.of("note", null)).executionId();
         awaitStarted(List.of(next), AT_ONCE.multipliedBy(2));

@@ -61,7 +61,7 @@ class PostgresDueNoticeTests {
         ClusterNode api = start("api", Map.of("dsched.run-jobs", false));
         ClusterNode worker = start("worker", Map.of());
         awaitHearing(worker, NoticeHearing.NOTICES);
-        assertThat(api.bean(NoticeListener.class).hearing()).isEqualTo(NoticeHearing.NOT_YET);
+        assertThat(api.bean(NoticeListener.class).hearing()).isEqualTo(NoticeHearing.OFF);
         JobScheduler scheduler = api.bean(JobScheduler.class);
         Map<Long, Instant> submitted = new LinkedHashMap<>();
         for (int i = 0; i < 5; i++) {

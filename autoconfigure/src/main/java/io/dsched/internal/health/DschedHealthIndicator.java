@@ -3,12 +3,15 @@ package io.dsched.internal.health;
 import io.dsched.internal.cluster.ClockSkew;
 import io.dsched.internal.cluster.NodeSighting;
 import io.dsched.internal.cluster.NodeTable;
+import io.dsched.internal.queue.NoticeHearing;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
@@ -16,7 +19,10 @@ import org.springframework.boot.health.contributor.Health;
  * The health of this dsched node: UP while its scheduler runs, the database answers and the node
  * has checked in within the node timeout, so that the cluster counts it as alive; DOWN otherwise,
  * with the reason. Details: the node, the live nodes of the cluster, the attempts running here,
- * the open dead letters, and the offset of the node's clock from the database's. A node whose clock
+ * the open dead letters, how it hears of the attempts other nodes submit ({@code notices}: {@code
+ * notices}, or {@code polling}, {@code astray} or {@code off} when it finds them by polling alone,
+ * which delays them by up to a poll but loses none), and the offset of the node's clock from the
+ * database's. A node whose clock
  * is beyond {@code dsched.cluster.max-clock-skew} stays UP (it is alive, and a restart would not
  * mend its clock) with {@code clockSkewed} and the reason: it takes no fires until its clock is
  * back within bounds.
@@ -37,6 +43,8 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
 
     private final ClockSkew skew;
 
+    private final Supplier<NoticeHearing> notices;
+
     /**
      * Creates the indicator.
      * @param nodeId this node
@@ -46,6 +54,7 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
      * @param runningAttempts how many attempts run on this node
      * @param openDeadLetters counts the open dead letters
      * @param skew the node's clock measured against the database's
+     * @param notices how the node hears of the attempts other nodes submit
      */
     public DschedHealthIndicator(
             String nodeId,
@@ -54,7 +63,8 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
             Duration nodeTimeout,
             IntSupplier runningAttempts,
             LongSupplier openDeadLetters,
-            ClockSkew skew) {
+            ClockSkew skew,
+            Supplier<NoticeHearing> notices) {
         super("dsched health check failed");
         this.nodeId = nodeId;
         this.running = running;
@@ -63,6 +73,7 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
         this.runningAttempts = runningAttempts;
         this.openDeadLetters = openDeadLetters;
         this.skew = skew;
+        this.notices = notices;
     }
 
     @Override
@@ -76,7 +87,8 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
                 .count();
         builder.withDetail("liveNodes", live)
                 .withDetail("runningAttempts", this.runningAttempts.getAsInt())
-                .withDetail("openDeadLetters", this.openDeadLetters.getAsLong());
+                .withDetail("openDeadLetters", this.openDeadLetters.getAsLong())
+                .withDetail("notices", this.notices.get().name().toLowerCase(Locale.ROOT));
         Optional<NodeSighting> self = sightings.stream()
                 .filter((node) -> node.nodeId().equals(this.nodeId))
                 .findFirst();

@@ -24,7 +24,7 @@ import org.springframework.context.SmartLifecycle;
  * whose connection fails, or whose later probe does not either, listens again after {@link
  * #RETRY_AFTER}.
  */
-public final class NoticeListener implements SmartLifecycle {
+public final class NoticeListener implements SmartLifecycle, NoticeHearer {
 
     private static final Logger logger = LoggerFactory.getLogger(NoticeListener.class);
 
@@ -53,7 +53,7 @@ public final class NoticeListener implements SmartLifecycle {
     /** The thread that listens; another, or none, tells it to stop. */
     private volatile Thread thread;
 
-    private volatile NoticeHearing hearing = NoticeHearing.NOT_YET;
+    private volatile NoticeHearing hearing;
 
     private boolean warnedAstray;
 
@@ -69,15 +69,13 @@ public final class NoticeListener implements SmartLifecycle {
         this.channel = channel;
         this.waker = new NoticeWaker(targets, queue);
         this.enabled = enabled;
+        this.hearing = enabled ? NoticeHearing.NOT_YET : NoticeHearing.OFF;
         // at most 31 + 7 + 12 characters: PostgreSQL's channel names are shorter than 64 bytes
         this.probeChannel = channel.name() + "_probe_"
                 + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     }
 
-    /**
-     * Tells how this node hears of due attempts now.
-     * @return notices, polling, or not yet known
-     */
+    @Override
     public NoticeHearing hearing() {
         return this.hearing;
     }

@@ -21,7 +21,7 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * subscription is made the queue looks for what fell due meanwhile, and polling stays as the
  * backstop.
  */
-public final class RedisNoticeListener implements SmartLifecycle {
+public final class RedisNoticeListener implements SmartLifecycle, NoticeHearer {
 
     private static final Logger logger = LoggerFactory.getLogger(RedisNoticeListener.class);
 
@@ -42,7 +42,7 @@ public final class RedisNoticeListener implements SmartLifecycle {
     /** The subscription made; changed under the lock. */
     private RedisMessageListenerContainer container;
 
-    private volatile NoticeHearing hearing = NoticeHearing.NOT_YET;
+    private volatile NoticeHearing hearing;
 
     private boolean warned;
 
@@ -57,13 +57,15 @@ public final class RedisNoticeListener implements SmartLifecycle {
         this.channel = channel;
         this.waker = new NoticeWaker(targets, queue);
         this.enabled = enabled;
+        this.hearing = enabled ? NoticeHearing.NOT_YET : NoticeHearing.OFF;
     }
 
     /**
-     * Tells how this node hears of due attempts now.
-     * @return notices once subscribed (the Redis client subscribes again by itself after losing
-     *     its connection), polling while it cannot subscribe, or not yet known
+     * {@inheritDoc}
+     * <p>Notices once subscribed (the Redis client subscribes again by itself after losing its
+     * connection), polling while it cannot subscribe.
      */
+    @Override
     public NoticeHearing hearing() {
         return this.hearing;
     }

@@ -7,6 +7,7 @@ import io.dsched.internal.cluster.ClockSkew;
 import io.dsched.internal.cluster.DatabaseClock;
 import io.dsched.internal.cluster.NodeTable;
 import io.dsched.internal.engine.DschedEngine;
+import io.dsched.internal.queue.NoticeHearing;
 import io.dsched.internal.store.ClusterTables;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
@@ -98,6 +99,14 @@ abstract class AbstractHealthTests {
      */
     protected abstract void dropNodeLogin(JdbcTemplate admin, String login);
 
+    /**
+     * How a node on this database hears of the attempts other nodes submit, as its health says.
+     * @return {@code off} where the database has no notices, which polling stands in for
+     */
+    protected String notices() {
+        return "off";
+    }
+
     @BeforeEach
     void connectAsAdmin() {
         this.admin = new JdbcTemplate(this.cluster.observer());
@@ -116,9 +125,12 @@ abstract class AbstractHealthTests {
         ClusterNode node = this.cluster.start("node-1", NoJobs.class, Map.of());
         DschedHealthIndicator indicator = node.bean(DschedHealthIndicator.class);
 
+        // UP, and hearing notices where the database has them, once its listener has probed them
         Health up = await().atMost(Duration.ofSeconds(10))
-                .until(() -> indicator.health(true), (health) -> health.getStatus()
-                        .equals(Status.UP));
+                .until(
+                        () -> indicator.health(true),
+                        (health) -> health.getStatus().equals(Status.UP)
+                                && notices().equals(health.getDetails().get("notices")));
         assertThat(up.getDetails())
                 .containsEntry("node", "node-1")
                 .containsEntry("liveNodes", 1L)
@@ -142,7 +154,8 @@ abstract class AbstractHealthTests {
                 Duration.ofSeconds(10),
                 () -> 0,
                 () -> 0L,
-                new ClockSkew(new DatabaseClock(Clock.systemUTC()), Duration.ofSeconds(2), "node-1"));
+                new ClockSkew(new DatabaseClock(Clock.systemUTC()), Duration.ofSeconds(2), "node-1"),
+                () -> NoticeHearing.POLLING);
 
         Health health = indicator.health(true);
 

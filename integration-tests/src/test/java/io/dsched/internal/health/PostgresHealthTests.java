@@ -12,6 +12,11 @@ class PostgresHealthTests extends AbstractHealthTests {
     }
 
     @Override
+    protected String notices() {
+        return "notices";
+    }
+
+    @Override
     protected String unreachableUrl() {
         return "jdbc:postgresql://127.0.0.1:1/dsched?connectTimeout=2";
     }

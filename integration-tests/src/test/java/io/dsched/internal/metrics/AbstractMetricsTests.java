@@ -31,6 +31,14 @@ abstract class AbstractMetricsTests {
 
     protected abstract TestDatabases.Kind kind();
 
+    /**
+     * Whether a node on this database hears notices of what other nodes submit.
+     * @return {@code false} where the database has none, and the node finds them by polling
+     */
+    protected boolean hearsNotices() {
+        return false;
+    }
+
     @Test
     void aKnownSequenceOfRunsShowsInTheScrapeWithItsCounts() {
         ClusterNode node = this.cluster.start(
@@ -78,7 +86,8 @@ abstract class AbstractMetricsTests {
                 .containsEntry("dsched_cluster_nodes_expected", 3.0)
                 .containsEntry("dsched_one_off_pending", 0.0)
                 .containsEntry("dsched_job_period_seconds{job=\"hourly\"}", 3600.0)
-                .containsEntry("dsched_execution_seconds_count{job=\"hourly\",outcome=\"failed\"}", 0.0);
+                .containsEntry("dsched_execution_seconds_count{job=\"hourly\",outcome=\"failed\"}", 0.0)
+                .containsEntry("dsched_node_notices", hearsNotices() ? 1.0 : 0.0);
         // the fires were due a minute ago: every lag lands above the 30 s bucket and below 5 minutes
         assertThat(scrape)
                 .containsEntry("dsched_fire_lag_seconds_bucket{job=\"steady\",le=\"30.0\"}", 0.0)

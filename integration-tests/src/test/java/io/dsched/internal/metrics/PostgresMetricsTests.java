@@ -8,4 +8,9 @@ class PostgresMetricsTests extends AbstractMetricsTests {
     protected TestDatabases.Kind kind() {
         return TestDatabases.Kind.POSTGRESQL;
     }
+
+    @Override
+    protected boolean hearsNotices() {
+        return true;
+    }
 }
