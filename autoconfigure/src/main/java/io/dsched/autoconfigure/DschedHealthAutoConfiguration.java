@@ -16,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The {@code dsched} health indicator, when Spring Boot's health support is on the class path. Add
@@ -47,6 +48,7 @@ public final class DschedHealthAutoConfiguration {
                 () -> runner.inFlight().size(),
                 deadLetters::openCount,
                 skew,
-                () -> NoticeHearer.of(hearers.orderedStream().toList()));
+                NoticeHearer.named(
+                        SingletonSupplier.of(() -> hearers.orderedStream().toList())));
     }
 }

@@ -13,7 +13,6 @@ import io.dsched.internal.metrics.ClusterGauges;
 import io.dsched.internal.metrics.DschedMetrics;
 import io.dsched.internal.metrics.NoticeGauges;
 import io.dsched.internal.queue.NoticeHearer;
-import io.dsched.internal.queue.NoticeHearing;
 import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.jobs.RuntimeJobRecord;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -26,6 +25,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Publishes dsched's meters (see {@link DschedMetrics}) when Micrometer is on the class path; Spring
@@ -83,6 +83,8 @@ public final class DschedMetricsAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     NoticeGauges dschedNoticeGauges(ObjectProvider<NoticeHearer> hearers) {
-        return new NoticeGauges(() -> NoticeHearer.of(hearers.orderedStream().toList()) == NoticeHearing.NOTICES);
+        return new NoticeGauges(
+                NoticeHearer.names(), NoticeHearer.named(SingletonSupplier.of(() -> hearers.orderedStream()
+                        .toList())));
     }
 }

@@ -102,9 +102,10 @@ class MariaDbRedisNoticeTests {
                 .containsEntry("notices", "polling");
         assertThat(worker.bean(MeterRegistry.class)
                         .get("dsched.node.notices")
+                        .tag("state", "polling")
                         .gauge()
                         .value())
-                .isZero();
+                .isOne();
         JobScheduler scheduler = api.bean(JobScheduler.class);
         // the notice cannot be sent: the submission succeeds all the same
         long meanwhile = scheduler.submit(OneOff.of("note", null)).executionId();
@@ -118,6 +119,7 @@ class MariaDbRedisNoticeTests {
                 .containsEntry("notices", "notices");
         assertThat(worker.bean(MeterRegistry.class)
                         .get("dsched.node.notices")
+                        .tag("state", "notices")
                         .gauge()
                         .value())
                 .isOne();

@@ -3,10 +3,8 @@ package io.dsched.internal.health;
 import io.dsched.internal.cluster.ClockSkew;
 import io.dsched.internal.cluster.NodeSighting;
 import io.dsched.internal.cluster.NodeTable;
-import io.dsched.internal.queue.NoticeHearing;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
@@ -20,8 +18,8 @@ import org.springframework.boot.health.contributor.Health;
  * has checked in within the node timeout, so that the cluster counts it as alive; DOWN otherwise,
  * with the reason. Details: the node, the live nodes of the cluster, the attempts running here,
  * the open dead letters, how it hears of the attempts other nodes submit ({@code notices}: {@code
- * notices}, or {@code polling}, {@code astray} or {@code off} when it finds them by polling alone,
- * which delays them by up to a poll but loses none), and the offset of the node's clock from the
+ * notices}; {@code polling}, {@code astray}, {@code not_yet} or {@code off} while it finds them by
+ * polling alone, which delays them by up to a poll but loses none), and the offset of the node's clock from the
  * database's. A node whose clock
  * is beyond {@code dsched.cluster.max-clock-skew} stays UP (it is alive, and a restart would not
  * mend its clock) with {@code clockSkewed} and the reason: it takes no fires until its clock is
@@ -43,7 +41,7 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
 
     private final ClockSkew skew;
 
-    private final Supplier<NoticeHearing> notices;
+    private final Supplier<String> notices;
 
     /**
      * Creates the indicator.
@@ -64,7 +62,7 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
             IntSupplier runningAttempts,
             LongSupplier openDeadLetters,
             ClockSkew skew,
-            Supplier<NoticeHearing> notices) {
+            Supplier<String> notices) {
         super("dsched health check failed");
         this.nodeId = nodeId;
         this.running = running;
@@ -78,7 +76,7 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        builder.withDetail("node", this.nodeId);
+        builder.withDetail("node", this.nodeId).withDetail("notices", this.notices.get());
         reportClock(builder);
         // an exception here (the database does not answer) makes the indicator DOWN with its message
         List<NodeSighting> sightings = this.nodes.sightings();
@@ -87,8 +85,7 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
                 .count();
         builder.withDetail("liveNodes", live)
                 .withDetail("runningAttempts", this.runningAttempts.getAsInt())
-                .withDetail("openDeadLetters", this.openDeadLetters.getAsLong())
-                .withDetail("notices", this.notices.get().name().toLowerCase(Locale.ROOT));
+                .withDetail("openDeadLetters", this.openDeadLetters.getAsLong());
         Optional<NodeSighting> self = sightings.stream()
                 .filter((node) -> node.nodeId().equals(this.nodeId))
                 .findFirst();

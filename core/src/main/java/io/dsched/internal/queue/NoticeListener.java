@@ -55,6 +55,8 @@ public final class NoticeListener implements SmartLifecycle, NoticeHearer {
 
     private volatile NoticeHearing hearing;
 
+    private volatile boolean stopped;
+
     private boolean warnedAstray;
 
     /**
@@ -77,7 +79,8 @@ public final class NoticeListener implements SmartLifecycle, NoticeHearer {
 
     @Override
     public NoticeHearing hearing() {
-        return this.hearing;
+        // a stopped listener hears nothing, whatever its thread set on its way out
+        return this.stopped ? NoticeHearing.OFF : this.hearing;
     }
 
     /** This node's probe channel. */
@@ -90,6 +93,8 @@ public final class NoticeListener implements SmartLifecycle, NoticeHearer {
         if (!this.enabled || this.thread != null) {
             return;
         }
+        this.hearing = NoticeHearing.NOT_YET;
+        this.stopped = false;
         Thread listener = new Thread(this::run, "dsched-queue-listener");
         listener.setDaemon(true);
         this.thread = listener;
@@ -190,6 +195,7 @@ public final class NoticeListener implements SmartLifecycle, NoticeHearer {
     @Override
     public void stop() {
         Thread listener = this.thread;
+        this.stopped = true;
         synchronized (this.pause) {
             this.thread = null;
             this.pause.notifyAll();

@@ -44,6 +44,9 @@ public final class RedisNoticeListener implements SmartLifecycle, NoticeHearer {
 
     private volatile NoticeHearing hearing;
 
+    /** Whether it was started once: before, it has not yet subscribed; after a stop, it hears nothing. */
+    private volatile boolean everStarted;
+
     private boolean warned;
 
     /**
@@ -67,7 +70,8 @@ public final class RedisNoticeListener implements SmartLifecycle, NoticeHearer {
      */
     @Override
     public NoticeHearing hearing() {
-        return this.hearing;
+        // a stopped listener hears nothing, whatever its last callbacks set
+        return (this.threads == null && this.everStarted) ? NoticeHearing.OFF : this.hearing;
     }
 
     @Override
@@ -79,6 +83,8 @@ public final class RedisNoticeListener implements SmartLifecycle, NoticeHearer {
             }
             started = new RedisThreads();
             this.threads = started;
+            this.hearing = NoticeHearing.NOT_YET;
+            this.everStarted = true;
         }
         started.subscriber.execute(() -> subscribe(started));
     }

@@ -1,10 +1,13 @@
 package io.dsched.internal.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.dsched.internal.store.ClusterTables;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -33,5 +36,24 @@ class NoticeListenerTests {
         assertThat(NoticePayload.heard("reports")).isEqualTo(new NoticePayload.Heard("reports", Optional.empty()));
         assertThat(NoticePayload.heard("soon:reports"))
                 .isEqualTo(new NoticePayload.Heard("soon:reports", Optional.empty()));
+    }
+
+    @Test
+    void aListenerIsOffWhenItDoesNotListenAndOnceStoppedWhateverItHeardLast() {
+        NoticeChannel channel = NoticeChannel.of(null, "", ClusterTables.DEFAULT);
+        NoticeListener off = new NoticeListener(channel, null, null, false);
+        NoticeListener listener = new NoticeListener(channel, null, null, true);
+        assertThat(off.hearing()).isEqualTo(NoticeHearing.OFF);
+        assertThat(listener.hearing()).isEqualTo(NoticeHearing.NOT_YET);
+        assertThat(NoticeHearer.named(() -> List.of(off, listener)).get()).isEqualTo("not_yet");
+
+        // no pool to take a connection from: it cannot listen, and polls
+        listener.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> listener.hearing() == NoticeHearing.POLLING);
+        assertThat(NoticeHearer.named(() -> List.of(off, listener)).get()).isEqualTo("polling");
+
+        listener.stop();
+        assertThat(listener.hearing()).isEqualTo(NoticeHearing.OFF);
+        assertThat(NoticeHearer.named(() -> List.of(off, listener)).get()).isEqualTo("off");
     }
 }

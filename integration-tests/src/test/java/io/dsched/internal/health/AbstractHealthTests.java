@@ -7,7 +7,6 @@ import io.dsched.internal.cluster.ClockSkew;
 import io.dsched.internal.cluster.DatabaseClock;
 import io.dsched.internal.cluster.NodeTable;
 import io.dsched.internal.engine.DschedEngine;
-import io.dsched.internal.queue.NoticeHearing;
 import io.dsched.internal.store.ClusterTables;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
@@ -155,7 +154,7 @@ abstract class AbstractHealthTests {
                 () -> 0,
                 () -> 0L,
                 new ClockSkew(new DatabaseClock(Clock.systemUTC()), Duration.ofSeconds(2), "node-1"),
-                () -> NoticeHearing.POLLING);
+                () -> "polling");
 
         Health health = indicator.health(true);
 

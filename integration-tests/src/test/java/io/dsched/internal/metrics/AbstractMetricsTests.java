@@ -32,11 +32,11 @@ abstract class AbstractMetricsTests {
     protected abstract TestDatabases.Kind kind();
 
     /**
-     * Whether a node on this database hears notices of what other nodes submit.
-     * @return {@code false} where the database has none, and the node finds them by polling
+     * How a node on this database hears of what other nodes submit, once its listener has probed.
+     * @return {@code off} where the database has no notices, and the node finds them by polling
      */
-    protected boolean hearsNotices() {
-        return false;
+    protected String notices() {
+        return "off";
     }
 
     @Test
@@ -63,8 +63,10 @@ abstract class AbstractMetricsTests {
                 .until(
                         () -> parse(node.bean(PrometheusMeterRegistry.class).scrape()),
                         (series) -> series.getOrDefault(
-                                        "dsched_execution_seconds_count{job=\"flaky\",outcome=\"succeeded\"}", 0.0)
-                                == 1.0);
+                                                "dsched_execution_seconds_count{job=\"flaky\",outcome=\"succeeded\"}",
+                                                0.0)
+                                        == 1.0
+                                && series.getOrDefault("dsched_node_notices{state=\"" + notices() + "\"}", 0.0) == 1.0);
 
         assertThat(scrape)
                 .containsEntry("dsched_execution_seconds_count{job=\"steady\",outcome=\"succeeded\"}", 3.0)
@@ -87,7 +89,8 @@ abstract class AbstractMetricsTests {
                 .containsEntry("dsched_one_off_pending", 0.0)
                 .containsEntry("dsched_job_period_seconds{job=\"hourly\"}", 3600.0)
                 .containsEntry("dsched_execution_seconds_count{job=\"hourly\",outcome=\"failed\"}", 0.0)
-                .containsEntry("dsched_node_notices", hearsNotices() ? 1.0 : 0.0);
+                .containsEntry("dsched_node_notices{state=\"" + notices() + "\"}", 1.0)
+                .containsEntry("dsched_node_notices{state=\"polling\"}", 0.0);
         // the fires were due a minute ago: every lag lands above the 30 s bucket and below 5 minutes
         assertThat(scrape)
                 .containsEntry("dsched_fire_lag_seconds_bucket{job=\"steady\",le=\"30.0\"}", 0.0)

@@ -10,7 +10,7 @@ class PostgresMetricsTests extends AbstractMetricsTests {
     }
 
     @Override
-    protected boolean hearsNotices() {
-        return true;
+    protected String notices() {
+        return "notices";
     }
 }
