@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -51,10 +52,18 @@ abstract class AdminUiSession {
         }
     }
 
+    /** Whether the running test signed in: before, the browser still shows an earlier test's page. */
+    private boolean signedIn;
+
+    @BeforeEach
+    void notSignedInYet() {
+        this.signedIn = false;
+    }
+
     /** A failed test leaves a screenshot of what the browser showed, before the next test cleans it. */
     @RegisterExtension
     final AfterTestExecutionCallback screenshotOfAFailure = (context) -> {
-        if (context.getExecutionException().isPresent() && this.browser != null) {
+        if (context.getExecutionException().isPresent() && this.signedIn && this.browser != null) {
             this.browser.screenshot(
                     prefix() + "failed-" + context.getRequiredTestMethod().getName());
         }
@@ -77,6 +86,7 @@ abstract class AdminUiSession {
         if (this.browser == null) {
             this.browser = Browser.open(this.server.base());
         }
+        this.signedIn = true;
         this.browser.signIn(user, this.server.password(user));
     }
 
