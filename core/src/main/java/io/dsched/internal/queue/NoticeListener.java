@@ -93,12 +93,26 @@ public final class NoticeListener implements SmartLifecycle, NoticeHearer {
         if (!this.enabled || this.thread != null) {
             return;
         }
-        this.hearing = NoticeHearing.NOT_YET;
-        this.stopped = false;
         Thread listener = new Thread(this::run, "dsched-queue-listener");
         listener.setDaemon(true);
-        this.thread = listener;
+        synchronized (this.pause) {
+            this.hearing = NoticeHearing.NOT_YET;
+            this.stopped = false;
+            this.thread = listener;
+        }
         listener.start();
+    }
+
+    /**
+     * Records how this node hears now, unless the thread's run was stopped meanwhile: a thread that
+     * outlives a stop and a start again must not overwrite what the new run found.
+     */
+    private void hear(NoticeHearing now) {
+        synchronized (this.pause) {
+            if (running()) {
+                this.hearing = now;
+            }
+        }
     }
 
     private boolean running() {
@@ -117,14 +131,14 @@ public final class NoticeListener implements SmartLifecycle, NoticeHearer {
                 }
             } catch (SQLException | RuntimeException ex) {
                 if (running()) {
-                    this.hearing = NoticeHearing.POLLING;
+                    hear(NoticeHearing.POLLING);
                     logger.warn(
                             "Stopped listening for due attempts ({}); polling, and listening again in {} s",
                             ex.getMessage(),
                             RETRY_AFTER.toSeconds());
                 }
             } catch (LinkageError ex) {
-                this.hearing = NoticeHearing.POLLING;
+                hear(NoticeHearing.POLLING);
                 logger.error("Cannot listen for due attempts without PostgreSQL's driver; polling", ex);
                 return;
             }
@@ -138,7 +152,7 @@ public final class NoticeListener implements SmartLifecycle, NoticeHearer {
             if (!running()) {
                 return RETRY_AFTER;
             }
-            this.hearing = NoticeHearing.ASTRAY;
+            hear(NoticeHearing.ASTRAY);
             if (!this.warnedAstray) {
                 this.warnedAstray = true;
                 logger.warn(
@@ -149,14 +163,14 @@ public final class NoticeListener implements SmartLifecycle, NoticeHearer {
             return ASTRAY_RETRY;
         }
         session.listenToCluster();
-        this.hearing = NoticeHearing.NOTICES;
+        hear(NoticeHearing.NOTICES);
         logger.info("Listening for due attempts on channel '{}'", this.channel.name());
         // what fell due while this node was not listening
         this.waker.wakeUp();
         while (running()) {
             session.hear(System.nanoTime() + CHECK_EVERY.toNanos(), this::running, this::heard);
             if (running() && !probed(session) && running()) {
-                this.hearing = NoticeHearing.POLLING;
+                hear(NoticeHearing.POLLING);
                 logger.warn(
                         "Notices of due attempts stopped reaching this node: it finds them by polling, and"
                                 + " listens again in {} s",

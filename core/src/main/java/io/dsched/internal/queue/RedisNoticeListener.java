@@ -82,9 +82,9 @@ public final class RedisNoticeListener implements SmartLifecycle, NoticeHearer {
                 return;
             }
             started = new RedisThreads();
-            this.threads = started;
             this.hearing = NoticeHearing.NOT_YET;
             this.everStarted = true;
+            this.threads = started;
         }
         started.subscriber.execute(() -> subscribe(started));
     }
@@ -120,10 +120,12 @@ public final class RedisNoticeListener implements SmartLifecycle, NoticeHearer {
     }
 
     private void retry(RedisThreads run, RuntimeException failure) {
-        if (this.threads != run) {
-            return;
+        synchronized (this.lock) {
+            if (this.threads != run) {
+                return;
+            }
+            this.hearing = NoticeHearing.POLLING;
         }
-        this.hearing = NoticeHearing.POLLING;
         if (!this.warned) {
             this.warned = true;
             logger.warn(
@@ -170,7 +172,12 @@ public final class RedisNoticeListener implements SmartLifecycle, NoticeHearer {
         if (this.hearing != NoticeHearing.NOTICES) {
             logger.info("Listening for due attempts on Redis channel '{}'", this.channel.name());
         }
-        this.hearing = NoticeHearing.NOTICES;
+        synchronized (this.lock) {
+            // a subscription's last callback after a stop changes nothing
+            if (this.threads != null) {
+                this.hearing = NoticeHearing.NOTICES;
+            }
+        }
     }
 
     @Override

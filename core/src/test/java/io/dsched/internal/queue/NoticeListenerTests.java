@@ -55,5 +55,15 @@ class NoticeListenerTests {
         listener.stop();
         assertThat(listener.hearing()).isEqualTo(NoticeHearing.OFF);
         assertThat(NoticeHearer.named(() -> List.of(off, listener)).get()).isEqualTo("off");
+
+        // started again, it has not yet checked, whatever its last run found
+        listener.start();
+        try {
+            assertThat(listener.hearing()).isIn(NoticeHearing.NOT_YET, NoticeHearing.POLLING);
+            await().atMost(Duration.ofSeconds(10)).until(() -> listener.hearing() == NoticeHearing.POLLING);
+        } finally {
+            listener.stop();
+        }
+        assertThat(listener.hearing()).isEqualTo(NoticeHearing.OFF);
     }
 }

@@ -18,8 +18,8 @@ import tools.jackson.databind.JsonNode;
  * A browser session against the sample application on one database, which the class starts once
  * and stops at its end. The class opens one browser, at its first sign-in, and closes it at its end:
  * each sign-in starts it afresh, as a new browser (signed out, nothing kept, nothing in the console
- * of what came before), or opens another when it no longer answers. A failed test leaves a
- * screenshot of what the browser showed.
+ * of what came before), or opens another when it no longer answers. A test that fails once it has
+ * signed in leaves a screenshot of what the browser showed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AdminUiSession {
