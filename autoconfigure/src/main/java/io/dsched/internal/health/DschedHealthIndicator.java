@@ -19,11 +19,10 @@ import org.springframework.boot.health.contributor.Health;
  * with the reason. Details: the node, the live nodes of the cluster, the attempts running here,
  * the open dead letters, how it hears of the attempts other nodes submit ({@code notices}: {@code
  * notices}; {@code polling}, {@code astray}, {@code not_yet} or {@code off} while it finds them by
- * polling alone, which delays them by up to a poll but loses none), and the offset of the node's clock from the
- * database's. A node whose clock
- * is beyond {@code dsched.cluster.max-clock-skew} stays UP (it is alive, and a restart would not
- * mend its clock) with {@code clockSkewed} and the reason: it takes no fires until its clock is
- * back within bounds.
+ * polling alone, which delays them by up to a poll but loses none), and the offset of the node's
+ * clock from the database's. A node whose clock is beyond {@code dsched.cluster.max-clock-skew}
+ * stays UP (it is alive, and a restart would not mend its clock) with {@code clockSkewed} and the
+ * reason: it takes no fires until its clock is back within bounds.
  */
 public final class DschedHealthIndicator extends AbstractHealthIndicator {
 

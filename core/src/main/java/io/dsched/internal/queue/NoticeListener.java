@@ -55,8 +55,6 @@ public final class NoticeListener implements SmartLifecycle, NoticeHearer {
 
     private volatile NoticeHearing hearing;
 
-    private volatile boolean stopped;
-
     private boolean warnedAstray;
 
     /**
@@ -79,8 +77,7 @@ public final class NoticeListener implements SmartLifecycle, NoticeHearer {
 
     @Override
     public NoticeHearing hearing() {
-        // a stopped listener hears nothing, whatever its thread set on its way out
-        return this.stopped ? NoticeHearing.OFF : this.hearing;
+        return this.hearing;
     }
 
     /** This node's probe channel. */
@@ -97,7 +94,6 @@ public final class NoticeListener implements SmartLifecycle, NoticeHearer {
         listener.setDaemon(true);
         synchronized (this.pause) {
             this.hearing = NoticeHearing.NOT_YET;
-            this.stopped = false;
             this.thread = listener;
         }
         listener.start();
@@ -209,8 +205,9 @@ public final class NoticeListener implements SmartLifecycle, NoticeHearer {
     @Override
     public void stop() {
         Thread listener = this.thread;
-        this.stopped = true;
         synchronized (this.pause) {
+            // a stopped listener hears nothing; its thread, on its way out, no longer writes (hear)
+            this.hearing = NoticeHearing.OFF;
             this.thread = null;
             this.pause.notifyAll();
         }

@@ -44,9 +44,6 @@ public final class RedisNoticeListener implements SmartLifecycle, NoticeHearer {
 
     private volatile NoticeHearing hearing;
 
-    /** Whether it was started once: before, it has not yet subscribed; after a stop, it hears nothing. */
-    private volatile boolean everStarted;
-
     private boolean warned;
 
     /**
@@ -70,8 +67,7 @@ public final class RedisNoticeListener implements SmartLifecycle, NoticeHearer {
      */
     @Override
     public NoticeHearing hearing() {
-        // a stopped listener hears nothing, whatever its last callbacks set
-        return (this.threads == null && this.everStarted) ? NoticeHearing.OFF : this.hearing;
+        return this.hearing;
     }
 
     @Override
@@ -83,7 +79,6 @@ public final class RedisNoticeListener implements SmartLifecycle, NoticeHearer {
             }
             started = new RedisThreads();
             this.hearing = NoticeHearing.NOT_YET;
-            this.everStarted = true;
             this.threads = started;
         }
         started.subscriber.execute(() -> subscribe(started));
@@ -148,6 +143,8 @@ public final class RedisNoticeListener implements SmartLifecycle, NoticeHearer {
             stopped = this.threads;
             subscription = this.container;
             this.threads = null;
+            // a stopped listener hears nothing; its subscription's last callbacks no longer write
+            this.hearing = NoticeHearing.OFF;
             this.container = null;
         }
         // the subscription first: its last callbacks still find the reader
