@@ -40,7 +40,7 @@ final class CpuMeter {
                 for (Path process : processes.toList()) {
                     String name = process.getFileName().toString();
                     if (name.chars().allMatch(Character::isDigit) && isDatabase(process)) {
-                        database += ticks(Long.parseLong(name));
+                        database += ticksWithEndedChildren(Long.parseLong(name));
                     }
                 }
             }
@@ -70,14 +70,50 @@ final class CpuMeter {
 
     /** User and system time of one process, in clock ticks; 0 if it has ended. */
     private static long ticks(long pid) {
+        String stat = stat(pid);
+        return (stat != null) ? ownTicks(stat) : 0;
+    }
+
+    /**
+     * User and system time of one database process and of its children that have ended and been
+     * waited for: PostgreSQL ends a backend when its connection closes, and a sum over the live
+     * processes alone would drop that backend's time and could even fall between two readings.
+     */
+    private static long ticksWithEndedChildren(long pid) {
+        String stat = stat(pid);
+        return (stat != null) ? ownTicks(stat) + endedChildrenTicks(stat) : 0;
+    }
+
+    private static String stat(long pid) {
         try {
-            String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
-            // the fields after the command name, which is in parentheses and may hold spaces
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-        } catch (IOException | RuntimeException ex) {
-            return 0;
+            return Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+        } catch (IOException ex) {
+            return null;
         }
+    }
+
+    /**
+     * @param stat a process's {@code /proc/<pid>/stat} line
+     * @return its user and system time (utime, stime), in clock ticks
+     */
+    static long ownTicks(String stat) {
+        String[] fields = fieldsAfterName(stat);
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    /**
+     * @param stat a process's {@code /proc/<pid>/stat} line
+     * @return the user and system time of its children that ended and were waited for (cutime,
+     *     cstime), in clock ticks
+     */
+    static long endedChildrenTicks(String stat) {
+        String[] fields = fieldsAfterName(stat);
+        return Long.parseLong(fields[13]) + Long.parseLong(fields[14]);
+    }
+
+    /** The fields after the command name, which is in parentheses and may hold spaces. */
+    private static String[] fieldsAfterName(String stat) {
+        return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     }
 
     /**
