@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -45,8 +46,12 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 class PostgresDueNoticeTests {
 
-    /** Far more than any start a notice brings about takes; far less than the poll interval. */
-    private static final Duration AT_ONCE = Duration.ofSeconds(2);
+    /**
+     * Far less than the nodes' poll interval of an hour, so that only a notice starts an attempt
+     * within it; and far more than a start that a notice brings about takes, even on a machine whose
+     * cores are shared by many times as many busy threads, where one takes seconds.
+     */
+    private static final Duration AT_ONCE = Duration.ofSeconds(10);
 
     @RegisterExtension
     final TestCluster cluster = TestCluster.on(TestDatabases.Kind.POSTGRESQL);
@@ -124,7 +129,7 @@ class PostgresDueNoticeTests {
         long failed =
                 api.bean(JobScheduler.class).submit(OneOff.of("flaky", null)).executionId();
         DeadLetters letters = api.bean(DeadLetters.class);
-        await().atMost(AT_ONCE.multipliedBy(2)).until(() -> letters.openCount() == 1);
+        await().atMost(AT_ONCE).until(() -> letters.openCount() == 1);
         DeadLetter letter = letters.list(DeadLetterFilter.ALL, PageRequest.of(0, 10))
                 .getContent()
                 .get(0);
@@ -221,15 +226,47 @@ class PostgresDueNoticeTests {
         await().atMost(Duration.ofSeconds(10)).until(() -> listener.hearing() == hearing);
     }
 
-    private static void awaitStarted(Iterable<Long> ids) {
-        await().atMost(AT_ONCE.multipliedBy(2)).until(() -> {
-            for (Long id : ids) {
-                if (!NoticeJobs.STARTED.containsKey(id)) {
-                    return false;
+    private void awaitStarted(Iterable<Long> ids) {
+        try {
+            await().atMost(AT_ONCE).until(() -> {
+                for (Long id : ids) {
+                    if (!NoticeJobs.STARTED.containsKey(id)) {
+                        return false;
+                    }
                 }
+                return true;
+            });
+        } catch (ConditionTimeoutException ex) {
+            throw new AssertionError("Not all of " + ids + " started; " + state(), ex);
+        }
+    }
+
+    /** What the attempts' rows and the nodes' listeners and clocks say, for a wait that failed. */
+    private String state() {
+        List<Map<String, Object>> rows = new JdbcTemplate(this.cluster.observer())
+                .queryForList(this.cluster
+                        .tables()
+                        .sql(
+                                "SELECT id, job_name, status, node_id, due_at, started_at, CURRENT_TIMESTAMP AS database_now"
+                                        + " FROM dsched_execution ORDER BY id"));
+        StringBuilder state = new StringBuilder();
+        for (ClusterNode node : this.cluster.nodes()) {
+            try {
+                DatabaseClock clock = node.bean(DatabaseClock.class);
+                state.append("node ")
+                        .append(node.id())
+                        .append(" hears ")
+                        .append(node.bean(NoticeListener.class).hearing())
+                        .append(", its estimate of the database's clock ")
+                        .append(clock.instant())
+                        .append(" (offset ")
+                        .append(clock.offset())
+                        .append("); ");
+            } catch (IllegalStateException ex) {
+                state.append("node ").append(node.id()).append(" closed; ");
             }
-            return true;
-        });
+        }
+        return state.append("the attempts: ").append(rows).toString();
     }
 
     private ClusterNode start(String id, Map<String, Object> properties) {
