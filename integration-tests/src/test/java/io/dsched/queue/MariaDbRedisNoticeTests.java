@@ -171,8 +171,6 @@ class MariaDbRedisNoticeTests {
         all.put("dsched.queue.poll-interval", "1h");
         all.put("dsched.queue.notify-through", "redis");
         all.put("test.redis.port", this.redis.port());
-        all.put("dsched.recovery.heartbeat-interval", "250ms");
-        all.put("dsched.recovery.node-timeout", "2s");
         all.put("dsched.history.cleanup-cron", "0 0 0 1 1 *");
         all.putAll(properties);
         return this.cluster.start(id, RedisNoticeJobs.class, all);

@@ -276,8 +276,6 @@ class PostgresDueNoticeTests {
     private static Map<String, Object> options(Map<String, Object> properties) {
         Map<String, Object> all = new LinkedHashMap<>();
         all.put("dsched.queue.poll-interval", "1h");
-        all.put("dsched.recovery.heartbeat-interval", "250ms");
-        all.put("dsched.recovery.node-timeout", "2s");
         all.put("dsched.history.cleanup-cron", "0 0 0 1 1 *");
         all.putAll(properties);
         return all;
