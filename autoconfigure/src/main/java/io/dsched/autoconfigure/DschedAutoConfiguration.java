@@ -1,6 +1,7 @@
 package io.dsched.autoconfigure;
 
 import io.dsched.internal.engine.NodeId;
+import io.dsched.internal.engine.WorkerThreads;
 import io.dsched.internal.store.ClusterTables;
 import io.dsched.internal.store.DatabasePlatform;
 import javax.sql.DataSource;
@@ -10,8 +11,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
 /**
@@ -43,6 +46,16 @@ public final class DschedAutoConfiguration {
     @ConditionalOnMissingBean
     NodeId dschedNodeId(DschedProperties properties) {
         return NodeId.of(properties.getNodeId());
+    }
+
+    /**
+     * The threads attempts run on: virtual threads where Spring Boot's convention asks for them
+     * ({@code spring.threads.virtual.enabled} on Java 21 and later), else platform threads.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    WorkerThreads dschedWorkerThreads(Environment environment) {
+        return Threading.VIRTUAL.isActive(environment) ? WorkerThreads.VIRTUAL : WorkerThreads.PLATFORM;
     }
 
     @Bean

@@ -14,6 +14,7 @@ import io.dsched.internal.engine.GracefulShutdown;
 import io.dsched.internal.engine.JobSynchronizer;
 import io.dsched.internal.engine.NodeId;
 import io.dsched.internal.engine.QuartzSettings;
+import io.dsched.internal.engine.WorkerThreads;
 import io.dsched.internal.execution.FireExecutor;
 import io.dsched.internal.history.Housekeeping;
 import io.dsched.internal.jobs.RuntimeJobs;
@@ -55,6 +56,7 @@ final class DschedEngineConfiguration {
             ClusterMembership membership,
             ClockSkew skew,
             DatabaseClock clock,
+            WorkerThreads workerThreads,
             ObjectProvider<DschedCustomizer> customizers)
             throws SchedulerException {
         DschedProperties.Cluster cluster = properties.getCluster();
@@ -76,6 +78,7 @@ final class DschedEngineConfiguration {
                 cluster.getMisfireThreshold(),
                 cluster.isSkipLocked());
         QuartzSettings.fireAhead(quartz, cluster.getFireAhead(), cluster.getFireAheadMax());
+        QuartzSettings.workerThreads(quartz, workerThreads);
         DschedEngineSettings settings =
                 new DschedEngineSettings(jdbc.tables().clusterName(), nodeId.value(), jdbc.platform(), quartz);
         customizers.orderedStream().forEach((customizer) -> customizer.customize(settings));

@@ -25,6 +25,9 @@ public final class DschedEngineSettings {
                     "org.quartz.threadPool.class",
                     "dsched's pool starts each fire at its time, which a fire made ahead of it needs"),
             Map.entry("org.quartz.threadPool.capacity", "set dsched.cluster.fire-ahead-max instead"),
+            Map.entry(
+                    "org.quartz.threadPool.virtualThreads",
+                    "set spring.threads.virtual.enabled instead (it takes effect on Java 21 and later)"),
             Map.entry("org.quartz.jobStore.fireAheadMillis", "set dsched.cluster.fire-ahead instead"),
             Map.entry("org.quartz.scheduler.instanceId", "set dsched.node-id or define a NodeId bean instead"),
             Map.entry(

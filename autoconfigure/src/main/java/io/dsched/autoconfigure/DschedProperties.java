@@ -27,7 +27,10 @@ public class DschedProperties {
      */
     private String nodeId;
 
-    /** Number of threads that run jobs on this node. */
+    /**
+     * Number of threads that run jobs on this node: virtual threads when
+     * spring.threads.virtual.enabled is set on Java 21 or later, else platform threads.
+     */
     private int threads = 10;
 
     /**

@@ -2,6 +2,7 @@ package io.dsched.autoconfigure;
 
 import io.dsched.internal.cluster.DatabaseClock;
 import io.dsched.internal.engine.GracefulShutdown;
+import io.dsched.internal.engine.WorkerThreads;
 import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.queue.AfterCommit;
@@ -50,7 +51,8 @@ final class DschedQueueConfiguration {
             DschedProperties properties,
             DschedSchemaInitializer schemaInitializer,
             GracefulShutdown shutdown,
-            DatabaseClock clock) {
+            DatabaseClock clock,
+            WorkerThreads workerThreads) {
         return new ExecutionQueue(
                 store,
                 runner,
@@ -58,6 +60,7 @@ final class DschedQueueConfiguration {
                 clock,
                 properties.getQueue().getPollInterval(),
                 properties.getThreads(),
+                workerThreads,
                 shutdown,
                 properties.isRunJobs());
     }

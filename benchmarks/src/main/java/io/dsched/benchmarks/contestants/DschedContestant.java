@@ -63,6 +63,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       dsched.queue.notify-through=redis}), on the Redis the run names with {@code --redis
  *       host:port}: what MySQL and MariaDB, which have no notices of their own, get. W5 only, and
  *       only in a run with {@code --redis}.
+ *   <li>{@code dsched-virtual}: the defaults with {@code spring.threads.virtual.enabled=true}, so
+ *       that the workers are virtual threads. W1 and W5, in a run on Java 21 or later only.
  * </ul>
  */
 public final class DschedContestant implements Contestant {
@@ -74,7 +76,9 @@ public final class DschedContestant implements Contestant {
         /** {@code dsched.queue.notify=false}, for W5. */
         POLL("dsched-poll", false, false),
         /** {@code dsched.queue.notify-through=redis}, for W5. */
-        REDIS("dsched-redis", null, true);
+        REDIS("dsched-redis", null, true),
+        /** {@code spring.threads.virtual.enabled=true}, for W1 and W5 on Java 21 and later. */
+        VIRTUAL("dsched-virtual", null, false);
 
         private final String contestantName;
 
@@ -138,6 +142,9 @@ public final class DschedContestant implements Contestant {
             return "`dsched.queue.notify-through=redis`: a submission wakes every node through Redis's pub/sub;"
                     + " 500 ms poll";
         }
+        if (this.variant == Variant.VIRTUAL) {
+            return "defaults, and `spring.threads.virtual.enabled=true`: the workers are virtual threads";
+        }
         String setting = (this.variant.notify == null)
                 ? "defaults: a submission wakes its own node; `dsched.queue.notify` on wakes every node;"
                         + " 500 ms poll"
@@ -169,6 +176,11 @@ public final class DschedContestant implements Contestant {
 
     @Override
     public boolean supports(Workload workload) {
+        if (this.variant == Variant.VIRTUAL) {
+            // where the JVM has virtual threads
+            return Runtime.version().feature() >= 21
+                    && (workload == Workload.W1_ONE_OFF || workload == Workload.W5_SUBMIT_LATENCY);
+        }
         if (this.variant.redis) {
             // only where the run names a Redis
             return workload == Workload.W5_SUBMIT_LATENCY && System.getProperty(REDIS) != null;
@@ -260,6 +272,9 @@ public final class DschedContestant implements Contestant {
         properties.put("dsched.jdbc.initialize-schema", "always");
         if (variant.notify != null) {
             properties.put("dsched.queue.notify", variant.notify);
+        }
+        if (variant == Variant.VIRTUAL) {
+            properties.put("spring.threads.virtual.enabled", true);
         }
         if (variant.redis) {
             properties.put("dsched.queue.notify-through", "redis");

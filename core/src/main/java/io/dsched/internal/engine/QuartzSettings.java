@@ -100,6 +100,16 @@ public final class QuartzSettings {
     }
 
     /**
+     * Has a node's Quartz workers run on virtual threads (Java 21 and later).
+     * @param properties the node's Quartz properties, from {@link #forNode}
+     * @param workerThreads the kind of thread
+     */
+    public static void workerThreads(Properties properties, WorkerThreads workerThreads) {
+        properties.setProperty(
+                "org.quartz.threadPool.virtualThreads", String.valueOf(workerThreads == WorkerThreads.VIRTUAL));
+    }
+
+    /**
      * Has a node's store fire triggers ahead of their time, when it is the {@link SkipLockedJobStore}:
      * each trigger is fired and claimed at least the lead before it is due, and its fire waits in
      * the node's {@link TimedWorkerPool} for its time.

@@ -8,7 +8,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.quartz.spi.ThreadPool;
 
 /**
@@ -34,6 +33,8 @@ public final class TimedWorkerPool implements ThreadPool {
     private int capacity;
 
     private String threadNamePrefix = "dsched-worker";
+
+    private WorkerThreads workerThreads = WorkerThreads.PLATFORM;
 
     private ScheduledThreadPoolExecutor timer;
 
@@ -91,6 +92,15 @@ public final class TimedWorkerPool implements ThreadPool {
         this.threadNamePrefix = threadNamePrefix;
     }
 
+    /**
+     * Sets whether the workers are virtual threads (Java 21 and later); the timer stays a platform
+     * thread.
+     * @param virtualThreads {@code true} for virtual threads
+     */
+    public void setVirtualThreads(boolean virtualThreads) {
+        this.workerThreads = virtualThreads ? WorkerThreads.VIRTUAL : WorkerThreads.PLATFORM;
+    }
+
     @Override
     public void initialize() {
         if (this.threadCount < 1) {
@@ -103,7 +113,7 @@ public final class TimedWorkerPool implements ThreadPool {
                 0,
                 TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(),
-                threads(this.threadNamePrefix + "-"));
+                this.workerThreads.factory(this.threadNamePrefix + "-"));
         this.workers.prestartAllCoreThreads();
         this.timer = new ScheduledThreadPoolExecutor(1, threads(this.threadNamePrefix + "-timer"));
         this.timer.setRemoveOnCancelPolicy(true);
@@ -291,9 +301,8 @@ public final class TimedWorkerPool implements ThreadPool {
     public void setInstanceName(String schedName) {}
 
     private static ThreadFactory threads(String prefix) {
-        AtomicInteger count = new AtomicInteger();
         return (runnable) -> {
-            Thread thread = new Thread(runnable, prefix.endsWith("-") ? prefix + count.incrementAndGet() : prefix);
+            Thread thread = new Thread(runnable, prefix);
             // a job still running when the shutdown timeout ends must not keep the JVM alive
             thread.setDaemon(true);
             return thread;

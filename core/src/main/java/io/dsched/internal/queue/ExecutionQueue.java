@@ -3,6 +3,7 @@ package io.dsched.internal.queue;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.internal.engine.DschedPhases;
 import io.dsched.internal.engine.GracefulShutdown;
+import io.dsched.internal.engine.WorkerThreads;
 import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.store.ExecutionStore;
@@ -15,7 +16,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -52,6 +52,8 @@ public final class ExecutionQueue implements SmartLifecycle {
 
     private final int threads;
 
+    private final WorkerThreads workerThreads;
+
     private final GracefulShutdown shutdown;
 
     private final boolean runJobs;
@@ -83,6 +85,7 @@ public final class ExecutionQueue implements SmartLifecycle {
      * @param clock the clock
      * @param pollInterval how often to look for due attempts
      * @param threads how many attempts to run at once
+     * @param workerThreads the kind of thread they run on
      * @param shutdown how stopping waits for running attempts
      * @param runJobs whether this node runs attempts; when not, the queue never starts
      */
@@ -93,6 +96,7 @@ public final class ExecutionQueue implements SmartLifecycle {
             Clock clock,
             Duration pollInterval,
             int threads,
+            WorkerThreads workerThreads,
             GracefulShutdown shutdown,
             boolean runJobs) {
         this.store = store;
@@ -101,6 +105,7 @@ public final class ExecutionQueue implements SmartLifecycle {
         this.clock = clock;
         this.pollInterval = pollInterval;
         this.threads = threads;
+        this.workerThreads = workerThreads;
         this.shutdown = shutdown;
         shutdown.onQuiesce(this::quiesce);
         this.runJobs = runJobs;
@@ -139,13 +144,13 @@ public final class ExecutionQueue implements SmartLifecycle {
 
     @Override
     public void start() {
-        AtomicInteger count = new AtomicInteger();
         ThreadPoolExecutor pool = new ThreadPoolExecutor(
-                this.threads, this.threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), (runnable) -> {
-                    Thread thread = new Thread(runnable, "dsched-queue-" + count.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                });
+                this.threads,
+                this.threads,
+                0,
+                TimeUnit.MILLISECONDS,
+                new LinkedBlockingQueue<>(),
+                this.workerThreads.factory("dsched-queue-"));
         this.workers = pool;
         this.handover =
                 new Handover(pool, pool.getQueue(), this.intake, this.runner::hold, this.runner::letGo, this::putBack);

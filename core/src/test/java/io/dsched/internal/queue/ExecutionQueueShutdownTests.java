@@ -7,6 +7,7 @@ import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.engine.GracefulShutdown;
+import io.dsched.internal.engine.WorkerThreads;
 import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.JobGuard;
 import io.dsched.internal.execution.JobTarget;
@@ -76,6 +77,7 @@ class ExecutionQueueShutdownTests {
                 this.clock,
                 POLL,
                 1,
+                WorkerThreads.PLATFORM,
                 new GracefulShutdown(Duration.ofMillis(300), this.clock),
                 true);
         Instant due = this.clock.instant().minusSeconds(60).truncatedTo(ChronoUnit.MILLIS);
