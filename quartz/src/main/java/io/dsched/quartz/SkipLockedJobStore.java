@@ -96,9 +96,14 @@ import org.quartz.spi.TriggerFiredResult;
  */
 public class SkipLockedJobStore extends JobLockingStore {
 
+    /** How long a stop waits for the fires that ended to be recorded complete. */
+    private static final long COMPLETIONS_AT_STOP_MILLIS = 10_000;
+
     private volatile Boolean repeatableReadByDefault;
 
     private final FiringAhead ahead = new FiringAhead(this);
+
+    private final GroupedCompletions completions = new GroupedCompletions(this);
 
     /**
      * Hands out connections that read what is committed. MySQL and MariaDB default to REPEATABLE
@@ -290,13 +295,36 @@ public class SkipLockedJobStore extends JobLockingStore {
         return false;
     }
 
+    /** Records a fire complete in the next group of completions ({@link GroupedCompletions}). */
     @Override
     public void triggeredJobComplete(
             OperableTrigger trigger, JobDetail jobDetail, CompletedExecutionInstruction instruction) {
+        this.completions.add(new GroupedCompletions.Completion(trigger, jobDetail, instruction));
+    }
+
+    /**
+     * Records fires complete in one transaction, as Quartz does each, holding the rows of their jobs
+     * that disallow concurrent execution or persist their data.
+     */
+    void completeAll(List<GroupedCompletions.Completion> group) {
         retryExecuteInNonManagedTXLock(null, (conn) -> {
-            completeLocked(conn, trigger, jobDetail, instruction);
+            Set<JobKey> serialised = new TreeSet<>();
+            for (GroupedCompletions.Completion completion : group) {
+                JobDetail job = completion.job();
+                if (job.isConcurrentExecutionDisallowed() || job.isPersistJobDataAfterExecution()) {
+                    serialised.add(job.getKey());
+                }
+            }
+            lockJobs(conn, serialised);
+            for (GroupedCompletions.Completion completion : group) {
+                triggeredJobComplete(conn, completion.trigger(), completion.job(), completion.instruction());
+            }
             return null;
         });
+    }
+
+    org.slf4j.Logger log() {
+        return getLog();
     }
 
     /**
@@ -363,9 +391,20 @@ public class SkipLockedJobStore extends JobLockingStore {
         }
     }
 
-    /** Leaves the fires fired ahead that Quartz's thread never took, before the store shuts down. */
+    /** Stops recording completions in groups, without waiting: the database may not answer. */
+    @Override
+    void shutDownNow() {
+        this.completions.stop(0);
+        super.shutDownNow();
+    }
+
+    /**
+     * Records the fires that ended complete, and leaves the fires fired ahead that Quartz's thread
+     * never took, before the store shuts down.
+     */
     @Override
     protected void beforeShutdown() {
+        this.completions.stop(COMPLETIONS_AT_STOP_MILLIS);
         this.ahead.leaveAll();
     }
 

@@ -329,6 +329,47 @@ abstract class AbstractSkipLockedContractTests {
     }
 
     @Test
+    void aWorkerGoesOnToItsNextFireWhileTheCompletionOfItsLastWaitsForTheJobsRow() throws Exception {
+        Scheduler node = this.cluster.node("n1", Store.SKIP_LOCKED).threads(1).start();
+        JobDetail held = newJob(Fires.HeldSerialJob.class).withIdentity("held").build();
+        node.scheduleJob(held, AbstractQuartzContractTests.once("held", held, new Date()));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> Fires.of(held.getKey()).size() == 1);
+
+        try (Connection holder = this.cluster.database.connect()) {
+            // the job's row alone: by its whole key, and with no gap locks on MariaDB, so that the
+            // next job can be stored beside it
+            holder.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            holder.setAutoCommit(false);
+            try (java.sql.PreparedStatement lock = holder.prepareStatement("SELECT JOB_NAME FROM " + PREFIX
+                    + "JOB_DETAILS WHERE SCHED_NAME = ? AND JOB_NAME = ? AND JOB_GROUP = ? FOR UPDATE")) {
+                lock.setString(1, this.cluster.name);
+                lock.setString(2, held.getKey().getName());
+                lock.setString(3, held.getKey().getGroup());
+                lock.executeQuery().close();
+            }
+            // the run ends; its completion needs the job's row, which the holder has
+            Fires.unstick();
+            JobDetail next = newJob(FreeJob.class).withIdentity("next").build();
+            node.scheduleJob(next, AbstractQuartzContractTests.once("next", next, new Date()));
+
+            // the pool's one worker is free for it all the same
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> Fires.of(next.getKey()).size() == 1);
+            assertThat(this.cluster.count(
+                            "SELECT COUNT(*) FROM {P}FIRED_TRIGGERS WHERE SCHED_NAME = ?" + " AND JOB_NAME = 'held'"))
+                    .as("the held job's fire, not yet recorded complete")
+                    .isOne();
+            holder.rollback();
+        }
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> this.cluster.count("SELECT COUNT(*) FROM {P}FIRED_TRIGGERS WHERE SCHED_NAME = ?") == 0);
+        assertThat(this.cluster.state(TriggerKey.triggerKey("held")))
+                .as("a trigger that fires no more")
+                .isNull();
+    }
+
+    @Test
     void theMisfireHandlerDoesNotWriteOverAFireThatRacedIt() throws Exception {
         // a trigger due five seconds ago: misfired for the strict node, not for the lenient one
         Scheduler strict = this.cluster
