@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.quartz.JobKey;
@@ -64,6 +65,49 @@ final class RowLocks {
     void lockTriggers(Connection conn, Collection<TriggerKey> triggers) throws SQLException {
         lockRows(
                 conn, "TRIGGERS", "TRIGGER_NAME", "TRIGGER_GROUP", triggers, TriggerKey::getName, TriggerKey::getGroup);
+    }
+
+    /**
+     * Locks the rows of jobs that no other transaction holds, in the database's order of their
+     * keys, without waiting for the others.
+     * @param conn the transaction's connection
+     * @param jobs the jobs
+     * @return the jobs whose rows another transaction holds: those neither locked nor gone
+     * @throws SQLException if the statements fail
+     */
+    Set<JobKey> lockJobsNotHeld(Connection conn, Collection<JobKey> jobs) throws SQLException {
+        Set<JobKey> locked = selectJobs(conn, jobs, " FOR UPDATE SKIP LOCKED");
+        List<JobKey> rest = new ArrayList<>(new LinkedHashSet<>(jobs));
+        rest.removeAll(locked);
+        // of those, the ones that still exist, read without a lock
+        return rest.isEmpty() ? Set.of() : selectJobs(conn, rest, "");
+    }
+
+    private Set<JobKey> selectJobs(Connection conn, Collection<JobKey> jobs, String lock) throws SQLException {
+        List<JobKey> sorted = new ArrayList<>(new LinkedHashSet<>(jobs));
+        sorted.sort(Comparator.comparing(JobKey::getName).thenComparing(JobKey::getGroup));
+        Set<JobKey> found = new java.util.HashSet<>();
+        for (int from = 0; from < sorted.size(); from += CHUNK) {
+            List<JobKey> chunk = sorted.subList(from, Math.min(sorted.size(), from + CHUNK));
+            String pairs = String.join(",", Collections.nCopies(chunk.size(), "(?,?)"));
+            String sql = "SELECT JOB_NAME, JOB_GROUP FROM " + this.prefix + "JOB_DETAILS"
+                    + " WHERE SCHED_NAME = ? AND (JOB_NAME, JOB_GROUP) IN (" + pairs + ")"
+                    + " ORDER BY JOB_NAME, JOB_GROUP" + lock;
+            try (PreparedStatement statement = conn.prepareStatement(sql)) {
+                int index = 1;
+                statement.setString(index++, this.schedulerName);
+                for (JobKey key : chunk) {
+                    statement.setString(index++, key.getName());
+                    statement.setString(index++, key.getGroup());
+                }
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        found.add(JobKey.jobKey(rows.getString(1), rows.getString(2)));
+                    }
+                }
+            }
+        }
+        return found;
     }
 
     /**

@@ -303,23 +303,32 @@ public class SkipLockedJobStore extends JobLockingStore {
     }
 
     /**
-     * Records fires complete in one transaction, as Quartz does each, holding the rows of their jobs
-     * that disallow concurrent execution or persist their data.
+     * Records fires complete in one transaction, as Quartz does each, holding the rows of all their
+     * jobs, taken first in one statement (as a fire takes them) without waiting: a fire whose job's
+     * row another transaction holds (a fire or a change of the job, or a session stalled mid-way)
+     * is left for a later group, so that it holds up no other fire's completion.
+     * @param group the fires
+     * @return those left for later
      */
-    void completeAll(List<GroupedCompletions.Completion> group) {
-        retryExecuteInNonManagedTXLock(null, (conn) -> {
-            Set<JobKey> serialised = new TreeSet<>();
+    List<GroupedCompletions.Completion> completeAll(List<GroupedCompletions.Completion> group) {
+        return retryExecuteInNonManagedTXLock(null, (conn) -> {
+            Set<JobKey> jobs = new TreeSet<>();
+            group.forEach((completion) -> jobs.add(completion.job().getKey()));
+            Set<JobKey> held;
+            try {
+                held = locks().lockJobsNotHeld(conn, jobs);
+            } catch (SQLException ex) {
+                throw new JobPersistenceException("Couldn't lock jobs " + jobs + ": " + ex.getMessage(), ex);
+            }
+            List<GroupedCompletions.Completion> later = new ArrayList<>();
             for (GroupedCompletions.Completion completion : group) {
-                JobDetail job = completion.job();
-                if (job.isConcurrentExecutionDisallowed() || job.isPersistJobDataAfterExecution()) {
-                    serialised.add(job.getKey());
+                if (held.contains(completion.job().getKey())) {
+                    later.add(completion);
+                } else {
+                    triggeredJobComplete(conn, completion.trigger(), completion.job(), completion.instruction());
                 }
             }
-            lockJobs(conn, serialised);
-            for (GroupedCompletions.Completion completion : group) {
-                triggeredJobComplete(conn, completion.trigger(), completion.job(), completion.instruction());
-            }
-            return null;
+            return later;
         });
     }
 
@@ -391,11 +400,14 @@ public class SkipLockedJobStore extends JobLockingStore {
         }
     }
 
-    /** Stops recording completions in groups, without waiting: the database may not answer. */
+    /**
+     * Stops recording completions in groups, without waiting: the database may not answer, and the
+     * store's shutdown ends the retries of the group being written.
+     */
     @Override
     void shutDownNow() {
-        this.completions.stop(0);
         super.shutDownNow();
+        this.completions.abandon();
     }
 
     /**

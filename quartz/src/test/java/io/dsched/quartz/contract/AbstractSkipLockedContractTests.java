@@ -329,7 +329,7 @@ abstract class AbstractSkipLockedContractTests {
     }
 
     @Test
-    void aWorkerGoesOnToItsNextFireWhileTheCompletionOfItsLastWaitsForTheJobsRow() throws Exception {
+    void aWorkerGoesOnToItsNextFireAndItsCompletionWhileTheCompletionOfItsLastWaitsForTheJobsRow() throws Exception {
         Scheduler node = this.cluster.node("n1", Store.SKIP_LOCKED).threads(1).start();
         JobDetail held = newJob(Fires.HeldSerialJob.class).withIdentity("held").build();
         node.scheduleJob(held, AbstractQuartzContractTests.once("held", held, new Date()));
@@ -353,11 +353,17 @@ abstract class AbstractSkipLockedContractTests {
             JobDetail next = newJob(FreeJob.class).withIdentity("next").build();
             node.scheduleJob(next, AbstractQuartzContractTests.once("next", next, new Date()));
 
-            // the pool's one worker is free for it all the same
+            // the pool's one worker is free for it all the same, and its completion waits for no
+            // other job's row
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> Fires.of(next.getKey()).size() == 1);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> this.cluster.count(
+                                    "SELECT COUNT(*) FROM {P}FIRED_TRIGGERS WHERE SCHED_NAME = ? AND JOB_NAME = ?",
+                                    "next")
+                            == 0);
             assertThat(this.cluster.count(
-                            "SELECT COUNT(*) FROM {P}FIRED_TRIGGERS WHERE SCHED_NAME = ?" + " AND JOB_NAME = 'held'"))
+                            "SELECT COUNT(*) FROM {P}FIRED_TRIGGERS WHERE SCHED_NAME = ? AND JOB_NAME = ?", "held"))
                     .as("the held job's fire, not yet recorded complete")
                     .isOne();
             holder.rollback();
