@@ -36,13 +36,22 @@ public class WorkerThreadsProbe {
     /**
      * Runs the probe.
      * @param args {@code spring.threads.virtual.enabled}: {@code true} or {@code false}
-     * @throws Exception if it cannot
      */
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            probe(args[0]);
+        } catch (Exception | Error ex) {
+            ex.printStackTrace();
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    private static void probe(String virtual) throws Exception {
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(WorkerThreadsProbe.class)
                 .web(WebApplicationType.NONE)
                 .properties(
-                        "spring.threads.virtual.enabled=" + args[0],
+                        "spring.threads.virtual.enabled=" + virtual,
                         "spring.datasource.url=jdbc:h2:mem:probe;DB_CLOSE_DELAY=-1;DB_CLOSE_ON_EXIT=FALSE",
                         "dsched.queue.poll-interval=200ms",
                         "spring.main.banner-mode=off")
@@ -54,7 +63,6 @@ public class WorkerThreadsProbe {
             THREADS.forEach((kind, thread) ->
                     System.out.println(RAN + kind + " on virtual=" + isVirtual(thread) + " " + thread.getName()));
         }
-        System.exit(0);
     }
 
     /** Whether a thread is virtual, read by reflection: the tests compile for Java 17. */

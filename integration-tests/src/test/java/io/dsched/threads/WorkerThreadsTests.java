@@ -66,7 +66,7 @@ class WorkerThreadsTests {
                     .redirectOutput(output.toFile())
                     .start();
             if (!process.waitFor(120, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
+                process.destroyForcibly().waitFor();
             }
             List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
             assertThat(process.exitValue()).as(String.join("\n", lines)).isZero();
