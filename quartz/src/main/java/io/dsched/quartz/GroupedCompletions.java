@@ -1,11 +1,16 @@
 package io.dsched.quartz;
 
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.quartz.JobDetail;
+import org.quartz.JobKey;
+import org.quartz.JobPersistenceException;
 import org.quartz.Trigger.CompletedExecutionInstruction;
 import org.quartz.spi.OperableTrigger;
 
@@ -15,7 +20,7 @@ import org.quartz.spi.OperableTrigger;
  * unblocks the job's triggers and deletes the fire's record. Under load the groups grow by
  * themselves: each transaction takes every completion that came while the one before committed,
  * up to {@link #MOST}. A fire whose job's row another transaction holds waits for a later group
- * ({@link SkipLockedJobStore#completeAll}), so that one held job holds up no other.
+ * ({@link #completeAll}), so that one held job holds up no other.
  *
  * <p>Until its group commits, a fire's record stays and its job's triggers stay blocked: the job's
  * next fire waits for it, as it waits for the fire to run. A node that dies meanwhile leaves both
@@ -70,7 +75,7 @@ final class GroupedCompletions {
         }
         List<Completion> left = List.of(completion);
         while (!left.isEmpty()) {
-            left = this.store.completeAll(left);
+            left = completeAll(left);
             pause();
         }
     }
@@ -117,7 +122,7 @@ final class GroupedCompletions {
 
     private List<Completion> record(List<Completion> group) {
         try {
-            return this.store.completeAll(group);
+            return completeAll(group);
         } catch (RuntimeException ex) {
             // the store retries until it shuts down; then the cluster's recovery completes them
             this.store.log().warn("Couldn't record " + group.size() + " fire(s) complete: " + ex.getMessage());
@@ -151,6 +156,36 @@ final class GroupedCompletions {
                     .warn(left + " fire(s) not recorded complete as the store stopped: the cluster's"
                             + " recovery of this node completes them");
         }
+    }
+
+    /**
+     * Records fires complete in one transaction, as Quartz does each, holding the rows of all their
+     * jobs, taken first in one statement (as a fire takes them) without waiting: a fire whose job's
+     * row another transaction holds (a fire or a change of the job, or a session stalled mid-way)
+     * is left for a later group, so that it holds up no other fire's completion.
+     * @param group the fires
+     * @return those left for later
+     */
+    List<Completion> completeAll(List<Completion> group) {
+        return this.store.untilCommitted((conn) -> {
+            Set<JobKey> jobs = new TreeSet<>();
+            group.forEach((completion) -> jobs.add(completion.job().getKey()));
+            Set<JobKey> held;
+            try {
+                held = this.store.locks().lockJobsNotHeld(conn, jobs);
+            } catch (SQLException ex) {
+                throw new JobPersistenceException("Couldn't lock jobs " + jobs + ": " + ex.getMessage(), ex);
+            }
+            List<Completion> later = new ArrayList<>();
+            for (Completion completion : group) {
+                if (held.contains(completion.job().getKey())) {
+                    later.add(completion);
+                } else {
+                    this.store.complete(conn, completion);
+                }
+            }
+            return later;
+        });
     }
 
     private static void pause() {

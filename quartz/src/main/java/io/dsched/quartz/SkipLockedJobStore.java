@@ -303,33 +303,19 @@ public class SkipLockedJobStore extends JobLockingStore {
     }
 
     /**
-     * Records fires complete in one transaction, as Quartz does each, holding the rows of all their
-     * jobs, taken first in one statement (as a fire takes them) without waiting: a fire whose job's
-     * row another transaction holds (a fire or a change of the job, or a session stalled mid-way)
-     * is left for a later group, so that it holds up no other fire's completion.
-     * @param group the fires
-     * @return those left for later
+     * Does work in a transaction of its own, outside Quartz's lock, tried again after a pause until
+     * it commits or the store shuts down, as Quartz records a completion.
+     * @param work the work
+     * @return what it returns
+     * @throws IllegalStateException once the store has shut down
      */
-    List<GroupedCompletions.Completion> completeAll(List<GroupedCompletions.Completion> group) {
-        return retryExecuteInNonManagedTXLock(null, (conn) -> {
-            Set<JobKey> jobs = new TreeSet<>();
-            group.forEach((completion) -> jobs.add(completion.job().getKey()));
-            Set<JobKey> held;
-            try {
-                held = locks().lockJobsNotHeld(conn, jobs);
-            } catch (SQLException ex) {
-                throw new JobPersistenceException("Couldn't lock jobs " + jobs + ": " + ex.getMessage(), ex);
-            }
-            List<GroupedCompletions.Completion> later = new ArrayList<>();
-            for (GroupedCompletions.Completion completion : group) {
-                if (held.contains(completion.job().getKey())) {
-                    later.add(completion);
-                } else {
-                    triggeredJobComplete(conn, completion.trigger(), completion.job(), completion.instruction());
-                }
-            }
-            return later;
-        });
+    <T> T untilCommitted(Work<T> work) {
+        return retryExecuteInNonManagedTXLock(null, work::in);
+    }
+
+    /** Records a fire complete as Quartz does, in a transaction that holds its job's row. */
+    void complete(Connection conn, GroupedCompletions.Completion completion) throws JobPersistenceException {
+        triggeredJobComplete(conn, completion.trigger(), completion.job(), completion.instruction());
     }
 
     org.slf4j.Logger log() {
