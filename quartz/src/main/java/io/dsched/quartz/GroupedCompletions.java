@@ -1,7 +1,9 @@
 package io.dsched.quartz;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -34,6 +36,9 @@ final class GroupedCompletions {
     /** The most completions one transaction records. */
     static final int MOST = 100;
 
+    /** How long fires may wait to be recorded complete before a warning says so. */
+    private static final long STALL_WARNING_MILLIS = 30_000;
+
     /** How often the thread looks whether it should stop, and tries again the fires it left. */
     private static final long PAUSE_MILLIS = 50;
 
@@ -52,12 +57,34 @@ final class GroupedCompletions {
     /** Set when the store shuts down without writing: the thread ends without the rest. */
     private volatile boolean abandoned;
 
+    /** The fires whose completion failed alone, warned of once each; the thread's own. */
+    private final Set<Completion> failing = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+    /** How long fires have been left for later; the thread's own. */
+    private final Stall stall = new Stall();
+
     GroupedCompletions(SkipLockedJobStore store) {
         this.store = store;
     }
 
     /** A fire to record complete, as {@code JobStore.triggeredJobComplete} is told of it. */
-    record Completion(OperableTrigger trigger, JobDetail job, CompletedExecutionInstruction instruction) {}
+    record Completion(OperableTrigger trigger, JobDetail job, CompletedExecutionInstruction instruction) {
+
+        /** Whether recording it changes the job's triggers, under the job's row. */
+        boolean changesTriggers() {
+            return this.job.isConcurrentExecutionDisallowed()
+                    || this.job.isPersistJobDataAfterExecution()
+                    || this.instruction != CompletedExecutionInstruction.NOOP;
+        }
+    }
+
+    /**
+     * The order in which a group records its fires: its triggers' rows are changed in the order
+     * in which a fire locks them.
+     */
+    private static final Comparator<Completion> BY_TRIGGER = Comparator.comparing(
+                    (Completion completion) -> completion.trigger().getKey().getName())
+            .thenComparing((completion) -> completion.trigger().getKey().getGroup());
 
     /**
      * Records a fire complete in the next group, or on this thread once stopped.
@@ -73,10 +100,14 @@ final class GroupedCompletions {
                 return;
             }
         }
+        // as Quartz's worker does: until it commits, or the store has shut down
         List<Completion> left = List.of(completion);
         while (!left.isEmpty()) {
-            left = completeAll(left);
-            pause();
+            List<Completion> these = left;
+            left = this.store.untilCommitted((conn) -> completeHolding(conn, these));
+            if (!left.isEmpty()) {
+                pause();
+            }
         }
     }
 
@@ -93,7 +124,7 @@ final class GroupedCompletions {
     private void run() {
         List<Completion> group = new ArrayList<>(MOST);
         try {
-            while (!this.abandoned) {
+            while (!this.abandoned && !this.store.isShutDown()) {
                 if (group.isEmpty()) {
                     Completion first = this.waiting.poll(PAUSE_MILLIS, TimeUnit.MILLISECONDS);
                     if (first == null) {
@@ -104,13 +135,17 @@ final class GroupedCompletions {
                     }
                     group.add(first);
                 }
-                this.waiting.drainTo(group, MOST - group.size());
+                // those left from the last group do not take the room of new ones
+                this.waiting.drainTo(group, MOST);
                 List<Completion> left = record(group);
                 group.clear();
                 group.addAll(left);
                 if (!left.isEmpty()) {
-                    // their jobs' rows are held: the others go on meanwhile
+                    // their jobs' rows are held, or they fail: the others went on meanwhile
+                    this.stall.left(left.size());
                     pause();
+                } else {
+                    this.stall.none();
                 }
             }
         } catch (InterruptedException ex) {
@@ -120,14 +155,36 @@ final class GroupedCompletions {
         }
     }
 
+    /**
+     * Records a group in one transaction; should that fail, each of its fires in a transaction of
+     * its own, so that one whose completion fails holds up no other.
+     * @return the fires left for a later group: their jobs' rows held, or their completion failed
+     */
     private List<Completion> record(List<Completion> group) {
+        group.sort(BY_TRIGGER);
         try {
-            return completeAll(group);
-        } catch (RuntimeException ex) {
-            // the store retries until it shuts down; then the cluster's recovery completes them
-            this.store.log().warn("Couldn't record " + group.size() + " fire(s) complete: " + ex.getMessage());
-            return List.of();
+            return this.store.inTransaction((conn) -> completeHolding(conn, group));
+        } catch (JobPersistenceException | RuntimeException ex) {
+            if (this.store.isShutDown()) {
+                return List.of();
+            }
         }
+        List<Completion> left = new ArrayList<>();
+        for (Completion completion : group) {
+            try {
+                left.addAll(this.store.inTransaction((conn) -> completeHolding(conn, List.of(completion))));
+                this.failing.remove(completion);
+            } catch (JobPersistenceException | RuntimeException ex) {
+                left.add(completion);
+                if (this.failing.add(completion)) {
+                    this.store
+                            .log()
+                            .warn("Couldn't record the fire of "
+                                    + completion.trigger().getKey() + " complete; trying again: " + ex.getMessage());
+                }
+            }
+        }
+        return left;
     }
 
     private boolean stoppedAndDone() {
@@ -159,33 +216,36 @@ final class GroupedCompletions {
     }
 
     /**
-     * Records fires complete in one transaction, as Quartz does each, holding the rows of all their
-     * jobs, taken first in one statement (as a fire takes them) without waiting: a fire whose job's
-     * row another transaction holds (a fire or a change of the job, or a session stalled mid-way)
-     * is left for a later group, so that it holds up no other fire's completion.
-     * @param group the fires
+     * Records fires complete in the caller's transaction, as Quartz does each, first taking the rows
+     * of the jobs whose triggers their completion changes (those that disallow concurrent
+     * execution or persist their data, and a trigger that fires no more or is set complete or in
+     * error), in one statement, as a fire takes them, without waiting: a fire whose job's row
+     * another transaction holds (a fire or a change of the job, or a session stalled mid-way) is
+     * left for a later group, so that it holds up no other fire's completion.
      * @return those left for later
      */
-    List<Completion> completeAll(List<Completion> group) {
-        return this.store.untilCommitted((conn) -> {
-            Set<JobKey> jobs = new TreeSet<>();
-            group.forEach((completion) -> jobs.add(completion.job().getKey()));
-            Set<JobKey> held;
-            try {
-                held = this.store.locks().lockJobsNotHeld(conn, jobs);
-            } catch (SQLException ex) {
-                throw new JobPersistenceException("Couldn't lock jobs " + jobs + ": " + ex.getMessage(), ex);
+    private List<Completion> completeHolding(Connection conn, List<Completion> group) throws JobPersistenceException {
+        Set<JobKey> jobs = new TreeSet<>();
+        for (Completion completion : group) {
+            if (completion.changesTriggers()) {
+                jobs.add(completion.job().getKey());
             }
-            List<Completion> later = new ArrayList<>();
-            for (Completion completion : group) {
-                if (held.contains(completion.job().getKey())) {
-                    later.add(completion);
-                } else {
-                    this.store.complete(conn, completion);
-                }
+        }
+        Set<JobKey> held;
+        try {
+            held = jobs.isEmpty() ? Set.of() : this.store.locks().lockJobsNotHeld(conn, jobs);
+        } catch (SQLException ex) {
+            throw new JobPersistenceException("Couldn't lock jobs " + jobs + ": " + ex.getMessage(), ex);
+        }
+        List<Completion> later = new ArrayList<>();
+        for (Completion completion : group) {
+            if (held.contains(completion.job().getKey())) {
+                later.add(completion);
+            } else {
+                this.store.complete(conn, completion);
             }
-            return later;
-        });
+        }
+        return later;
     }
 
     private static void pause() {
@@ -221,5 +281,35 @@ final class GroupedCompletions {
             this.stopped = true;
         }
         this.abandoned = true;
+    }
+
+    /** Warns once fires have been left for later for {@link #STALL_WARNING_MILLIS} on end. */
+    private final class Stall {
+
+        private long since;
+
+        private boolean warned;
+
+        void left(int fires) {
+            long now = System.currentTimeMillis();
+            if (this.since == 0) {
+                this.since = now;
+            } else if (!this.warned && now - this.since > STALL_WARNING_MILLIS) {
+                this.warned = true;
+                GroupedCompletions.this
+                        .store
+                        .log()
+                        .warn(
+                                fires + " fire(s) have waited more than "
+                                        + STALL_WARNING_MILLIS / 1000
+                                        + " s to be recorded complete: their jobs' rows are held by"
+                                        + " other transactions, or their completion fails; their jobs fire again once they are");
+            }
+        }
+
+        void none() {
+            this.since = 0;
+            this.warned = false;
+        }
     }
 }

@@ -101,6 +101,8 @@ public class SkipLockedJobStore extends JobLockingStore {
 
     private volatile Boolean repeatableReadByDefault;
 
+    private volatile boolean shutDown;
+
     private final FiringAhead ahead = new FiringAhead(this);
 
     private final GroupedCompletions completions = new GroupedCompletions(this);
@@ -313,6 +315,11 @@ public class SkipLockedJobStore extends JobLockingStore {
         return retryExecuteInNonManagedTXLock(null, work::in);
     }
 
+    /** Whether the store has shut down: no transaction of it commits any more. */
+    boolean isShutDown() {
+        return this.shutDown;
+    }
+
     /** Records a fire complete as Quartz does, in a transaction that holds its job's row. */
     void complete(Connection conn, GroupedCompletions.Completion completion) throws JobPersistenceException {
         triggeredJobComplete(conn, completion.trigger(), completion.job(), completion.instruction());
@@ -393,7 +400,14 @@ public class SkipLockedJobStore extends JobLockingStore {
     @Override
     void shutDownNow() {
         super.shutDownNow();
+        this.shutDown = true;
         this.completions.abandon();
+    }
+
+    @Override
+    public void shutdown() {
+        super.shutdown();
+        this.shutDown = true;
     }
 
     /**

@@ -376,6 +376,27 @@ abstract class AbstractSkipLockedContractTests {
     }
 
     @Test
+    void aFireWhoseCompletionFailsHoldsUpNoOtherFiresCompletion() throws Exception {
+        Scheduler node = this.cluster.node("n1", Store.SKIP_LOCKED).threads(1).start();
+        JobDetail unwritable =
+                newJob(Fires.UnwritableDataJob.class).withIdentity("unwritable").build();
+        node.scheduleJob(unwritable, AbstractQuartzContractTests.once("unwritable", unwritable, new Date()));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> Fires.of(unwritable.getKey()).size() == 1);
+
+        JobDetail next = newJob(SerialJob.class).withIdentity("next").build();
+        node.scheduleJob(next, every300Millis(next, "next"));
+
+        // the other job's fires are recorded complete, one after the other, while the first's fails
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> Fires.of(next.getKey()).size() >= 3);
+        assertThat(this.cluster.count(
+                        "SELECT COUNT(*) FROM {P}FIRED_TRIGGERS WHERE SCHED_NAME = ? AND JOB_NAME = ?", "unwritable"))
+                .as("the fire whose completion fails")
+                .isOne();
+    }
+
+    @Test
     void theMisfireHandlerDoesNotWriteOverAFireThatRacedIt() throws Exception {
         // a trigger due five seconds ago: misfired for the strict node, not for the lenient one
         Scheduler strict = this.cluster

@@ -160,4 +160,19 @@ final class Fires {
             }
         }
     }
+
+    /**
+     * A job that persists its data and leaves a value in it that the store, which keeps job data
+     * as properties, cannot write: its completion fails every time.
+     */
+    @PersistJobDataAfterExecution
+    @DisallowConcurrentExecution
+    public static class UnwritableDataJob implements Job {
+
+        @Override
+        public void execute(JobExecutionContext context) throws JobExecutionException {
+            run(context);
+            context.getJobDetail().getJobDataMap().put("unwritable", Integer.valueOf(1));
+        }
+    }
 }
