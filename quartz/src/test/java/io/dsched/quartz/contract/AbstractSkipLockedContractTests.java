@@ -47,9 +47,9 @@ import org.quartz.impl.matchers.KeyMatcher;
  */
 abstract class AbstractSkipLockedContractTests {
 
-    private static final String PREFIX = "QS_";
+    static final String PREFIX = "QS_";
 
-    private TestCluster cluster;
+    TestCluster cluster;
 
     private final ExecutorService background = Executors.newCachedThreadPool();
 
@@ -329,74 +329,6 @@ abstract class AbstractSkipLockedContractTests {
     }
 
     @Test
-    void aWorkerGoesOnToItsNextFireAndItsCompletionWhileTheCompletionOfItsLastWaitsForTheJobsRow() throws Exception {
-        Scheduler node = this.cluster.node("n1", Store.SKIP_LOCKED).threads(1).start();
-        JobDetail held = newJob(Fires.HeldSerialJob.class).withIdentity("held").build();
-        node.scheduleJob(held, AbstractQuartzContractTests.once("held", held, new Date()));
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> Fires.of(held.getKey()).size() == 1);
-
-        try (Connection holder = this.cluster.database.connect()) {
-            // the job's row alone: by its whole key, and with no gap locks on MariaDB, so that the
-            // next job can be stored beside it
-            holder.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-            holder.setAutoCommit(false);
-            try (java.sql.PreparedStatement lock = holder.prepareStatement("SELECT JOB_NAME FROM " + PREFIX
-                    + "JOB_DETAILS WHERE SCHED_NAME = ? AND JOB_NAME = ? AND JOB_GROUP = ? FOR UPDATE")) {
-                lock.setString(1, this.cluster.name);
-                lock.setString(2, held.getKey().getName());
-                lock.setString(3, held.getKey().getGroup());
-                lock.executeQuery().close();
-            }
-            // the run ends; its completion needs the job's row, which the holder has
-            Fires.unstick();
-            JobDetail next = newJob(FreeJob.class).withIdentity("next").build();
-            node.scheduleJob(next, AbstractQuartzContractTests.once("next", next, new Date()));
-
-            // the pool's one worker is free for it all the same, and its completion waits for no
-            // other job's row
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() -> Fires.of(next.getKey()).size() == 1);
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() -> this.cluster.count(
-                                    "SELECT COUNT(*) FROM {P}FIRED_TRIGGERS WHERE SCHED_NAME = ? AND JOB_NAME = ?",
-                                    "next")
-                            == 0);
-            assertThat(this.cluster.count(
-                            "SELECT COUNT(*) FROM {P}FIRED_TRIGGERS WHERE SCHED_NAME = ? AND JOB_NAME = ?", "held"))
-                    .as("the held job's fire, not yet recorded complete")
-                    .isOne();
-            holder.rollback();
-        }
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> this.cluster.count("SELECT COUNT(*) FROM {P}FIRED_TRIGGERS WHERE SCHED_NAME = ?") == 0);
-        assertThat(this.cluster.state(TriggerKey.triggerKey("held")))
-                .as("a trigger that fires no more")
-                .isNull();
-    }
-
-    @Test
-    void aFireWhoseCompletionFailsHoldsUpNoOtherFiresCompletion() throws Exception {
-        Scheduler node = this.cluster.node("n1", Store.SKIP_LOCKED).threads(1).start();
-        JobDetail unwritable =
-                newJob(Fires.UnwritableDataJob.class).withIdentity("unwritable").build();
-        node.scheduleJob(unwritable, AbstractQuartzContractTests.once("unwritable", unwritable, new Date()));
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> Fires.of(unwritable.getKey()).size() == 1);
-
-        JobDetail next = newJob(SerialJob.class).withIdentity("next").build();
-        node.scheduleJob(next, every300Millis(next, "next"));
-
-        // the other job's fires are recorded complete, one after the other, while the first's fails
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> Fires.of(next.getKey()).size() >= 3);
-        assertThat(this.cluster.count(
-                        "SELECT COUNT(*) FROM {P}FIRED_TRIGGERS WHERE SCHED_NAME = ? AND JOB_NAME = ?", "unwritable"))
-                .as("the fire whose completion fails")
-                .isOne();
-    }
-
-    @Test
     void theMisfireHandlerDoesNotWriteOverAFireThatRacedIt() throws Exception {
         // a trigger due five seconds ago: misfired for the strict node, not for the lenient one
         Scheduler strict = this.cluster
@@ -487,7 +419,7 @@ abstract class AbstractSkipLockedContractTests {
                 .startsWith(start, second, second.plusSeconds(1));
     }
 
-    private static Trigger every300Millis(JobDetail job, String name) {
+    static Trigger every300Millis(JobDetail job, String name) {
         return newTrigger()
                 .withIdentity(job.getKey().getName() + "-" + name)
                 .forJob(job)
