@@ -54,7 +54,7 @@ final class GroupedCompletions {
     /** Set once a stop began: completions are recorded on their workers; guarded by {@link #lifecycle}. */
     private boolean stopped;
 
-    /** Set when the store shuts down without writing: the thread ends without the rest. */
+    /** Set once the store has shut down, or shuts down without writing: the thread ends without the rest. */
     private volatile boolean abandoned;
 
     /** The fires whose completion failed alone, warned of once each; the thread's own. */
@@ -124,7 +124,7 @@ final class GroupedCompletions {
     private void run() {
         List<Completion> group = new ArrayList<>(MOST);
         try {
-            while (!this.abandoned && !this.store.isShutDown()) {
+            while (!this.abandoned) {
                 if (group.isEmpty()) {
                     Completion first = this.waiting.poll(PAUSE_MILLIS, TimeUnit.MILLISECONDS);
                     if (first == null) {
@@ -165,7 +165,7 @@ final class GroupedCompletions {
         try {
             return this.store.inTransaction((conn) -> completeHolding(conn, group));
         } catch (JobPersistenceException | RuntimeException ex) {
-            if (this.store.isShutDown()) {
+            if (this.abandoned) {
                 return List.of();
             }
         }
@@ -275,7 +275,7 @@ final class GroupedCompletions {
         }
     }
 
-    /** Takes no more and writes nothing more, without waiting: the store shut down without writing. */
+    /** Takes no more and writes nothing more, without waiting: the store has shut down, or does so without writing. */
     void abandon() {
         synchronized (this.lifecycle) {
             this.stopped = true;

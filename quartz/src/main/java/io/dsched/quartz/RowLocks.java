@@ -76,38 +76,24 @@ final class RowLocks {
      * @throws SQLException if the statements fail
      */
     Set<JobKey> lockJobsNotHeld(Connection conn, Collection<JobKey> jobs) throws SQLException {
-        Set<JobKey> locked = selectJobs(conn, jobs, " FOR UPDATE SKIP LOCKED");
+        Set<JobKey> locked = jobRows(conn, jobs, " FOR UPDATE SKIP LOCKED");
         List<JobKey> rest = new ArrayList<>(new LinkedHashSet<>(jobs));
         rest.removeAll(locked);
         // of those, the ones that still exist, read without a lock
-        return rest.isEmpty() ? Set.of() : selectJobs(conn, rest, "");
+        return rest.isEmpty() ? Set.of() : jobRows(conn, rest, "");
     }
 
-    private Set<JobKey> selectJobs(Connection conn, Collection<JobKey> jobs, String lock) throws SQLException {
-        List<JobKey> sorted = new ArrayList<>(new LinkedHashSet<>(jobs));
-        sorted.sort(Comparator.comparing(JobKey::getName).thenComparing(JobKey::getGroup));
-        Set<JobKey> found = new java.util.HashSet<>();
-        for (int from = 0; from < sorted.size(); from += CHUNK) {
-            List<JobKey> chunk = sorted.subList(from, Math.min(sorted.size(), from + CHUNK));
-            String pairs = String.join(",", Collections.nCopies(chunk.size(), "(?,?)"));
-            String sql = "SELECT JOB_NAME, JOB_GROUP FROM " + this.prefix + "JOB_DETAILS"
-                    + " WHERE SCHED_NAME = ? AND (JOB_NAME, JOB_GROUP) IN (" + pairs + ")"
-                    + " ORDER BY JOB_NAME, JOB_GROUP" + lock;
-            try (PreparedStatement statement = conn.prepareStatement(sql)) {
-                int index = 1;
-                statement.setString(index++, this.schedulerName);
-                for (JobKey key : chunk) {
-                    statement.setString(index++, key.getName());
-                    statement.setString(index++, key.getGroup());
-                }
-                try (ResultSet rows = statement.executeQuery()) {
-                    while (rows.next()) {
-                        found.add(JobKey.jobKey(rows.getString(1), rows.getString(2)));
-                    }
-                }
-            }
-        }
-        return found;
+    private Set<JobKey> jobRows(Connection conn, Collection<JobKey> jobs, String lock) throws SQLException {
+        return rows(
+                conn,
+                "JOB_DETAILS",
+                "JOB_NAME",
+                "JOB_GROUP",
+                jobs,
+                JobKey::getName,
+                JobKey::getGroup,
+                lock,
+                JobKey::jobKey);
     }
 
     /**
@@ -127,28 +113,52 @@ final class RowLocks {
             Function<K, String> name,
             Function<K, String> group)
             throws SQLException {
+        rows(conn, table, nameColumn, groupColumn, keys, name, group, " FOR UPDATE", (n, g) -> null);
+    }
+
+    /**
+     * Reads rows by their keys, one statement per {@link #CHUNK} keys, in the order of their keys,
+     * with a lock clause or none; returns the keys of the rows read.
+     */
+    private <K> Set<K> rows(
+            Connection conn,
+            String table,
+            String nameColumn,
+            String groupColumn,
+            Collection<K> keys,
+            Function<K, String> name,
+            Function<K, String> group,
+            String lock,
+            java.util.function.BiFunction<String, String, K> key)
+            throws SQLException {
         List<K> sorted = new ArrayList<>(new LinkedHashSet<>(keys));
         sorted.sort(Comparator.comparing(name).thenComparing(group));
+        Set<K> read = new java.util.HashSet<>();
         for (int from = 0; from < sorted.size(); from += CHUNK) {
             List<K> chunk = sorted.subList(from, Math.min(sorted.size(), from + CHUNK));
             String pairs = String.join(",", Collections.nCopies(chunk.size(), "(?,?)"));
-            String sql = "SELECT " + nameColumn + " FROM " + this.prefix + table
+            String sql = "SELECT " + nameColumn + ", " + groupColumn + " FROM " + this.prefix + table
                     + " WHERE SCHED_NAME = ? AND (" + nameColumn + ", " + groupColumn + ") IN (" + pairs + ")"
-                    + " ORDER BY " + nameColumn + ", " + groupColumn + " FOR UPDATE";
+                    + " ORDER BY " + nameColumn + ", " + groupColumn + lock;
             try (PreparedStatement statement = conn.prepareStatement(sql)) {
                 int index = 1;
                 statement.setString(index++, this.schedulerName);
-                for (K key : chunk) {
-                    statement.setString(index++, name.apply(key));
-                    statement.setString(index++, group.apply(key));
+                for (K each : chunk) {
+                    statement.setString(index++, name.apply(each));
+                    statement.setString(index++, group.apply(each));
                 }
                 try (ResultSet rows = statement.executeQuery()) {
+                    // with a lock clause, each row read is locked
                     while (rows.next()) {
-                        // each row read is locked
+                        K found = key.apply(rows.getString(1), rows.getString(2));
+                        if (found != null) {
+                            read.add(found);
+                        }
                     }
                 }
             }
         }
+        return read;
     }
 
     /**

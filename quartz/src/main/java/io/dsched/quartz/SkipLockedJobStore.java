@@ -101,8 +101,6 @@ public class SkipLockedJobStore extends JobLockingStore {
 
     private volatile Boolean repeatableReadByDefault;
 
-    private volatile boolean shutDown;
-
     private final FiringAhead ahead = new FiringAhead(this);
 
     private final GroupedCompletions completions = new GroupedCompletions(this);
@@ -327,11 +325,6 @@ public class SkipLockedJobStore extends JobLockingStore {
         return retryExecuteInNonManagedTXLock(null, work::in);
     }
 
-    /** Whether the store has shut down: no transaction of it commits any more. */
-    boolean isShutDown() {
-        return this.shutDown;
-    }
-
     /** Records a fire complete as Quartz does, in a transaction that holds its job's row. */
     void complete(Connection conn, GroupedCompletions.Completion completion) throws JobPersistenceException {
         triggeredJobComplete(conn, completion.trigger(), completion.job(), completion.instruction());
@@ -412,14 +405,14 @@ public class SkipLockedJobStore extends JobLockingStore {
     @Override
     void shutDownNow() {
         super.shutDownNow();
-        this.shutDown = true;
         this.completions.abandon();
     }
 
+    /** Shuts the store down; a group still being written then ends, left to the cluster's recovery. */
     @Override
     public void shutdown() {
         super.shutdown();
-        this.shutDown = true;
+        this.completions.abandon();
     }
 
     /**
