@@ -9,14 +9,18 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -25,6 +29,9 @@ import tools.jackson.databind.json.JsonMapper;
  * Checks what {@code deploy/} ships: the Prometheus alert rules pass {@code promtool check rules} and
  * their unit tests (skipped where promtool is not installed), every panel of the Grafana dashboards
  * has a title and a query, and the rules and dashboards use only the metrics that dsched exports.
+ * Every alert links the section of {@code docs/runbook.md} about it and a page of the admin UI, and
+ * the dashboards link the admin UI's pages: each link names a section that exists and a route that
+ * the UI has.
  */
 class AlertRulesTests {
 
@@ -52,6 +59,19 @@ class AlertRulesTests {
             "dsched_one_off_pending",
             "dsched_job_last_success_timestamp_seconds",
             "dsched_job_period_seconds");
+
+    private static final Path RUNBOOK = Path.of("..", "docs", "runbook.md");
+
+    /** The admin UI's router, whose routes every link into the UI must name. */
+    private static final Path UI_ROUTER =
+            Path.of("..", "admin-ui", "src", "main", "resources", "META-INF", "dsched-ui", "app.js");
+
+    private static final String RUNBOOK_BASE = "{{ $externalLabels.dsched_runbook }}#";
+
+    private static final String UI_BASE = "{{ $externalLabels.dsched_ui }}/#";
+
+    /** Not metrics: the external labels and the dashboards' variable that say where the links lead. */
+    private static final Set<String> LINK_SETTINGS = Set.of("dsched_ui", "dsched_runbook");
 
     private static final Pattern METRIC_NAME = Pattern.compile("dsched_[a-z_]+");
 
@@ -106,11 +126,99 @@ class AlertRulesTests {
         }
     }
 
+    @Test
+    void everyAlertLinksTheRunbookSectionAboutItAndAPageOfTheAdminUi() throws IOException {
+        Set<String> sections = runbookSections();
+        List<Pattern> routes = uiRoutes();
+        List<Map<String, Object>> rules = rules();
+        assertThat(rules).hasSize(7);
+        for (Map<String, Object> rule : rules) {
+            String alert = (String) rule.get("alert");
+            @SuppressWarnings("unchecked")
+            Map<String, String> annotations = (Map<String, String>) rule.get("annotations");
+            assertThat(annotations).as("annotations of %s", alert).containsKeys("runbook_url", "ui_url");
+            // the section is the one about this alert: its heading is the alert's name
+            assertThat(annotations.get("runbook_url"))
+                    .as("runbook_url of %s", alert)
+                    .isEqualTo(RUNBOOK_BASE + anchor(alert));
+            assertThat(sections).as("sections of %s", RUNBOOK).contains(anchor(alert));
+            assertThat(annotations.get("ui_url")).as("ui_url of %s", alert).startsWith(UI_BASE);
+            assertNamesAUiRoute(annotations.get("ui_url").substring(UI_BASE.length()), routes, alert);
+        }
+    }
+
+    @Test
+    void everyDashboardLinksTheAdminUiThroughItsVariable() throws IOException {
+        List<Pattern> routes = uiRoutes();
+        for (Path dashboard : DASHBOARDS) {
+            JsonNode root = this.json.readTree(Files.readString(dashboard));
+            assertThat(root.path("templating").path("list").valueStream().map((v) -> v.path("name").asString()))
+                    .as("variables of %s", dashboard)
+                    .contains("dsched_ui");
+            List<String> urls = new ArrayList<>();
+            root.path("links").valueStream().map((link) -> link.path("url").asString()).forEach(urls::add);
+            root.path("panels")
+                    .valueStream()
+                    .flatMap((panel) -> panel.path("fieldConfig").path("defaults").path("links").valueStream())
+                    .map((link) -> link.path("url").asString())
+                    .forEach(urls::add);
+            List<String> ui = urls.stream()
+                    .filter((url) -> url.startsWith("${dsched_ui}/#"))
+                    .toList();
+            assertThat(ui).as("links of %s into the admin UI", dashboard).hasSizeGreaterThanOrEqualTo(2);
+            for (String url : ui) {
+                assertNamesAUiRoute(url.substring("${dsched_ui}/#".length()), routes, dashboard.toString());
+            }
+        }
+    }
+
+    /** A link's page, its templated parts stood in for by a value, against the UI's routes. */
+    private static void assertNamesAUiRoute(String page, List<Pattern> routes, String where) {
+        String path = page.replaceAll("\\{\\{[^}]*}}|\\$\\{[^}]*}", "x").split("\\?")[0];
+        assertThat(routes)
+                .as("the UI's routes, for the page %s linked by %s", page, where)
+                .anySatisfy((route) -> assertThat(route.matcher(path).matches()).isTrue());
+    }
+
+    /** The anchors of the runbook's second-level headings, as GitHub and most renderers make them. */
+    private static Set<String> runbookSections() throws IOException {
+        return Files.readAllLines(RUNBOOK).stream()
+                .filter((line) -> line.startsWith("## "))
+                .map((line) -> anchor(line.substring(3)))
+                .collect(Collectors.toSet());
+    }
+
+    private static String anchor(String heading) {
+        return heading.strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9 _-]", "").replace(' ', '-');
+    }
+
+    /** The routes of app.js, each a regular expression literal such as {@code /^\/jobs\/(.+)$/}. */
+    private static List<Pattern> uiRoutes() throws IOException {
+        Matcher route = Pattern.compile("\\[/\\^(.*?)\\$/,").matcher(Files.readString(UI_ROUTER));
+        List<Pattern> routes = new ArrayList<>();
+        while (route.find()) {
+            routes.add(Pattern.compile(route.group(1)));
+        }
+        assertThat(routes).as("routes of %s", UI_ROUTER).hasSizeGreaterThan(3);
+        return routes;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> rules() throws IOException {
+        Map<String, Object> file = new Yaml().load(Files.readString(RULES));
+        return ((List<Map<String, Object>>) file.get("groups"))
+                .stream()
+                .flatMap((group) -> ((List<Map<String, Object>>) group.get("rules")).stream())
+                .toList();
+    }
+
     private static Set<String> families(String text) {
         Set<String> families = new TreeSet<>();
         Matcher name = METRIC_NAME.matcher(text);
         while (name.find()) {
-            families.add(HISTOGRAM_SUFFIX.matcher(name.group()).replaceFirst(""));
+            if (!LINK_SETTINGS.contains(name.group())) {
+                families.add(HISTOGRAM_SUFFIX.matcher(name.group()).replaceFirst(""));
+            }
         }
         return families;
     }
