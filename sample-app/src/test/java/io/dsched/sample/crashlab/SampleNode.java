@@ -339,6 +339,18 @@ public final class SampleNode {
     }
 
     /**
+     * Returns the node's log as it is now.
+     * @return its lines, over every start of the node
+     */
+    List<String> logLines() {
+        try {
+            return Files.readAllLines(this.log, StandardCharsets.UTF_8);
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
      * Returns the end of the node's log.
      * @return its last 40 lines
      */

@@ -152,14 +152,21 @@ class AlertRulesTests {
         List<Pattern> routes = uiRoutes();
         for (Path dashboard : DASHBOARDS) {
             JsonNode root = this.json.readTree(Files.readString(dashboard));
-            assertThat(root.path("templating").path("list").valueStream().map((v) -> v.path("name").asString()))
+            assertThat(root.path("templating").path("list").valueStream().map((v) -> v.path("name")
+                            .asString()))
                     .as("variables of %s", dashboard)
                     .contains("dsched_ui");
             List<String> urls = new ArrayList<>();
-            root.path("links").valueStream().map((link) -> link.path("url").asString()).forEach(urls::add);
+            root.path("links")
+                    .valueStream()
+                    .map((link) -> link.path("url").asString())
+                    .forEach(urls::add);
             root.path("panels")
                     .valueStream()
-                    .flatMap((panel) -> panel.path("fieldConfig").path("defaults").path("links").valueStream())
+                    .flatMap((panel) -> panel.path("fieldConfig")
+                            .path("defaults")
+                            .path("links")
+                            .valueStream())
                     .map((link) -> link.path("url").asString())
                     .forEach(urls::add);
             List<String> ui = urls.stream()
@@ -189,7 +196,10 @@ class AlertRulesTests {
     }
 
     private static String anchor(String heading) {
-        return heading.strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9 _-]", "").replace(' ', '-');
+        return heading.strip()
+                .toLowerCase(Locale.ROOT)
+                .replaceAll("[^a-z0-9 _-]", "")
+                .replace(' ', '-');
     }
 
     /** The routes of app.js, each a regular expression literal such as {@code /^\/jobs\/(.+)$/}. */
@@ -208,8 +218,8 @@ class AlertRulesTests {
         Map<String, Object> file = new Yaml().load(Files.readString(RULES));
         return ((List<Map<String, Object>>) file.get("groups"))
                 .stream()
-                .flatMap((group) -> ((List<Map<String, Object>>) group.get("rules")).stream())
-                .toList();
+                        .flatMap((group) -> ((List<Map<String, Object>>) group.get("rules")).stream())
+                        .toList();
     }
 
     private static Set<String> families(String text) {
