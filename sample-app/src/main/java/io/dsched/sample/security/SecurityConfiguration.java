@@ -21,7 +21,8 @@ import org.springframework.security.web.SecurityFilterChain;
 
 /**
  * Who may do what in the sample. Health and Prometheus are open; everything else needs a signed-in
- * user: a form signs browsers in (the admin UI), HTTP Basic signs scripts in. All three users read the
+ * user: a form signs browsers in (the admin UI) and lands them on the page a link named, HTTP Basic
+ * signs scripts in. All three users read the
  * orders, the operator and the admin place and pay them, and the dsched endpoint checks each user's
  * dsched role itself. Every unsafe request, whatever its path, carries the CSRF token that the
  * {@code XSRF-TOKEN} cookie holds, sent back in the {@code X-XSRF-TOKEN} header: no path is exempt,
@@ -45,7 +46,8 @@ public class SecurityConfiguration {
                         .hasAnyRole("DSCHED_OPERATOR", "DSCHED_ADMIN")
                         .anyRequest()
                         .authenticated())
-                .formLogin(Customizer.withDefaults())
+                // a form of the sample's own, which keeps the page a link into the admin UI named
+                .formLogin((form) -> form.loginPage(SignInPage.PATH).permitAll())
                 .httpBasic(Customizer.withDefaults())
                 // the token in a cookie that the UI and scripts read and send back in X-XSRF-TOKEN
                 .csrf((csrf) -> csrf.spa())

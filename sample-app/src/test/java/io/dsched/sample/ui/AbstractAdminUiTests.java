@@ -211,6 +211,12 @@ abstract class AbstractAdminUiTests extends AdminUiSession {
         assertThat(this.browser.all("tr[data-letter='" + letter.get("id").asLong() + "']"))
                 .hasSize(1);
 
+        // the DschedDeadLetters alert's link, followed by an operator who is not signed in yet: the
+        // sign-in lands on the page it names
+        signIn("operator", "/dead-letters?job=" + job);
+        this.browser.heading("Dead letters");
+        assertThat(this.browser.url()).contains("#/dead-letters?job=" + job);
+        assertThat(this.browser.find("#dl-job").getAttribute("value")).isEqualTo(job);
         this.browser
                 .find("tr[data-letter='" + letter.get("id").asLong() + "'] a[href^='#/executions/']")
                 .click();

@@ -75,6 +75,15 @@ abstract class AdminUiSession {
      * another.
      */
     protected void signIn(String user) throws Exception {
+        signIn(user, "");
+    }
+
+    /**
+     * Signs in as {@link #signIn(String)} does, having followed a link into the UI first.
+     * @param user the user
+     * @param route the UI's page the link leads to, after its {@code #}
+     */
+    protected void signIn(String user, String route) throws Exception {
         if (this.browser != null) {
             try {
                 this.browser.startAfresh();
@@ -87,7 +96,7 @@ abstract class AdminUiSession {
             this.browser = Browser.open(this.server.base());
         }
         this.signedIn = true;
-        this.browser.signIn(user, this.server.password(user));
+        this.browser.signIn(user, this.server.password(user), route);
     }
 
     private void closeBrowser() {

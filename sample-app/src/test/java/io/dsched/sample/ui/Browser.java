@@ -160,7 +160,17 @@ final class Browser implements AutoCloseable {
 
     /** Signs in through the application's login form and lands on the UI. */
     void signIn(String user, String password) {
-        this.driver.get(this.base + "/actuator/dsched-ui/");
+        signIn(user, password, "");
+    }
+
+    /**
+     * Follows a link into the UI before signing in, as from an alert, and signs in on the page it
+     * leads to.
+     * @param route the UI's page, after its {@code #}, such as {@code /dead-letters?job=x}; empty for
+     *     the UI's first page
+     */
+    void signIn(String user, String password, String route) {
+        this.driver.get(this.base + "/actuator/dsched-ui/" + (route.isEmpty() ? "" : "#" + route));
         waitFor((d) -> !d.findElements(By.id("username")).isEmpty());
         // whatever the application's pages kept in this browser is gone (its session storage lives as
         // long as the tab, and only a page of the application reaches it)
