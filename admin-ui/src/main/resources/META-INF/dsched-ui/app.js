@@ -1,5 +1,5 @@
 // The admin UI: a router over the pages, each of which reads the dsched endpoint.
-import {h, append, clear, get, notice, ApiError, utcChosen, chooseUtc} from './lib.js';
+import {h, append, clear, get, notice, takeCarriedNotice, ApiError, utcChosen, chooseUtc} from './lib.js';
 import {overview} from './overview.js';
 import {jobs} from './jobs.js';
 import {job} from './job.js';
@@ -22,7 +22,9 @@ export function can(level) {
     return !!(session.me && session.me.writes && session.me.roles.includes(level));
 }
 
-async function render() {
+// renders the page the address names; a page that follows what it shows renders itself again
+// with keepNotice, so that the notice of the write that led there stays
+async function render({keepNotice} = {}) {
     const main = document.getElementById('main');
     const hash = decodeURI(location.hash.replace(/^#/, '').split('?')[0]) || '/';
     const query = new URLSearchParams(location.hash.includes('?') ? location.hash.split('?')[1] : '');
@@ -31,7 +33,10 @@ async function render() {
         if (route && link.dataset.nav === route[1]) link.setAttribute('aria-current', 'page');
         else link.removeAttribute('aria-current');
     }
-    notice(null);
+    if (!keepNotice) {
+        const carried = takeCarriedNotice();
+        notice(carried ? carried.message : null, carried && carried.kind);
+    }
     const view = h('div', {class: 'view'});
     try {
         if (!session.me) await whoAmI();

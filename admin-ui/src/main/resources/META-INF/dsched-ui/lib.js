@@ -170,6 +170,20 @@ export function badge(status) {
     return h('span', {class: 'badge badge-' + String(status).toLowerCase().replace(/[^a-z_]/g, '')}, status);
 }
 
+let carried = null;
+
+// a notice that outlives the page change it comes with, such as a replay's, which opens the new
+// attempt's page: the next page shows it
+export function noticeAfterChange(message, kind) {
+    carried = {message, kind};
+}
+
+export function takeCarriedNotice() {
+    const taken = carried;
+    carried = null;
+    return taken;
+}
+
 export function notice(message, kind) {
     const el = document.getElementById('notice');
     clear(el);

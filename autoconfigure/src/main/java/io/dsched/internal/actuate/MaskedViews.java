@@ -43,6 +43,9 @@ final class MaskedViews {
                                     .map((attempt) -> copy(attempt, values))
                                     .toList(),
                             copy(detail.deadLetter(), values),
+                            detail.deadLetters().stream()
+                                    .map((letter) -> copy(letter, values))
+                                    .toList(),
                             copy(detail.log(), values)),
                     values);
         }

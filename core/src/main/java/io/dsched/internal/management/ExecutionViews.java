@@ -78,16 +78,17 @@ public class ExecutionViews {
         List<ExecutionRecord> attempts = this.executions.findByIdempotencyKey(execution.idempotencyKey()).stream()
                 .sorted(Comparator.comparingInt(ExecutionRecord::attempt).thenComparing(ExecutionRecord::id))
                 .toList();
-        DeadLetter letter = this.aggregates
+        List<DeadLetter> letters = this.aggregates
                 .findAll(Query.query(Criteria.where("idempotencyKey").is(execution.idempotencyKey())), DeadLetter.class)
                 .stream()
-                .max(Comparator.comparing(DeadLetter::id))
-                .orElse(null);
+                .sorted(Comparator.comparing(DeadLetter::id))
+                .toList();
         return new ExecutionDetail(
                 execution,
                 this.jobs.zoneOf(execution.jobName()),
                 attempts,
-                letter,
+                letters.isEmpty() ? null : letters.get(letters.size() - 1),
+                letters,
                 this.logs.apply(id).orElse(null));
     }
 }

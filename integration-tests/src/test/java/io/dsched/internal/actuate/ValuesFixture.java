@@ -103,6 +103,10 @@ final class ValuesFixture {
             assertValue(execution.get("attempts").get(0).get("payload"), run, shown);
             assertValue(execution.get("deadLetter").get("payload"), run, shown);
             assertStackTrace(execution.get("deadLetter").get("stackTrace"), shown);
+            // the fire's letters, listed, are masked alike
+            assertThat(execution.get("deadLetters")).hasSize(1);
+            assertValue(execution.get("deadLetters").get(0).get("payload"), run, shown);
+            assertStackTrace(execution.get("deadLetters").get(0).get("stackTrace"), shown);
             assertStackTrace(execution.get("log").get("stackTrace"), shown);
             assertLines(execution.get("log").get("lines"), shown);
         }

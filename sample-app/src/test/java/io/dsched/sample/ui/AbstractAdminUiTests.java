@@ -228,8 +228,25 @@ abstract class AbstractAdminUiTests extends AdminUiSession {
                 .contains("Exporting settlements of fire")
                 .contains("The ledger did not answer within 5s");
         assertThat(this.browser.all("ol.attempts li")).hasSize(2);
+        // the summary on top: what failed, where, after how many attempts, and the way down to the
+        // stack trace and the log lines
+        assertThat(this.browser.text("section.triage"))
+                .contains("DEAD_LETTERED")
+                .contains("java.lang.IllegalStateException: Ledger unavailable")
+                .contains("Attempt 2 of 2 at this fire, on node ui-node-1");
+        assertThat(this.browser.script("return window.scrollY")).isEqualTo(0L);
+        this.browser.find("section.triage a[data-jump=log-h]").click();
+        this.browser.waitFor((d) -> ((Number) this.browser.script("return window.scrollY")).longValue() > 0);
+        assertThat(this.browser.url())
+                .endsWith("#/executions/" + letter.get("executionId").asLong());
+        this.browser.script("window.scrollTo(0, 0)");
+        assertThat(this.browser.text("li[data-letter='" + letter.get("id").asLong() + "']"))
+                .contains("OPEN")
+                .contains("held by execution #" + letter.get("executionId").asLong());
         this.browser.screenshot(prefix() + "execution");
 
+        // a mark that a reload would wipe: the replay's page follows the new attempt without one
+        this.browser.script("window.dschedNotReloaded = true");
         this.browser.find("#letter-reason").sendKeys("the ledger is back");
         this.browser.find("button[data-action=replay]").click();
         await().atMost(Duration.ofSeconds(30)).until(() -> {
@@ -248,7 +265,41 @@ abstract class AbstractAdminUiTests extends AdminUiSession {
                         .get("status")
                         .asString())
                 .isEqualTo("REPLAYED");
-        this.browser.heading("Execution #" + replay.get("id").asLong());
+        long replayId = replay.get("id").asLong();
+        this.browser.heading("Execution #" + replayId);
+        assertThat(this.browser.text("#notice"))
+                .contains("Replayed dead letter #" + letter.get("id").asLong());
+        // the replay fails again: its page shows that, with its own error, not as it was when opened
+        this.browser.waitFor((d) -> this.browser.all("[data-live]").isEmpty()
+                && this.browser.text("dl.facts").contains(replay.get("status").asString()));
+        assertThat(this.browser.script("return window.dschedNotReloaded === true"))
+                .isEqualTo(true);
+        assertThat(this.browser.text("section.triage")).contains("Attempt 3 of 3");
+        // the replay and the letters link both ways: the replay names the letter it replayed, the
+        // letter the replay, and the new letter the one whose replay it ends
+        assertThat(this.browser.find("[data-replay-of]").getAttribute("href"))
+                .endsWith("#/executions/" + letter.get("executionId").asLong());
+        JsonNode letters = this.server.read("/executions/" + replayId).get("deadLetters");
+        assertThat(letters).hasSize(2);
+        assertThat(this.browser.text(
+                        "li[data-letter='" + letters.get(1).get("id").asLong() + "']"))
+                .contains("the end of the replay of dead letter #"
+                        + letter.get("id").asLong())
+                .contains("held by execution #" + replayId);
+        this.browser.script("window.scrollTo(0, 0)");
+        this.browser.screenshot(prefix() + "execution-replayed");
+        this.browser.leave();
+        // the fact near the top, where the header that stays in view would cover it if scrolled there
+        this.browser.script("window.scrollTo(0, 0)");
+        this.browser.find("[data-replay-of]").click();
+        this.browser.heading("Execution #" + letter.get("executionId").asLong());
+        assertThat(this.browser
+                        .find("li[data-letter='" + letter.get("id").asLong() + "'] a[data-replay]")
+                        .getAttribute("href"))
+                .endsWith("#/executions/" + replayId);
+        assertThat(this.browser.text("li[data-letter='" + letter.get("id").asLong() + "']"))
+                .contains("REPLAYED")
+                .contains("the ledger is back");
         this.browser.page("/audit", "Audit");
         assertThat(this.browser.text("main table"))
                 .contains("dead-letter.replay")
@@ -284,6 +335,35 @@ abstract class AbstractAdminUiTests extends AdminUiSession {
         assertThat(this.browser.all("main table a[href='#/executions/" + id + "']"))
                 .as("the cancelled execution, linked")
                 .isNotEmpty();
+        this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void anAttemptsPageFollowsItUntilItEnds() throws Exception {
+        // a one-off due in a few seconds, more than a page takes to load on a busy machine: its page
+        // opens while it waits, and changes by itself
+        signIn("viewer");
+        long id = this.server
+                .bean(JobScheduler.class)
+                .submit(OneOff.of(OrderJobs.ORDER_TIMEOUT, new OrderTimeout(525_252L))
+                        .after(Duration.ofSeconds(10)))
+                .executionId();
+        this.browser.page("/executions/" + id, "Execution #" + id);
+        assertThat(this.browser.find("[data-live]").getAttribute("data-live")).isEqualTo("SCHEDULED");
+        this.browser.script("window.dschedNotReloaded = true");
+        String ended = await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> this.server
+                                .read("/executions/" + id)
+                                .get("execution")
+                                .get("status")
+                                .asString(),
+                        (status) -> !List.of("SCHEDULED", "RETRY_SCHEDULED", "RUNNING")
+                                .contains(status));
+        this.browser.waitFor((d) -> this.browser.all("[data-live]").isEmpty()
+                && this.browser.text("dl.facts").contains(ended));
+        assertThat(this.browser.script("return window.dschedNotReloaded === true"))
+                .isEqualTo(true);
         this.browser.assertNoConsoleErrors();
     }
 

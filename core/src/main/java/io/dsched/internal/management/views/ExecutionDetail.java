@@ -10,8 +10,15 @@ import java.util.List;
  * @param execution the attempt
  * @param zone the zone of its job's cron, or {@code null} when the job has none
  * @param attempts every attempt at the same fire, oldest first
- * @param deadLetter the dead letter the fire ended in, or {@code null}
+ * @param deadLetter the dead letter the fire ended in last, or {@code null}
+ * @param deadLetters every dead letter of the fire, oldest first: a replay that failed again ends in
+ *     a new letter, the one after the letter it replayed
  * @param log the lines the attempt logged and its failure's stack trace, or {@code null}
  */
 public record ExecutionDetail(
-        ExecutionRecord execution, String zone, List<ExecutionRecord> attempts, DeadLetter deadLetter, Object log) {}
+        ExecutionRecord execution,
+        String zone,
+        List<ExecutionRecord> attempts,
+        DeadLetter deadLetter,
+        List<DeadLetter> deadLetters,
+        Object log) {}
