@@ -22,18 +22,25 @@ function frame(label, max, format) {
     return svg;
 }
 
-// Bars: points = [{label, value, cls, tip}]
+// Bars: points = [{label, value, cls, tip}], or [{label, parts: [{value, cls}], tip}] for a bar
+// stacked from its parts, the first at the bottom
 export function bars(label, points, format = (v) => String(Math.round(v))) {
-    const max = Math.max(1, ...points.map((p) => p.value || 0));
+    const total = (p) => (p.parts ? p.parts.reduce((a, part) => a + Math.max(0, part.value || 0), 0) : p.value || 0);
+    const max = Math.max(1, ...points.map(total));
     const svg = frame(label, max, format);
     const step = (W - PAD) / Math.max(points.length, 1);
     points.forEach((p, i) => {
         // a value below zero (a run recorded as ending before it started) is drawn as an empty bar
-        const height = (Math.max(0, p.value || 0) / max) * (H - 30);
-        const bar = s('rect', {x: PAD + i * step + 1, y: H - 16 - height, width: Math.max(1, step - 2), height,
-            class: 'bar ' + (p.cls || '')});
-        bar.append(s('title', {}, p.tip || `${p.label}: ${format(p.value || 0)}`));
-        svg.append(bar);
+        let base = H - 16;
+        for (const part of p.parts || [{value: p.value, cls: p.cls}]) {
+            const height = (Math.max(0, part.value || 0) / max) * (H - 30);
+            if (p.parts && !height) continue;
+            base -= height;
+            const bar = s('rect', {x: PAD + i * step + 1, y: base, width: Math.max(1, step - 2), height,
+                class: 'bar ' + (part.cls || '')});
+            bar.append(s('title', {}, p.tip || `${p.label}: ${format(total(p))}`));
+            svg.append(bar);
+        }
     });
     if (points.length) {
         svg.append(s('text', {x: PAD, y: H - 2, class: 'tick'}, points[0].label));

@@ -79,6 +79,25 @@ abstract class AbstractAdminUiTests extends AdminUiSession {
         assertThat(this.browser.text("main table")).contains("ui-node-1").contains("alive");
         assertThat(this.browser.all("svg.chart")).hasSize(3);
         assertThat(this.browser.text(".tiles")).contains("Dead-letter backlog").contains("Executions, last hour");
+        // executions per minute stack what succeeded, failed and has not ended; every legend key
+        // has the colour of the bars or lines it names
+        assertThat(this.browser.all("svg.chart rect.bar-ok")).isNotEmpty();
+        assertThat(this.browser.script("""
+                        const svg = document.querySelector('svg.chart');
+                        return [['key-ok', 'rect', 'bar bar-ok', 'fill'], ['key-bad', 'rect', 'bar bar-bad', 'fill'],
+                                ['key-other', 'rect', 'bar bar-other', 'fill'], ['key-p50', 'path', 'line line-p50', 'stroke'],
+                                ['key-p95', 'path', 'line line-p95', 'stroke']].map(([key, tag, cls, paint]) => {
+                            const probe = document.createElementNS('http://www.w3.org/2000/svg', tag);
+                            probe.setAttribute('class', cls);
+                            svg.append(probe);
+                            const drawn = getComputedStyle(probe)[paint];
+                            probe.remove();
+                            const swatch = getComputedStyle(document.querySelector('.legend .' + key)).borderLeftColor;
+                            return key + ' ' + (swatch === drawn ? 'matches' : swatch + ' against ' + drawn);
+                        });"""))
+                .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST)
+                .containsExactly(
+                        "key-ok matches", "key-bad matches", "key-other matches", "key-p50 matches", "key-p95 matches");
         this.browser.screenshot(prefix() + "overview");
 
         this.browser.page("/jobs", "Jobs");
