@@ -58,20 +58,30 @@ export async function execution(view, {args, refresh}) {
                 time(a.startedAt, zone), ran(a) && a.finishedAt ? ` · ${duration(new Date(a.finishedAt) - new Date(a.startedAt))}` : '',
                 ` · ${a.origin} on ${a.nodeId}`,
                 a.errorClass && failed(a) ? h('div', {class: 'muted small'}, a.errorClass + ': ' + (a.errorMessage || '')) : null)))),
-        failure(e, letter, log),
+        failure(e, letter, letters, log),
         letters.length ? deadLetters(letters, d.attempts, zone, refresh) : null,
         logLines(log),
         e.payload ? h('section', {'aria-labelledby': 'payload-h'}, h('h2', {id: 'payload-h'}, 'Payload'), h('pre', {class: 'payload'}, e.payload)) : null]);
-    if (LIVE.includes(e.status)) follow(view, e, refresh);
+    if (LIVE.includes(e.status)) follow(view, e, JSON.stringify(d), refresh);
 }
 
 // reads the attempt again until it ends, as long as its page is shown: soon while it runs or is
-// about to, seldom while it waits for a later time
-function follow(view, e, refresh) {
+// about to, seldom while it waits for a later time. The page is drawn anew only when what it
+// shows changed, so that the focus, a selection or a closed stack trace stays meanwhile; a read
+// that fails keeps the page and tries again later
+function follow(view, e, shown, refresh, failures = 0) {
     const due = new Date(e.dueAt || e.scheduledAt).getTime();
-    const wait = e.status !== 'RUNNING' && due - Date.now() > 60000 ? 30000 : 1500;
-    setTimeout(() => {
-        if (view.isConnected) refresh({keepNotice: true});
+    const wait = (e.status !== 'RUNNING' && due - Date.now() > 60000 ? 30000 : 1500) * Math.min(2 ** failures, 16);
+    setTimeout(async () => {
+        if (!view.isConnected) return;
+        try {
+            const now = await get('/executions/' + e.id);
+            if (!view.isConnected) return;
+            if (JSON.stringify(now) !== shown) refresh({keepNotice: true});
+            else follow(view, e, shown, refresh);
+        } catch (error) {
+            follow(view, e, shown, refresh, failures + 1);
+        }
     }, wait);
 }
 
@@ -117,10 +127,10 @@ function fact(term, value) {
     return [h('dt', {}, term), h('dd', {}, value)];
 }
 
-function failure(e, letter, log) {
+function failure(e, letter, letters, log) {
     if (failed(e) && e.errorClass) {
-        return errorSection('Error', null, e.errorClass, e.errorMessage,
-            (log && log.stackTrace) || (letter && letter.executionId === e.id ? letter.stackTrace : null));
+        const own = letters.find((l) => l.executionId === e.id);
+        return errorSection('Error', null, e.errorClass, e.errorMessage, (log && log.stackTrace) || (own ? own.stackTrace : null));
     }
     // an attempt that has not failed (a retry or a replay that waits or runs) shows the error of
     // the attempt that failed last, labelled as that attempt's

@@ -42,7 +42,7 @@ export async function overview(view) {
         h('section', {class: 'charts', 'aria-labelledby': 'hour-h'},
             h('h2', {id: 'hour-h'}, 'The last hour'),
             h('figure', {}, h('figcaption', {}, 'Executions per minute'),
-                // each minute's bar stacks what succeeded, what failed, and the rest (running or waiting)
+                // each minute's bar stacks what succeeded, what failed, and the rest (running or skipped)
                 bars('Executions per minute over the last hour', t.minutes.map((m, i) => ({
                     label: labels[i], parts: [
                         {value: m.succeeded, cls: 'bar-ok'},
@@ -50,7 +50,7 @@ export async function overview(view) {
                         {value: Math.max(0, m.started - m.succeeded - m.failed), cls: 'bar-other'}],
                     tip: `${labels[i]}: ${m.started} started, ${m.succeeded} succeeded, ${m.failed} failed`}))),
                 h('p', {class: 'legend'}, h('span', {class: 'key key-ok'}, 'succeeded'), ' ',
-                    h('span', {class: 'key key-bad'}, 'failed'), ' ', h('span', {class: 'key key-other'}, 'not ended'))),
+                    h('span', {class: 'key key-bad'}, 'failed'), ' ', h('span', {class: 'key key-other'}, 'running or skipped'))),
             h('figure', {}, h('figcaption', {}, 'Success rate'),
                 lines('Success rate per minute over the last hour', labels,
                     [{name: 'success rate', cls: 'line-ok', values: t.minutes.map((m) => m.successRate === null ? null : m.successRate * 100)}],

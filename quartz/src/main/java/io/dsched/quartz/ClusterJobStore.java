@@ -18,7 +18,6 @@ import org.quartz.impl.jdbcjobstore.SchedulerStateRecord;
 import org.quartz.spi.ClassLoadHelper;
 import org.quartz.spi.OperableTrigger;
 import org.quartz.spi.SchedulerSignaler;
-import org.quartz.utils.DBConnectionManager;
 
 /**
  * Quartz's clustered JDBC store ({@code JobStoreTX}) with two additions any clustered Quartz
@@ -52,12 +51,6 @@ import org.quartz.utils.DBConnectionManager;
  * <p>Without a standing it otherwise behaves as Quartz's store.
  */
 public class ClusterJobStore extends JobStoreTX {
-
-    /** How long the check of a connection at shutdown waits for the database. */
-    private static final int VALID_WITHIN_SECONDS = 2;
-
-    /** H2's states for a database closed at the JVM's exit, and for one closed otherwise. */
-    private static final Set<String> H2_CLOSED_STATES = Set.of("90121", "90098");
 
     private StoreHooks hooks = StoreHooks.NONE;
 
@@ -180,14 +173,6 @@ public class ClusterJobStore extends JobStoreTX {
     @Override
     public void shutdown() {
         if (this.closing.compareAndSet(false, true)) {
-            if (databaseClosed()) {
-                // an embedded database (H2) that the JVM's exit closed first: every write would fail,
-                // and Quartz would log each failure on its way
-                getLog().info("The database was closed before this node's job store shut down: the triggers it"
-                        + " acquired are left to the cluster's recovery");
-                super.shutdown();
-                return;
-            }
             try {
                 beforeShutdown();
             } catch (RuntimeException ex) {
@@ -203,20 +188,6 @@ public class ClusterJobStore extends JobStoreTX {
             }
         }
         super.shutdown();
-    }
-
-    /**
-     * Whether the database was closed under the store as it shuts down: a connection of the pool's is
-     * no longer valid, or H2 refuses a new one because the JVM's exit closed the database. Asked of
-     * the pool directly, for Quartz's own connections log every failure on their way. Any other
-     * failure is left to the writes, which report it.
-     */
-    private boolean databaseClosed() {
-        try (Connection conn = DBConnectionManager.getInstance().getConnection(getDataSource())) {
-            return !conn.isValid(VALID_WITHIN_SECONDS);
-        } catch (SQLException ex) {
-            return H2_CLOSED_STATES.contains(ex.getSQLState());
-        }
     }
 
     /** What a store does first as it shuts down, before it puts back its acquired triggers. */

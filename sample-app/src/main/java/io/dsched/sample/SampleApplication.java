@@ -15,6 +15,6 @@ public class SampleApplication {
      * @param args command line arguments
      */
     public static void main(String[] args) {
-        SpringApplication.run(SampleApplication.class, args);
+        StopOnSignal.install(SpringApplication.run(SampleApplication.class, args));
     }
 }

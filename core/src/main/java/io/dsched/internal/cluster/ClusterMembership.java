@@ -274,12 +274,6 @@ public final class ClusterMembership implements SmartLifecycle {
             this.timer.shutdown();
             awaitHeartbeat();
         }
-        if (this.nodes.databaseClosed()) {
-            logger.info(
-                    "The database was closed before node {} left the cluster: its row stays until the node timeout",
-                    this.nodeId);
-            return;
-        }
         try {
             // briefly: a deadlock is over at once, and a database closed already stays closed
             TransientFailures.retry("the removal of node " + this.nodeId, this.heartbeatInterval, () -> {

@@ -3,16 +3,12 @@ package io.dsched.internal.cluster;
 import io.dsched.internal.store.ClusterTables;
 import io.dsched.internal.store.DatabasePlatform;
 import io.dsched.internal.store.SqlDialect;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import javax.sql.DataSource;
-import org.springframework.dao.DataAccessException;
-import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -136,21 +132,6 @@ public class NodeTable {
                         "UPDATE dsched_lock SET lock_until = " + now + " WHERE lock_until > " + now
                                 + " AND locked_by NOT IN (:live)",
                         Map.of("live", liveNodes));
-    }
-
-    /**
-     * Whether the database was closed under the node as it stops: a pooled connection is no longer
-     * valid, or H2 refuses a new one because the JVM's exit closed it (an embedded database closes
-     * itself unless its URL says {@code DB_CLOSE_ON_EXIT=FALSE}, which H2's auto-server refuses).
-     * @return {@code true} if no write can succeed any more
-     */
-    public boolean databaseClosed() {
-        try {
-            return !Boolean.TRUE.equals(this.jdbc.execute((ConnectionCallback<Boolean>) (c) -> c.isValid(2)));
-        } catch (DataAccessException ex) {
-            return ex.getMostSpecificCause() instanceof SQLException sql
-                    && Set.of("90121", "90098").contains(sql.getSQLState());
-        }
     }
 
     /**

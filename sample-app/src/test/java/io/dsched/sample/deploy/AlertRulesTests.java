@@ -156,19 +156,9 @@ class AlertRulesTests {
                             .asString()))
                     .as("variables of %s", dashboard)
                     .contains("dsched_ui");
+            // every link, wherever a dashboard keeps it: its own, a panel's, a field's or an override's
             List<String> urls = new ArrayList<>();
-            root.path("links")
-                    .valueStream()
-                    .map((link) -> link.path("url").asString())
-                    .forEach(urls::add);
-            root.path("panels")
-                    .valueStream()
-                    .flatMap((panel) -> panel.path("fieldConfig")
-                            .path("defaults")
-                            .path("links")
-                            .valueStream())
-                    .map((link) -> link.path("url").asString())
-                    .forEach(urls::add);
+            collectUrls(root, urls);
             List<String> ui = urls.stream()
                     .filter((url) -> url.startsWith("${dsched_ui}/#"))
                     .toList();
@@ -179,12 +169,54 @@ class AlertRulesTests {
         }
     }
 
-    /** A link's page, its templated parts stood in for by a value, against the UI's routes. */
-    private static void assertNamesAUiRoute(String page, List<Pattern> routes, String where) {
-        String path = page.replaceAll("\\{\\{[^}]*}}|\\$\\{[^}]*}", "x").split("\\?")[0];
+    /**
+     * A link's page, its templated parts stood in for by a value, against the UI's routes, and the
+     * keys of its query against those the UI's pages read.
+     */
+    private static void assertNamesAUiRoute(String page, List<Pattern> routes, String where) throws IOException {
+        String[] parts = page.replaceAll("\\{\\{[^}]*}}|\\$\\{[^}]*}", "x").split("\\?", 2);
         assertThat(routes)
                 .as("the UI's routes, for the page %s linked by %s", page, where)
-                .anySatisfy((route) -> assertThat(route.matcher(path).matches()).isTrue());
+                .anySatisfy(
+                        (route) -> assertThat(route.matcher(parts[0]).matches()).isTrue());
+        if (parts.length > 1) {
+            Set<String> read = uiQueryKeys();
+            for (String parameter : parts[1].split("&")) {
+                assertThat(read)
+                        .as("the query keys the UI reads, for %s linked by %s", page, where)
+                        .contains(parameter.split("=")[0]);
+            }
+        }
+    }
+
+    /** The keys of a page's address that the UI's modules read, as {@code query.get('job')}. */
+    private static Set<String> uiQueryKeys() throws IOException {
+        Set<String> keys = new TreeSet<>();
+        try (var modules = Files.list(UI_ROUTER.getParent())) {
+            for (Path module :
+                    modules.filter((file) -> file.toString().endsWith(".js")).toList()) {
+                Matcher key =
+                        Pattern.compile("query\\.(?:get|has)\\('([a-z]+)'\\)").matcher(Files.readString(module));
+                while (key.find()) {
+                    keys.add(key.group(1));
+                }
+            }
+        }
+        return keys;
+    }
+
+    private static void collectUrls(JsonNode node, List<String> urls) {
+        if (node.isObject()) {
+            node.properties().forEach((field) -> {
+                if (field.getKey().equals("url") && field.getValue().isString()) {
+                    urls.add(field.getValue().asString());
+                } else {
+                    collectUrls(field.getValue(), urls);
+                }
+            });
+        } else if (node.isArray()) {
+            node.valueStream().forEach((item) -> collectUrls(item, urls));
+        }
     }
 
     /** The anchors of the runbook's second-level headings, as GitHub and most renderers make them. */
