@@ -24,7 +24,11 @@ export function can(level) {
 
 // renders the page the address names; a page that follows what it shows renders itself again
 // with keepNotice, so that the notice of the write that led there stays
+let renders = 0;
+
 async function render({keepNotice} = {}) {
+    // a page drawn after another was asked for (a follow's redraw as the reader moves on) is dropped
+    const mine = ++renders;
     const main = document.getElementById('main');
     const hash = decodeURI(location.hash.replace(/^#/, '').split('?')[0]) || '/';
     const query = new URLSearchParams(location.hash.includes('?') ? location.hash.split('?')[1] : '');
@@ -49,6 +53,7 @@ async function render({keepNotice} = {}) {
     } catch (error) {
         append(view, [h('h1', {}, 'Could not load this page'), h('p', {class: 'error'}, message(error))]);
     }
+    if (mine !== renders) return;
     clear(main);
     main.append(view);
     const heading = main.querySelector('h1');

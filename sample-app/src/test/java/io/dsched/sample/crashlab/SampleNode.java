@@ -202,6 +202,27 @@ public final class SampleNode {
     }
 
     /**
+     * Sends the node's JVM a signal, as a terminal or {@code kill} does, unless it has exited.
+     * @param name the signal's name, such as {@code INT}
+     */
+    void signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(this.process.pid()))
+                    .inheritIO()
+                    .start();
+            // a JVM that has exited already cannot be signalled, and needs no signal
+            if ((!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) && this.process.isAlive()) {
+                throw new IllegalStateException("kill -" + name + " " + this.process.pid() + " failed");
+            }
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while signalling " + this.nodeId, ex);
+        }
+    }
+
+    /**
      * Waits for the JVM to exit; kills it and fails if it does not in time.
      * @param timeout how long to wait
      */

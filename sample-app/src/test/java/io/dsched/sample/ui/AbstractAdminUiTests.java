@@ -314,12 +314,13 @@ abstract class AbstractAdminUiTests extends AdminUiSession {
         this.browser.script("""
                 const [waiting, real] = arguments;
                 const original = window.fetch;
+                const due = new Date(Date.now() + 3600000).toISOString();
                 window.fetch = async (url, options) => {
                     if (!String(url).endsWith('/executions/' + waiting)) return original(url, options);
                     const body = await (await original(String(url).replace(/\\d+$/, real), options)).json();
                     body.execution = {...body.execution, id: waiting, attempt: body.execution.attempt + 1,
                         status: 'SCHEDULED', origin: 'REPLAY', errorClass: null, errorMessage: null,
-                        finishedAt: null, dueAt: new Date(Date.now() + 3600000).toISOString()};
+                        finishedAt: null, dueAt: due};
                     const last = body.deadLetters.length - 1;
                     body.deadLetters[last] = {...body.deadLetters[last], status: 'REPLAYED'};
                     body.deadLetter = body.deadLetters[last];
