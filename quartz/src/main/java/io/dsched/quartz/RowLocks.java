@@ -8,11 +8,13 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.quartz.JobKey;
 import org.quartz.TriggerKey;
@@ -52,7 +54,7 @@ final class RowLocks {
      * @throws SQLException if a lock cannot be had
      */
     void lockJobs(Connection conn, Collection<JobKey> jobs) throws SQLException {
-        lockRows(conn, "JOB_DETAILS", "JOB_NAME", "JOB_GROUP", jobs, JobKey::getName, JobKey::getGroup);
+        jobRows(conn, jobs, " FOR UPDATE");
     }
 
     /**
@@ -63,8 +65,16 @@ final class RowLocks {
      * @throws SQLException if a lock cannot be had
      */
     void lockTriggers(Connection conn, Collection<TriggerKey> triggers) throws SQLException {
-        lockRows(
-                conn, "TRIGGERS", "TRIGGER_NAME", "TRIGGER_GROUP", triggers, TriggerKey::getName, TriggerKey::getGroup);
+        rows(
+                conn,
+                "TRIGGERS",
+                "TRIGGER_NAME",
+                "TRIGGER_GROUP",
+                triggers,
+                TriggerKey::getName,
+                TriggerKey::getGroup,
+                " FOR UPDATE",
+                TriggerKey::new);
     }
 
     /**
@@ -97,28 +107,13 @@ final class RowLocks {
     }
 
     /**
-     * Locks rows by their keys with one statement per {@link #CHUNK} keys. The statement orders its
-     * rows by key, so every transaction of this store takes a table's locks in one order, the
-     * database's: PostgreSQL locks the rows as they leave the sort, InnoDB as it reads them from the
-     * primary key, which has that order. More keys than a chunk are cut in Java's order of names,
-     * then groups, which the database's collation need not follow: two such transactions may meet
-     * in a deadlock, which the database breaks by failing one of them.
-     */
-    private <K> void lockRows(
-            Connection conn,
-            String table,
-            String nameColumn,
-            String groupColumn,
-            Collection<K> keys,
-            Function<K, String> name,
-            Function<K, String> group)
-            throws SQLException {
-        rows(conn, table, nameColumn, groupColumn, keys, name, group, " FOR UPDATE", (n, g) -> null);
-    }
-
-    /**
-     * Reads rows by their keys, one statement per {@link #CHUNK} keys, in the order of their keys,
-     * with a lock clause or none; returns the keys of the rows read.
+     * Reads rows by their keys, one statement per {@link #CHUNK} keys, with a lock clause or none;
+     * returns the keys of the rows read. The statement orders its rows by key, so every transaction
+     * of this store takes a table's locks in one order, the database's: PostgreSQL locks the rows as
+     * they leave the sort, InnoDB as it reads them from the primary key, which has that order. More
+     * keys than a chunk are cut in Java's order of names, then groups, which the database's collation
+     * need not follow: two such transactions may meet in a deadlock, which the database breaks by
+     * failing one of them.
      */
     private <K> Set<K> rows(
             Connection conn,
@@ -129,11 +124,11 @@ final class RowLocks {
             Function<K, String> name,
             Function<K, String> group,
             String lock,
-            java.util.function.BiFunction<String, String, K> key)
+            BiFunction<String, String, K> key)
             throws SQLException {
         List<K> sorted = new ArrayList<>(new LinkedHashSet<>(keys));
         sorted.sort(Comparator.comparing(name).thenComparing(group));
-        Set<K> read = new java.util.HashSet<>();
+        Set<K> read = new HashSet<>();
         for (int from = 0; from < sorted.size(); from += CHUNK) {
             List<K> chunk = sorted.subList(from, Math.min(sorted.size(), from + CHUNK));
             String pairs = String.join(",", Collections.nCopies(chunk.size(), "(?,?)"));
@@ -150,10 +145,7 @@ final class RowLocks {
                 try (ResultSet rows = statement.executeQuery()) {
                     // with a lock clause, each row read is locked
                     while (rows.next()) {
-                        K found = key.apply(rows.getString(1), rows.getString(2));
-                        if (found != null) {
-                            read.add(found);
-                        }
+                        read.add(key.apply(rows.getString(1), rows.getString(2)));
                     }
                 }
             }
