@@ -2,6 +2,7 @@ package io.dsched.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.dsched.test.RedisServer;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * A short run of every workload, so that the benchmark and every contestant's adapter keep
@@ -161,6 +163,55 @@ class BenchmarkSmokeTests {
             assertThat(report).contains("| latency p50 ms | latency p99 ms | latency max ms | behind schedule ms |");
             assertThat(report).doesNotContain("could not run");
         }
+    }
+
+    @Test
+    void w8TimesEveryCallOnAnEmptyAndAFullHistoryAndDeletesADayBesideTheClaimsOnPostgres() throws Exception {
+        try (TestDatabase server = TestDatabases.create(TestDatabases.Kind.POSTGRESQL);
+                OwnDatabase database = new OwnDatabase(server)) {
+            assertHistoryAtScale(database.db());
+        }
+    }
+
+    @Test
+    void w8RunsOnMariadbToo() throws Exception {
+        try (TestDatabase database = TestDatabases.create(TestDatabases.Kind.MARIADB)) {
+            assertHistoryAtScale(new BenchDatabase(database.url(), database.username(), database.password()));
+        }
+    }
+
+    /**
+     * Runs W8 on a history of 14,000 rows, 1,000 a day: every call is timed on both histories, and
+     * the purge deletes the oldest day and nothing else.
+     */
+    private static void assertHistoryAtScale(BenchDatabase db) throws Exception {
+        String report = Bench.report(
+                db, options(Map.of("workloads", "W8", "w8-rows", "14000", "w8-claims", "20", "w8-reads", "2")));
+        List<String> w8 = rows(report, "## W8: history at scale");
+        assertThat(w8)
+                .extracting(BenchmarkSmokeTests::contestant)
+                .contains("claim of a fire (insert)", "claim of a due one-off", "outcome of a success")
+                .contains("executions, first page", "overview, last 24 h", "an execution's page");
+        assertThat(w8).allSatisfy((row) -> {
+            // p50 and p99 on each history, measured and in order
+            for (int column : List.of(1, 3)) {
+                assertThat(number(cell(row, column))).as(row).isPositive();
+                assertThat(number(cell(row, column))).as(row).isLessThanOrEqualTo(number(cell(row, column + 1)));
+            }
+        });
+        assertThat(rows(report, "### W8: claims while housekeeping deletes a day"))
+                .hasSize(3);
+        // what the purge says it deleted is what left the history: every seeded row older than
+        // the retention of 13 days, and no other
+        String deleted = report.replaceAll("(?s).*Rows deleted a round: ([0-9,]+);.*", "$1")
+                .replace(",", "");
+        try (HikariDataSource pool = db.pool("smoke", 1)) {
+            Long seededLeft = new JdbcTemplate(pool)
+                    .queryForObject(
+                            "SELECT COUNT(*) FROM dsched_execution WHERE idempotency_key LIKE '%@seed%'", Long.class);
+            assertThat(Long.parseLong(deleted)).isBetween(999L, 1_002L).isEqualTo(14_000 - seededLeft);
+        }
+        assertThat(report).doesNotContain("could not run");
     }
 
     @Test

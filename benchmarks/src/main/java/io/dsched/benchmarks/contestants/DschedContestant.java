@@ -261,7 +261,22 @@ public final class DschedContestant implements Contestant {
 
     private static ConfigurableApplicationContext context(
             BenchDatabase db, String node, int threads, boolean runJobs, Variant variant) {
-        Map<String, Object> properties = new HashMap<>();
+        return context(Node.class, db, node, threads, runJobs, variant, Map.of());
+    }
+
+    /**
+     * Starts a dsched application of the given configuration with the given properties besides
+     * a variant's.
+     */
+    static ConfigurableApplicationContext context(
+            Class<?> source,
+            BenchDatabase db,
+            String node,
+            int threads,
+            boolean runJobs,
+            Variant variant,
+            Map<String, Object> extra) {
+        Map<String, Object> properties = new HashMap<>(extra);
         properties.put("bench.db.url", db.url());
         properties.put("bench.db.user", db.user());
         properties.put("bench.db.password", db.password());
@@ -281,7 +296,7 @@ public final class DschedContestant implements Contestant {
             properties.put(REDIS, System.getProperty(REDIS));
         }
         properties.put("spring.main.banner-mode", "off");
-        return new SpringApplicationBuilder(Node.class)
+        return new SpringApplicationBuilder(source)
                 .web(WebApplicationType.NONE)
                 .properties(properties)
                 .registerShutdownHook(false)

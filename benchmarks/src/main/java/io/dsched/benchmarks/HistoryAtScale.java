@@ -1,0 +1,180 @@
+package io.dsched.benchmarks;
+
+import io.dsched.benchmarks.contestants.DschedContestant;
+import io.dsched.benchmarks.contestants.DschedHistoryClient;
+import io.dsched.definition.Schedule;
+import io.dsched.internal.history.Housekeeping;
+import io.dsched.jobs.RecurringJob;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * W8, history at scale: how long what a worker sends for each attempt, and what the endpoint reads
+ * for each page, take on an empty history and on one of millions of rows, and what deleting a day
+ * of it does to the claims meanwhile. dsched alone: the peers keep no history to compare.
+ *
+ * <p>One client of dsched in the coordinator ({@link DschedHistoryClient}) makes every call, one at
+ * a time, as a node and the endpoint would: {@link HistoryProbes} says which. The rounds on the
+ * empty table run first; then {@link HistorySeed} inserts the history (by default 10 million rows,
+ * 14 days at about 8 a second) and the same rounds run again; then each round of the purge moves
+ * housekeeping's clock on a day, so that with a retention of 13 days it deletes the oldest day
+ * left, while claims and outcomes go on beside it.
+ */
+final class HistoryAtScale extends WorkloadRunner {
+
+    private static final int DAYS = 14;
+
+    HistoryAtScale(Harness harness) {
+        super(harness);
+    }
+
+    void run() throws Exception {
+        long rows = Long.parseLong(option("w8-rows", "10000000"));
+        int claims = intOption("w8-claims", 300);
+        int reads = intOption("w8-reads", 20);
+        int rounds = reps("W8");
+        resetAll(new DschedContestant());
+        List<Map<String, List<Double>>> empty = new ArrayList<>();
+        List<Map<String, List<Double>>> full = new ArrayList<>();
+        List<Purge> purges = new ArrayList<>();
+        Duration seeding;
+        List<String> operations;
+        try (DschedHistoryClient client = DschedHistoryClient.start(this.db)) {
+            for (int job = 0; job < HistorySeed.JOBS; job++) {
+                // yearly: defined, so that the pages list them, but never due in the run
+                client.scheduler()
+                        .create(RecurringJob.of(
+                                HistorySeed.jobName(job),
+                                "bench.recurring",
+                                new Schedule.Cron("0 0 0 1 1 ?", ZoneOffset.UTC),
+                                job));
+            }
+            HistoryProbes probes = new HistoryProbes(client);
+            operations = probes.operations();
+            for (int round = 0; round < rounds; round++) {
+                empty.add(probes.round(claims, reads));
+                Harness.progress("W8 empty history, round " + (round + 1) + " of " + rounds);
+            }
+            long start = System.nanoTime();
+            new HistorySeed(this.db, jdbc()).insert(rows, DAYS, Instant.now().minusSeconds(60));
+            seeding = Duration.ofNanos(System.nanoTime() - start);
+            for (int round = 0; round < rounds; round++) {
+                full.add(probes.round(claims, reads));
+                Harness.progress("W8 full history, round " + (round + 1) + " of " + rounds);
+            }
+            for (int round = 0; round < rounds; round++) {
+                purges.add(purge(client, probes, round, claims));
+                Harness.progress("W8 purge, round " + (round + 1) + " of " + rounds + ": " + purges.get(round));
+            }
+        }
+        report(rows, claims, reads, empty, full, purges, seeding, operations);
+    }
+
+    /** Deletes the oldest day left while claims and outcomes go on, one after another. */
+    private Purge purge(DschedHistoryClient client, HistoryProbes probes, int round, int claims) throws Exception {
+        Housekeeping housekeeping =
+                client.housekeeping(Duration.ofDays(DAYS - 1), Clock.offset(Clock.systemUTC(), Duration.ofDays(round)));
+        long start = System.nanoTime();
+        CompletableFuture<Integer> deleting = CompletableFuture.supplyAsync(housekeeping::purge);
+        Map<String, List<Double>> times = new LinkedHashMap<>();
+        probes.claims(claims, () -> !deleting.isDone(), times);
+        int deleted = deleting.join();
+        return new Purge(deleted, Duration.ofNanos(System.nanoTime() - start), times);
+    }
+
+    private void report(
+            long rows,
+            int claims,
+            int reads,
+            List<Map<String, List<Double>>> empty,
+            List<Map<String, List<Double>>> full,
+            List<Purge> purges,
+            Duration seeding,
+            List<String> operations) {
+        line("## W8: history at scale, " + Stats.count(rows) + " rows over " + DAYS + " days, " + empty.size()
+                + " rounds");
+        line("");
+        line("Each round times " + claims + " claims of each kind, each followed by its outcome, and " + reads
+                + " reads of each page, one call at a time from one client; milliseconds, the median of the"
+                + " rounds and (min–max). The history took " + seeding.toSeconds() + " s to insert ("
+                + Stats.count(rows / Math.max(1.0, seeding.toMillis() / 1000.0)) + " rows/s), statistics included.");
+        line("");
+        line("| operation | empty: p50 | empty: p99 | " + Stats.count(rows) + " rows: p50 | " + Stats.count(rows)
+                + " rows: p99 | p50 ÷ empty | p99 ÷ empty |");
+        line("| --- | --- | --- | --- | --- | --- | --- |");
+        for (String operation : operations) {
+            List<Double> emptyP50 = percentiles(empty, operation, 50);
+            List<Double> emptyP99 = percentiles(empty, operation, 99);
+            List<Double> fullP50 = percentiles(full, operation, 50);
+            List<Double> fullP99 = percentiles(full, operation, 99);
+            line("| " + operation + " | " + Stats.spread(emptyP50, Stats::millis) + " | "
+                    + Stats.spread(emptyP99, Stats::millis) + " | " + Stats.spread(fullP50, Stats::millis) + " | "
+                    + Stats.spread(fullP99, Stats::millis) + " | " + times(fullP50, emptyP50) + " | "
+                    + times(fullP99, emptyP99) + " |");
+        }
+        line("");
+        line("### W8: claims while housekeeping deletes a day");
+        line("");
+        line("Each round moves housekeeping's clock on a day, so that it deletes the oldest day of history left"
+                + " (a retention of " + (DAYS - 1) + " days), while one client claims and completes attempts one"
+                + " after another beside it; the claims' times compared with the same claims' on the full history"
+                + " without a purge.");
+        line("");
+        line("| operation | p50 | p99 | p99 ÷ without purge |");
+        line("| --- | --- | --- | --- |");
+        List<Map<String, List<Double>>> during =
+                purges.stream().map(Purge::times).toList();
+        for (String operation : List.of(HistoryProbes.FIRE_CLAIM, HistoryProbes.DUE_CLAIM, HistoryProbes.OUTCOME)) {
+            List<Double> p99 = percentiles(during, operation, 99);
+            line("| " + operation + " | " + Stats.spread(percentiles(during, operation, 50), Stats::millis) + " | "
+                    + Stats.spread(p99, Stats::millis) + " | " + times(p99, percentiles(full, operation, 99)) + " |");
+        }
+        line("");
+        line("Rows deleted a round: " + Stats.spread(list(purges, (purge) -> (double) purge.deleted()), Stats::count)
+                + "; seconds: "
+                + Stats.spread(list(purges, (purge) -> purge.took().toMillis() / 1000.0))
+                + "; rows deleted a second: "
+                + Stats.spread(
+                        list(purges, (purge) -> purge.deleted() / (purge.took().toMillis() / 1000.0)), Stats::count)
+                + ".");
+        line("");
+        notes("W8");
+    }
+
+    private static List<Double> percentiles(List<Map<String, List<Double>>> rounds, String operation, double percent) {
+        return rounds.stream()
+                .map((round) -> round.getOrDefault(operation, List.of()))
+                .filter((times) -> !times.isEmpty())
+                .map((times) -> Stats.percentile(times, percent))
+                .toList();
+    }
+
+    private static <T> List<Double> list(List<T> items, Function<T, Double> value) {
+        return items.stream().map(value).toList();
+    }
+
+    /** The ratio of two medians, such as {@code 1.2×}. */
+    private static String times(List<Double> value, List<Double> base) {
+        if (value.isEmpty() || base.isEmpty()) {
+            return "n/a";
+        }
+        return String.format(java.util.Locale.ROOT, "%.2f×", Stats.median(value) / Stats.median(base));
+    }
+
+    /** One round of the purge. */
+    private record Purge(int deleted, Duration took, Map<String, List<Double>> times) {
+
+        @Override
+        public String toString() {
+            return this.deleted + " rows in " + this.took.toMillis() + " ms";
+        }
+    }
+}

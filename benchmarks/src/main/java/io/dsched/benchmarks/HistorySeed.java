@@ -1,0 +1,106 @@
+package io.dsched.benchmarks;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Locale;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Fills {@code dsched_execution} with finished attempts, as a cluster that ran {@value #JOBS} jobs
+ * in turn would have left them: evenly spread over the days before a given end, in the order they
+ * ran (ids rising with time, as a live history's do), one in {@value #FAILED_EVERY} failed with its
+ * error, on three nodes. One statement a million rows, from a series the database makes itself
+ * ({@code generate_series} on PostgreSQL, the Sequence engine's {@code seq_1_to_n} on MariaDB),
+ * then the table's statistics are brought up to date.
+ */
+final class HistorySeed {
+
+    /** The jobs whose history it is, {@code w8-job-00} to {@code w8-job-49}. */
+    static final int JOBS = 50;
+
+    static final int FAILED_EVERY = 97;
+
+    private static final int CHUNK = 1_000_000;
+
+    private static final String COLUMNS = "INSERT INTO dsched_execution (job_name, scheduled_at, attempt,"
+            + " idempotency_key, status, node_id, started_at, finished_at, error_class, error_message,"
+            + " status_reason, origin, due_at, payload) ";
+
+    private final BenchDatabase db;
+
+    private final JdbcTemplate jdbc;
+
+    HistorySeed(BenchDatabase db, JdbcTemplate jdbc) {
+        this.db = db;
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * Returns the name of one of the seeded jobs.
+     * @param job 0 to {@value #JOBS} - 1
+     * @return its name
+     */
+    static String jobName(int job) {
+        return String.format(Locale.ROOT, "w8-job-%02d", job);
+    }
+
+    /**
+     * Inserts the rows.
+     * @param rows how many
+     * @param days over how many days before {@code end}
+     * @param end when the last one started
+     */
+    void insert(long rows, int days, Instant end) {
+        long stepMicros = Duration.ofDays(days).toNanos() / 1000 / rows;
+        for (long first = 1; first <= rows; first += CHUNK) {
+            long last = Math.min(rows, first + CHUNK - 1);
+            if (this.db.isPostgres()) {
+                this.jdbc.update(
+                        COLUMNS + select(true)
+                                + " FROM (SELECT g, ?::timestamptz - (? - g) * (? * interval '1 microsecond') AS t"
+                                + " FROM generate_series(?::bigint, ?::bigint) g) s",
+                        OffsetDateTime.ofInstant(end, ZoneOffset.UTC),
+                        rows,
+                        stepMicros,
+                        first,
+                        last);
+            } else {
+                this.jdbc.update(
+                        COLUMNS + select(false)
+                                + " FROM (SELECT seq AS g, TIMESTAMPADD(MICROSECOND, -(? - seq) * ?, ?) AS t"
+                                + " FROM seq_" + first + "_to_" + last + ") s",
+                        rows,
+                        stepMicros,
+                        LocalDateTime.ofInstant(end, ZoneOffset.UTC));
+            }
+            Harness.progress("  W8 history: " + last + " of " + rows + " rows");
+        }
+        if (this.db.isPostgres()) {
+            this.jdbc.execute("VACUUM ANALYZE dsched_execution");
+        } else {
+            this.jdbc.execute("ANALYZE TABLE dsched_execution");
+        }
+    }
+
+    /**
+     * The select list of the insert, over a series {@code g} and start times {@code t}, in the
+     * database's own way of joining text and adding time.
+     */
+    private static String select(boolean postgres) {
+        String job = postgres
+                ? "'w8-job-' || lpad((g % " + JOBS + ")::text, 2, '0')"
+                : "CONCAT('w8-job-', LPAD(g % " + JOBS + ", 2, '0'))";
+        String key = postgres ? job + " || '@seed' || g" : "CONCAT(" + job + ", '@seed', g)";
+        String node = postgres ? "'w8-node-' || (g % 3)" : "CONCAT('w8-node-', g % 3)";
+        String finished = postgres ? "t + interval '80 milliseconds'" : "TIMESTAMPADD(MICROSECOND, 80000, t)";
+        String failed = "g % " + FAILED_EVERY + " = 0";
+        return "SELECT " + job + ", t, 1, " + key + ", CASE WHEN " + failed
+                + " THEN 'FAILED' ELSE 'SUCCEEDED' END, " + node + ", t, " + finished
+                + ", CASE WHEN " + failed + " THEN 'java.lang.IllegalStateException' END"
+                + ", CASE WHEN " + failed + " THEN 'upstream answered 503' END"
+                + ", NULL, 'SCHEDULE', NULL, NULL";
+    }
+}
