@@ -205,8 +205,10 @@ export function table(caption, headers, rows, empty) {
 
 export function pager(page, onPage) {
     const pages = Math.max(1, Math.ceil(page.total / page.size));
+    // a long history is counted only so far past the page: "of 500+ (10000+)"
+    const more = page.totalExact === false ? '+' : '';
     return h('nav', {class: 'pager', 'aria-label': 'Pages of the list'},
         h('button', {type: 'button', disabled: page.page === 0, onclick: () => onPage(page.page - 1)}, 'Previous'),
-        h('span', {}, `Page ${page.page + 1} of ${pages} (${page.total})`),
+        h('span', {}, `Page ${page.page + 1} of ${pages}${more} (${page.total}${more})`),
         h('button', {type: 'button', disabled: page.page + 1 >= pages, onclick: () => onPage(page.page + 1)}, 'Next'));
 }

@@ -72,14 +72,20 @@ final class DschedManagementConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ExecutionViews dschedExecutionViews(
+            DschedJdbc jdbc,
             ManagedJobs jobs,
             ExecutionRepository executions,
             DschedRepositories repositories,
             ObjectProvider<ExecutionLogs> logs) {
-        return new ExecutionViews(executions, repositories.aggregates(), jobs, (id) -> {
-            ExecutionLogs found = logs.getIfAvailable();
-            return (found != null) ? found.find(id) : Optional.empty();
-        });
+        return new ExecutionViews(
+                executions,
+                repositories.aggregates(),
+                jobs,
+                (id) -> {
+                    ExecutionLogs found = logs.getIfAvailable();
+                    return (found != null) ? found.find(id) : Optional.empty();
+                },
+                new JobStatistics(jdbc.dataSource(), jdbc.platform(), jdbc.tables()));
     }
 
     @Bean

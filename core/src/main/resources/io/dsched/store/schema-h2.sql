@@ -186,6 +186,9 @@ CREATE TABLE IF NOT EXISTS dsched_execution (
 
 CREATE INDEX IF NOT EXISTS idx_dsched_execution_job ON dsched_execution (job_name, scheduled_at);
 CREATE INDEX IF NOT EXISTS idx_dsched_execution_status ON dsched_execution (status, started_at);
+-- the attempts that started in a window, for the Overview's, the Jobs page's and the timeline's
+-- counts: a range of it, and the counts read from the index alone (W8 in the benchmarks)
+CREATE INDEX IF NOT EXISTS idx_dsched_execution_started ON dsched_execution (started_at, status, job_name);
 CREATE INDEX IF NOT EXISTS idx_dsched_execution_due ON dsched_execution (status, due_at);
 
 -- Which annotation-declared definition of each job is in force (see "Rolling deployments").

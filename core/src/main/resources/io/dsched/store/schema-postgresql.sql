@@ -186,6 +186,9 @@ CREATE TABLE IF NOT EXISTS dsched_execution (
 
 CREATE INDEX IF NOT EXISTS idx_dsched_execution_job ON dsched_execution (job_name, scheduled_at);
 CREATE INDEX IF NOT EXISTS idx_dsched_execution_status ON dsched_execution (status, started_at);
+-- the attempts that started in a window, for the Overview's, the Jobs page's and the timeline's
+-- counts: a range of it, and the counts read from the index alone (W8 in the benchmarks)
+CREATE INDEX IF NOT EXISTS idx_dsched_execution_started ON dsched_execution (started_at, status, job_name);
 -- the waiting attempts alone: what the queue claims from, small however long the history grows,
 -- and no entry to write when an attempt moves on (it replaces an index on (status, due_at), named
 -- idx_dsched_execution_due, that a database created by an earlier snapshot may still have: unused,

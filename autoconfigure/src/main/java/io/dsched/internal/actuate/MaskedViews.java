@@ -58,7 +58,7 @@ final class MaskedViews {
     private static <T> PageView<T> page(PageView<T> page, ShownValues values) {
         List<T> content =
                 page.content().stream().map((item) -> copy(item, values)).toList();
-        return new PageView<>(content, page.page(), page.size(), page.total());
+        return new PageView<>(content, page.page(), page.size(), page.total(), page.totalExact());
     }
 
     @SuppressWarnings("unchecked")

@@ -6,7 +6,6 @@ import io.dsched.internal.management.views.ExecutionDetail;
 import io.dsched.internal.management.views.PageView;
 import io.dsched.internal.store.DeadLetter;
 import io.dsched.internal.store.ExecutionRepository;
-import io.dsched.internal.store.Pages;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -20,6 +19,9 @@ import org.springframework.data.relational.core.query.Query;
 /** The attempts, page by page and one by one, as the management endpoint reads them. */
 public class ExecutionViews {
 
+    /** How many attempts past the first of a page a list counts, at most. */
+    static final long COUNTED_BEYOND = 10_000;
+
     private final ExecutionRepository executions;
 
     private final JdbcAggregateOperations aggregates;
@@ -28,26 +30,32 @@ public class ExecutionViews {
 
     private final Function<Long, Optional<?>> logs;
 
+    private final JobStatistics statistics;
+
     /**
      * Creates the views.
      * @param executions the execution history
      * @param aggregates Spring Data JDBC's operations on dsched's tables
      * @param jobs the jobs management knows
      * @param logs finds what an attempt logged, by execution id
+     * @param statistics counts the attempts of a list
      */
     public ExecutionViews(
             ExecutionRepository executions,
             JdbcAggregateOperations aggregates,
             ManagedJobs jobs,
-            Function<Long, Optional<?>> logs) {
+            Function<Long, Optional<?>> logs,
+            JobStatistics statistics) {
         this.executions = executions;
         this.aggregates = aggregates;
         this.jobs = jobs;
         this.logs = logs;
+        this.statistics = statistics;
     }
 
     /**
-     * Lists attempts, newest first.
+     * Lists attempts, newest first, with their count up to {@value #COUNTED_BEYOND} beyond the
+     * page's first: past that, the total is a lower bound ({@link PageView#totalExact()} false).
      * @param job only this job's, or {@code null}
      * @param status only those in this state, or {@code null}
      * @param page which page
@@ -61,8 +69,16 @@ public class ExecutionViews {
         if (status != null) {
             criteria = criteria.and("status").is(status.name());
         }
-        return PageView.of(
-                Pages.read(this.aggregates, ExecutionRecord.class, criteria, Sort.by(Sort.Order.desc("id")), page));
+        List<ExecutionRecord> content = this.aggregates.findAll(
+                Query.query(criteria)
+                        .sort(Sort.by(Sort.Order.desc("id")))
+                        .limit(page.getPageSize())
+                        .offset(page.getOffset()),
+                ExecutionRecord.class);
+        long cap = page.getOffset() + COUNTED_BEYOND;
+        long counted = this.statistics.countUpTo(job, status, cap + 1);
+        return new PageView<>(
+                content, page.getPageNumber(), page.getPageSize(), Math.min(counted, cap), counted <= cap);
     }
 
     /**

@@ -6,17 +6,20 @@ import static org.awaitility.Awaitility.await;
 import io.dsched.sample.demo.DemoJobs;
 import io.dsched.sample.order.OrderJobs;
 import io.dsched.test.TestDatabases;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
+import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -89,6 +92,40 @@ class H2AdminUiInputTests extends AdminUiSession {
         assertThat(this.browser.forge("/jobs/" + job + "/params", Map.of("params", note)))
                 .startsWith("200 ");
         this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void aJobWithALongHistoryIsCountedOnlySoFarBeyondThePageAndThePagerSaysSo() throws Exception {
+        // more of the nightly report's attempts than a list counts past its page
+        JdbcTemplate sql = new JdbcTemplate(this.server.bean(javax.sql.DataSource.class));
+        String job = OrderJobs.NIGHTLY_REPORT;
+        Timestamp ran = Timestamp.from(Instant.now().minus(Duration.ofDays(2)));
+        List<Object[]> rows = IntStream.range(0, 10_030)
+                .mapToObj((i) -> new Object[] {job, ran, job + "@history-" + i, ran, ran})
+                .toList();
+        sql.batchUpdate(
+                "INSERT INTO dsched_execution (job_name, scheduled_at, attempt, idempotency_key, status, node_id,"
+                        + " started_at, finished_at, origin) VALUES (?, ?, 1, ?, 'SUCCEEDED', 'ui-history', ?, ?,"
+                        + " 'SCHEDULE')",
+                rows);
+        try {
+            JsonNode first = this.server.read("/executions?job=" + job + "&size=20");
+            assertThat(first.get("total").asLong()).isEqualTo(10_000);
+            assertThat(first.get("totalExact").asBoolean()).isFalse();
+            // near the end, the count is exact again
+            JsonNode third = this.server.read("/executions?job=" + job + "&size=20&page=2");
+            assertThat(third.get("total").asLong()).isGreaterThanOrEqualTo(10_030);
+            assertThat(third.get("totalExact").asBoolean()).isTrue();
+
+            signIn("viewer");
+            this.browser.page("/jobs/" + job, job);
+            assertThat(this.browser.text("nav.pager span")).isEqualTo("Page 1 of 500+ (10000+)");
+            this.browser.find("nav.pager button:last-of-type").click();
+            this.browser.waitFor((d) -> this.browser.text("nav.pager span").startsWith("Page 2 of 501+"));
+            this.browser.assertNoConsoleErrors();
+        } finally {
+            sql.update("DELETE FROM dsched_execution WHERE node_id = 'ui-history'");
+        }
     }
 
     @Test
