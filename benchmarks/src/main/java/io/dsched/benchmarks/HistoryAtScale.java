@@ -23,8 +23,11 @@ import java.util.function.Function;
  *
  * <p>One client of dsched in the coordinator ({@link DschedHistoryClient}) makes every call, one at
  * a time, as a node and the endpoint would: {@link HistoryProbes} says which. The rounds on the
- * empty table run first; then {@link HistorySeed} inserts the history (by default 10 million rows,
- * 14 days at about 8 a second) and the same rounds run again; then each round of the purge moves
+ * empty table run first; then {@link HistorySeed} inserts the newest day of the history (by
+ * default 10 million rows, 14 days at about 8 a second) and the same rounds run again, then the
+ * days before it, and the rounds run a third time: a page that reads a window reads as many rows
+ * of it on one day of history as on fourteen, so the second rounds tell what the size of the
+ * history costs apart from what is in the window. Then each round of the purge moves
  * housekeeping's clock on a day, so that with a retention of 13 days it deletes the oldest day
  * left, while claims and outcomes go on beside it.
  */
@@ -42,8 +45,7 @@ final class HistoryAtScale extends WorkloadRunner {
         int reads = intOption("w8-reads", 20);
         int rounds = reps("W8");
         resetAll(new DschedContestant());
-        List<Map<String, List<Double>>> empty = new ArrayList<>();
-        List<Map<String, List<Double>>> full = new ArrayList<>();
+        Map<String, List<Map<String, List<Double>>>> histories = new LinkedHashMap<>();
         List<Purge> purges = new ArrayList<>();
         Duration seeding;
         List<String> operations;
@@ -59,29 +61,39 @@ final class HistoryAtScale extends WorkloadRunner {
             }
             HistoryProbes probes = new HistoryProbes(client);
             operations = probes.operations();
-            for (int round = 0; round < rounds; round++) {
-                empty.add(probes.round(claims, reads));
-                Harness.progress("W8 empty history, round " + (round + 1) + " of " + rounds);
-            }
+            histories.put("empty", rounds(probes, rounds, claims, reads, "empty history"));
+            HistorySeed seed =
+                    new HistorySeed(this.db, jdbc(), rows, DAYS, Instant.now().minusSeconds(60));
             long start = System.nanoTime();
-            new HistorySeed(this.db, jdbc()).insert(rows, DAYS, Instant.now().minusSeconds(60));
+            seed.newestDay();
+            histories.put("one day", rounds(probes, rounds, claims, reads, "one day of history"));
+            seed.olderDays();
             seeding = Duration.ofNanos(System.nanoTime() - start);
-            for (int round = 0; round < rounds; round++) {
-                full.add(probes.round(claims, reads));
-                Harness.progress("W8 full history, round " + (round + 1) + " of " + rounds);
-            }
+            histories.put(DAYS + " days", rounds(probes, rounds, claims, reads, DAYS + " days of history"));
             for (int round = 0; round < rounds; round++) {
                 purges.add(purge(client, probes, round, claims));
                 Harness.progress("W8 purge, round " + (round + 1) + " of " + rounds + ": " + purges.get(round));
             }
         }
-        report(rows, claims, reads, empty, full, purges, seeding, operations);
+        report(rows, claims, reads, histories, purges, seeding, operations);
+    }
+
+    private static List<Map<String, List<Double>>> rounds(
+            HistoryProbes probes, int rounds, int claims, int reads, String history) throws Exception {
+        List<Map<String, List<Double>>> times = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            times.add(probes.round(claims, reads));
+            Harness.progress("W8 " + history + ", round " + (round + 1) + " of " + rounds);
+        }
+        return times;
     }
 
     /** Deletes the oldest day left while claims and outcomes go on, one after another. */
     private Purge purge(DschedHistoryClient client, HistoryProbes probes, int round, int claims) throws Exception {
-        Housekeeping housekeeping =
-                client.housekeeping(Duration.ofDays(DAYS - 1), Clock.offset(Clock.systemUTC(), Duration.ofDays(round)));
+        Housekeeping housekeeping = client.housekeeping(
+                Duration.ofDays(DAYS - 1),
+                Clock.offset(Clock.systemUTC(), Duration.ofDays(round)),
+                intOption("w8-batch-size", 0));
         long start = System.nanoTime();
         CompletableFuture<Integer> deleting = CompletableFuture.supplyAsync(housekeeping::purge);
         Map<String, List<Double>> times = new LinkedHashMap<>();
@@ -94,31 +106,39 @@ final class HistoryAtScale extends WorkloadRunner {
             long rows,
             int claims,
             int reads,
-            List<Map<String, List<Double>>> empty,
-            List<Map<String, List<Double>>> full,
+            Map<String, List<Map<String, List<Double>>>> histories,
             List<Purge> purges,
             Duration seeding,
             List<String> operations) {
+        List<Map<String, List<Double>>> empty = histories.get("empty");
+        List<Map<String, List<Double>>> day = histories.get("one day");
+        List<Map<String, List<Double>>> full = histories.get(DAYS + " days");
         line("## W8: history at scale, " + Stats.count(rows) + " rows over " + DAYS + " days, " + empty.size()
                 + " rounds");
         line("");
         line("Each round times " + claims + " claims of each kind, each followed by its outcome, and " + reads
                 + " reads of each page, one call at a time from one client; milliseconds, the median of the"
-                + " rounds and (min–max). The history took " + seeding.toSeconds() + " s to insert ("
-                + Stats.count(rows / Math.max(1.0, seeding.toMillis() / 1000.0)) + " rows/s), statistics included.");
+                + " rounds and (min–max). The rounds run on an empty history, on its newest day alone ("
+                + Stats.count(rows / DAYS) + " rows, whose last hour and last day hold what the full history's"
+                + " hold), and on all " + DAYS + " days. The history took " + seeding.toSeconds()
+                + " s to insert (" + Stats.count(rows / Math.max(1.0, seeding.toMillis() / 1000.0))
+                + " rows/s), statistics included.");
         line("");
-        line("| operation | empty: p50 | empty: p99 | " + Stats.count(rows) + " rows: p50 | " + Stats.count(rows)
-                + " rows: p99 | p50 ÷ empty | p99 ÷ empty |");
-        line("| --- | --- | --- | --- | --- | --- | --- |");
+        line("| operation | empty: p50 | empty: p99 | one day: p50 | one day: p99 | " + DAYS + " days: p50 | " + DAYS
+                + " days: p99 | p99 ÷ one day | p99 ÷ empty |");
+        line("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
         for (String operation : operations) {
-            List<Double> emptyP50 = percentiles(empty, operation, 50);
-            List<Double> emptyP99 = percentiles(empty, operation, 99);
-            List<Double> fullP50 = percentiles(full, operation, 50);
+            StringBuilder row = new StringBuilder("| " + operation + " |");
+            for (List<Map<String, List<Double>>> history : List.of(empty, day, full)) {
+                row.append(' ')
+                        .append(Stats.spread(percentiles(history, operation, 50), Stats::millis))
+                        .append(" | ")
+                        .append(Stats.spread(percentiles(history, operation, 99), Stats::millis))
+                        .append(" |");
+            }
             List<Double> fullP99 = percentiles(full, operation, 99);
-            line("| " + operation + " | " + Stats.spread(emptyP50, Stats::millis) + " | "
-                    + Stats.spread(emptyP99, Stats::millis) + " | " + Stats.spread(fullP50, Stats::millis) + " | "
-                    + Stats.spread(fullP99, Stats::millis) + " | " + times(fullP50, emptyP50) + " | "
-                    + times(fullP99, emptyP99) + " |");
+            line(row + " " + times(fullP99, percentiles(day, operation, 99)) + " | "
+                    + times(fullP99, percentiles(empty, operation, 99)) + " |");
         }
         line("");
         line("### W8: claims while housekeeping deletes a day");

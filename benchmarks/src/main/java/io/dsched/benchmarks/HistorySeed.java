@@ -14,7 +14,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * ran (ids rising with time, as a live history's do), one in {@value #FAILED_EVERY} failed with its
  * error, on three nodes. One statement a million rows, from a series the database makes itself
  * ({@code generate_series} on PostgreSQL, the Sequence engine's {@code seq_1_to_n} on MariaDB),
- * then the table's statistics are brought up to date.
+ * then the table's statistics are brought up to date. The newest day first, so that W8 can time
+ * the calls on a history of one day, whose last hour and day hold what the full history's hold,
+ * before the days before it are added below it.
  */
 final class HistorySeed {
 
@@ -25,7 +27,7 @@ final class HistorySeed {
 
     private static final int CHUNK = 1_000_000;
 
-    private static final String COLUMNS = "INSERT INTO dsched_execution (job_name, scheduled_at, attempt,"
+    private static final String COLUMNS = "INSERT INTO dsched_execution (id, job_name, scheduled_at, attempt,"
             + " idempotency_key, status, node_id, started_at, finished_at, error_class, error_message,"
             + " status_reason, origin, due_at, payload) ";
 
@@ -33,9 +35,31 @@ final class HistorySeed {
 
     private final JdbcTemplate jdbc;
 
-    HistorySeed(BenchDatabase db, JdbcTemplate jdbc) {
+    private final long rows;
+
+    private final int days;
+
+    private final Instant end;
+
+    /** The highest id before the history: row g of the series gets id base + g. */
+    private final long base;
+
+    /**
+     * Prepares a history of {@code rows} rows over the {@code days} days before {@code end}.
+     * @param db the database
+     * @param jdbc its connections
+     * @param rows how many rows in all
+     * @param days over how many days
+     * @param end when the last one started
+     */
+    HistorySeed(BenchDatabase db, JdbcTemplate jdbc, long rows, int days, Instant end) {
         this.db = db;
         this.jdbc = jdbc;
+        this.rows = rows;
+        this.days = days;
+        this.end = end;
+        Long max = jdbc.queryForObject("SELECT MAX(id) FROM dsched_execution", Long.class);
+        this.base = (max != null) ? max : 0;
     }
 
     /**
@@ -48,22 +72,43 @@ final class HistorySeed {
     }
 
     /**
-     * Inserts the rows.
-     * @param rows how many
-     * @param days over how many days before {@code end}
-     * @param end when the last one started
+     * Inserts the newest day of the history, with ids above every row's so far, so that the rows
+     * inserted after it come after it, as they would in a live history.
      */
-    void insert(long rows, int days, Instant end) {
-        long stepMicros = Duration.ofDays(days).toNanos() / 1000 / rows;
-        for (long first = 1; first <= rows; first += CHUNK) {
-            long last = Math.min(rows, first + CHUNK - 1);
+    void newestDay() {
+        insert(this.rows - this.rows / this.days + 1, this.rows);
+        if (this.db.isPostgres()) {
+            // the ids were given: the identity's sequence goes on after them (MariaDB's does by itself)
+            this.jdbc.queryForObject(
+                    "SELECT setval(pg_get_serial_sequence('dsched_execution', 'id'), ?)",
+                    Long.class,
+                    this.base + this.rows);
+        }
+        analyze();
+    }
+
+    /** Inserts the days before the newest, with the ids below its. */
+    void olderDays() {
+        insert(1, this.rows - this.rows / this.days);
+        analyze();
+    }
+
+    /**
+     * Inserts the rows of a part of the series: row {@code g} has id {@code base + g} and started
+     * {@code (rows - g) × step} before the end.
+     */
+    private void insert(long from, long to) {
+        long stepMicros = Duration.ofDays(this.days).toNanos() / 1000 / this.rows;
+        for (long first = from; first <= to; first += CHUNK) {
+            long last = Math.min(to, first + CHUNK - 1);
             if (this.db.isPostgres()) {
                 this.jdbc.update(
                         COLUMNS + select(true)
                                 + " FROM (SELECT g, ?::timestamptz - (? - g) * (? * interval '1 microsecond') AS t"
                                 + " FROM generate_series(?::bigint, ?::bigint) g) s",
-                        OffsetDateTime.ofInstant(end, ZoneOffset.UTC),
-                        rows,
+                        this.base,
+                        OffsetDateTime.ofInstant(this.end, ZoneOffset.UTC),
+                        this.rows,
                         stepMicros,
                         first,
                         last);
@@ -72,12 +117,16 @@ final class HistorySeed {
                         COLUMNS + select(false)
                                 + " FROM (SELECT seq AS g, TIMESTAMPADD(MICROSECOND, -(? - seq) * ?, ?) AS t"
                                 + " FROM seq_" + first + "_to_" + last + ") s",
-                        rows,
+                        this.base,
+                        this.rows,
                         stepMicros,
-                        LocalDateTime.ofInstant(end, ZoneOffset.UTC));
+                        LocalDateTime.ofInstant(this.end, ZoneOffset.UTC));
             }
-            Harness.progress("  W8 history: " + last + " of " + rows + " rows");
+            Harness.progress("  W8 history: rows " + first + " to " + last + " of " + this.rows);
         }
+    }
+
+    private void analyze() {
         if (this.db.isPostgres()) {
             this.jdbc.execute("VACUUM ANALYZE dsched_execution");
         } else {
@@ -97,7 +146,7 @@ final class HistorySeed {
         String node = postgres ? "'w8-node-' || (g % 3)" : "CONCAT('w8-node-', g % 3)";
         String finished = postgres ? "t + interval '80 milliseconds'" : "TIMESTAMPADD(MICROSECOND, 80000, t)";
         String failed = "g % " + FAILED_EVERY + " = 0";
-        return "SELECT " + job + ", t, 1, " + key + ", CASE WHEN " + failed
+        return "SELECT ? + g, " + job + ", t, 1, " + key + ", CASE WHEN " + failed
                 + " THEN 'FAILED' ELSE 'SUCCEEDED' END, " + node + ", t, " + finished
                 + ", CASE WHEN " + failed + " THEN 'java.lang.IllegalStateException' END"
                 + ", CASE WHEN " + failed + " THEN 'upstream answered 503' END"

@@ -99,14 +99,15 @@ public final class DschedHistoryClient implements AutoCloseable {
     }
 
     /**
-     * Returns housekeeping as a node of this application runs it, with its batch size, but with a
-     * retention and a clock of the caller's: W8 deletes one day of history a round by moving the
+     * Returns housekeeping as a node of this application runs it, but with a retention, a clock
+     * and, if asked, a batch size of the caller's: W8 deletes one day of history a round by moving the
      * clock on a day.
      * @param retention how long the history is kept
      * @param clock what housekeeping takes for now
+     * @param batchSize rows a batch, or 0 for the application's {@code dsched.history.batch-size}
      * @return housekeeping
      */
-    public Housekeeping housekeeping(Duration retention, Clock clock) {
+    public Housekeeping housekeeping(Duration retention, Clock clock, int batchSize) {
         DschedJdbc jdbc = this.context.getBean(DschedJdbc.class);
         DschedProperties properties = this.context.getBean(DschedProperties.class);
         DschedProperties.History history = properties.getHistory();
@@ -119,7 +120,7 @@ public final class DschedHistoryClient implements AutoCloseable {
                         history.getWaitingRetention(),
                         properties.getManagement().getAuditRetention(),
                         properties.getJobs().getDeploymentRetention()),
-                history.getBatchSize(),
+                (batchSize > 0) ? batchSize : history.getBatchSize(),
                 clock);
     }
 
