@@ -32,7 +32,13 @@ final class DschedHousekeepingConfiguration {
                 // an application's own provider may keep its locks in the table, and not create a row again
                 (lockProvider instanceof TableLockProvider) ? history.getRetention() : null);
         Housekeeping housekeeping = new Housekeeping(
-                jdbc.dataSource(), jdbc.platform(), jdbc.tables(), retention, history.getBatchSize(), clock);
+                jdbc.dataSource(),
+                jdbc.platform(),
+                jdbc.tables(),
+                retention,
+                history.getBatchSize(),
+                history.getBatchPause(),
+                clock);
         registry.register(housekeeping.job(history.getCleanupCron()));
         return housekeeping;
     }

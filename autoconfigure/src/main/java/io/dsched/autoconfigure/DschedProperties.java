@@ -965,6 +965,20 @@ public class DschedProperties {
         /** How many rows one delete statement removes at most. */
         private int batchSize = 1000;
 
+        /**
+         * How long housekeeping rests after each full batch of a purge, so that the claims and
+         * outcomes that commit beside a long one do not queue behind one delete after another.
+         */
+        private Duration batchPause = Duration.ofMillis(20);
+
+        public Duration getBatchPause() {
+            return this.batchPause;
+        }
+
+        public void setBatchPause(Duration batchPause) {
+            this.batchPause = batchPause;
+        }
+
         public Duration getRetention() {
             return this.retention;
         }

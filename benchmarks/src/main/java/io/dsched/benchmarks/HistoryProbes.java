@@ -8,6 +8,7 @@ import io.dsched.internal.deadletter.DeadLetterFilter;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +34,12 @@ final class HistoryProbes {
     /** The job whose pages are read: one of the seeded ones. */
     private static final String JOB = HistorySeed.jobName(7);
 
+    /**
+     * The job the claims are made for: not one whose pages are read, so that its rows, which
+     * take no time to run, stand in no page's list or percentile.
+     */
+    private static final String PROBE = "w8-probe";
+
     private static final PageRequest PAGE = PageRequest.of(0, 20);
 
     private static final Duration HOUR = Duration.ofHours(1);
@@ -41,8 +48,8 @@ final class HistoryProbes {
 
     private final ExecutionStore store;
 
-    /** Makes each claimed fire's time unique in the run. */
-    private long fires;
+    /** The time of the last fire claimed or waiting, so that each is unique in the run. */
+    private Instant lastFire = Instant.EPOCH;
 
     HistoryProbes(DschedHistoryClient client) {
         this.client = client;
@@ -54,6 +61,8 @@ final class HistoryProbes {
         Map<String, Callable<?>> pages = new LinkedHashMap<>();
         pages.put("executions, first page", () -> this.client.executions().executions(null, null, PAGE));
         pages.put("executions of a job", () -> this.client.executions().executions(JOB, null, PAGE));
+        pages.put(
+                "executions of a seldom job", () -> this.client.executions().executions(HistorySeed.RARE, null, PAGE));
         pages.put("failed executions", () -> this.client.executions().executions(null, ExecutionStatus.FAILED, PAGE));
         pages.put("jobs, last hour", () -> this.client.jobs().jobs(HOUR));
         pages.put("a job's page, last hour", () -> this.client.jobs().job(JOB, HOUR, null, PAGE));
@@ -85,9 +94,10 @@ final class HistoryProbes {
                 time(times, page.getKey(), page.getValue());
             }
         }
+        // the newest attempt: what a page of one reads does not depend on which
         long id = this.client
                 .executions()
-                .executions(JOB, null, PAGE)
+                .executions(null, null, PAGE)
                 .content()
                 .get(0)
                 .id();
@@ -99,11 +109,12 @@ final class HistoryProbes {
 
     /**
      * Claims fires and due one-offs in turn, each followed by its outcome, at least {@code count}
-     * of each and then for as long as {@code more} says.
+     * of each (one at least) and then for as long as {@code more} says.
      */
     void claims(int count, BooleanSupplier more, Map<String, List<Double>> times) throws Exception {
+        count = Math.max(count, 1);
         List<ExecutionRecord> waiting = new ArrayList<>();
-        for (int i = 0; i < Math.max(count, 1); i++) {
+        for (int i = 0; i < count; i++) {
             waiting.add(waiting());
         }
         this.store.inserts().insertAll(waiting);
@@ -116,30 +127,37 @@ final class HistoryProbes {
                 }
                 this.store.inserts().insertAll(waiting);
             }
-            Instant scheduledAt = Instant.parse("2030-01-01T00:00:00Z").plusMillis(++this.fires);
+            Instant scheduledAt = nextFire();
             ExecutionRecord fire = time(times, FIRE_CLAIM, () -> this.store
                     .inserts()
-                    .claim(ExecutionRecord.claim(JOB, scheduledAt, DschedHistoryClient.NODE, Instant.now()))
+                    .claim(ExecutionRecord.claim(PROBE, scheduledAt, DschedHistoryClient.NODE, Instant.now()))
                     .orElseThrow());
             succeed(fire, times);
             List<ExecutionRecord> due = time(times, DUE_CLAIM, () -> this.store
                     .claims()
-                    .claimDue(DschedHistoryClient.NODE, Instant.now(), 1, List.of(JOB)));
+                    .claimDue(DschedHistoryClient.NODE, Instant.now(), 1, List.of(PROBE)));
             if (due.isEmpty()) {
-                throw new IllegalStateException("No due one-off of " + JOB + " to claim");
+                throw new IllegalStateException("No due one-off of " + PROBE + " to claim");
             }
             succeed(due.get(0), times);
         }
     }
 
+    /** A fire time of now, or a millisecond after the last one: each fire's key is its own. */
+    private Instant nextFire() {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        this.lastFire = now.isAfter(this.lastFire) ? now : this.lastFire.plusMillis(1);
+        return this.lastFire;
+    }
+
     private ExecutionRecord waiting() {
         Instant now = Instant.now();
-        Instant scheduledAt = Instant.parse("2030-01-01T00:00:00Z").plusMillis(++this.fires);
+        Instant scheduledAt = nextFire();
         return ExecutionRecord.waiting(
-                JOB,
+                PROBE,
                 scheduledAt,
                 1,
-                ExecutionRecord.idempotencyKey(JOB, scheduledAt) + "/one-off",
+                ExecutionRecord.idempotencyKey(PROBE, scheduledAt) + "/one-off",
                 ExecutionOrigin.ONE_OFF,
                 DschedHistoryClient.NODE,
                 now,

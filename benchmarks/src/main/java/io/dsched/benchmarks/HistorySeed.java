@@ -12,7 +12,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * Fills {@code dsched_execution} with finished attempts, as a cluster that ran {@value #JOBS} jobs
  * in turn would have left them: evenly spread over the days before a given end, in the order they
  * ran (ids rising with time, as a live history's do), one in {@value #FAILED_EVERY} failed with its
- * error, on three nodes. One statement a million rows, from a series the database makes itself
+ * error, on three nodes; and one in {@value #RARE_EVERY} of a job that runs seldom. One statement a million rows, from a series the database makes itself
  * ({@code generate_series} on PostgreSQL, the Sequence engine's {@code seq_1_to_n} on MariaDB),
  * then the table's statistics are brought up to date. The newest day first, so that W8 can time
  * the calls on a history of one day, whose last hour and day hold what the full history's hold,
@@ -24,6 +24,14 @@ final class HistorySeed {
     static final int JOBS = 50;
 
     static final int FAILED_EVERY = 97;
+
+    /**
+     * A job that runs seldom, one row in {@value #RARE_EVERY} (about every 20 minutes at 8 rows a
+     * second): its list is a few rows among millions, which a read in id order must not scan for.
+     */
+    static final String RARE = "w8-rare";
+
+    static final int RARE_EVERY = 10_000;
 
     private static final int CHUNK = 1_000_000;
 
@@ -139,9 +147,11 @@ final class HistorySeed {
      * database's own way of joining text and adding time.
      */
     private static String select(boolean postgres) {
-        String job = postgres
-                ? "'w8-job-' || lpad((g % " + JOBS + ")::text, 2, '0')"
-                : "CONCAT('w8-job-', LPAD(g % " + JOBS + ", 2, '0'))";
+        String job = "CASE WHEN g % " + RARE_EVERY + " = 0 THEN '" + RARE + "' ELSE "
+                + (postgres
+                        ? "'w8-job-' || lpad((g % " + JOBS + ")::text, 2, '0')"
+                        : "CONCAT('w8-job-', LPAD(g % " + JOBS + ", 2, '0'))")
+                + " END";
         String key = postgres ? job + " || '@seed' || g" : "CONCAT(" + job + ", '@seed', g)";
         String node = postgres ? "'w8-node-' || (g % 3)" : "CONCAT('w8-node-', g % 3)";
         String finished = postgres ? "t + interval '80 milliseconds'" : "TIMESTAMPADD(MICROSECOND, 80000, t)";

@@ -203,7 +203,7 @@ class BenchmarkSmokeTests {
                 .hasSize(3);
         // what the purge says it deleted is what left the history: every seeded row older than
         // the retention of 13 days, and no other
-        String deleted = report.replaceAll("(?s).*Rows deleted a round: ([0-9,]+);.*", "$1")
+        String deleted = report.replaceAll("(?s).*Rows housekeeping deleted a round [^:]*: ([0-9,]+);.*", "$1")
                 .replace(",", "");
         try (HikariDataSource pool = db.pool("smoke", 1)) {
             Long seededLeft = new JdbcTemplate(pool)

@@ -136,8 +136,10 @@ abstract class AbstractReliabilityTests {
         assertThat(attempts.get(0).errorMessage()).isEqualTo("flaky failure on attempt 1");
         // delay 1s, multiplier 2, no jitter: the second attempt falls due 1s after the first failed,
         // the third 2s after the second
-        assertThat(attempts.get(1).dueAt()).isEqualTo(attempts.get(0).finishedAt().plusSeconds(1));
-        assertThat(attempts.get(2).dueAt()).isEqualTo(attempts.get(1).finishedAt().plusSeconds(2));
+        assertThat(attempts.get(1).dueAt())
+                .isEqualTo(attempts.get(0).finishedAt().plusSeconds(1));
+        assertThat(attempts.get(2).dueAt())
+                .isEqualTo(attempts.get(1).finishedAt().plusSeconds(2));
         // each starts once due, not before, and is taken up promptly: the queue polls every 100ms
         // and wakes for a retry by its due time; the bound leaves room for a busy machine
         for (ExecutionRecord retry : attempts.subList(1, 3)) {

@@ -261,22 +261,13 @@ public final class DschedContestant implements Contestant {
 
     private static ConfigurableApplicationContext context(
             BenchDatabase db, String node, int threads, boolean runJobs, Variant variant) {
-        return context(Node.class, db, node, threads, runJobs, variant, Map.of());
+        return context(Node.class, db, node, threads, runJobs, variant);
     }
 
-    /**
-     * Starts a dsched application of the given configuration with the given properties besides
-     * a variant's.
-     */
+    /** Starts a dsched application of the given configuration. */
     static ConfigurableApplicationContext context(
-            Class<?> source,
-            BenchDatabase db,
-            String node,
-            int threads,
-            boolean runJobs,
-            Variant variant,
-            Map<String, Object> extra) {
-        Map<String, Object> properties = new HashMap<>(extra);
+            Class<?> source, BenchDatabase db, String node, int threads, boolean runJobs, Variant variant) {
+        Map<String, Object> properties = new HashMap<>();
         properties.put("bench.db.url", db.url());
         properties.put("bench.db.user", db.user());
         properties.put("bench.db.password", db.password());

@@ -13,9 +13,9 @@ import io.dsched.internal.store.ExecutionStore;
 import io.dsched.jobs.JobScheduler;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportSelector;
@@ -46,8 +46,8 @@ public final class DschedHistoryClient implements AutoCloseable {
      * @return the client
      */
     public static DschedHistoryClient start(BenchDatabase db) {
-        return new DschedHistoryClient(DschedContestant.context(
-                ManagedNode.class, db, NODE, 1, false, DschedContestant.Variant.DEFAULTS, Map.of()));
+        return new DschedHistoryClient(
+                DschedContestant.context(ManagedNode.class, db, NODE, 1, false, DschedContestant.Variant.DEFAULTS));
     }
 
     /**
@@ -99,15 +99,18 @@ public final class DschedHistoryClient implements AutoCloseable {
     }
 
     /**
-     * Returns housekeeping as a node of this application runs it, but with a retention, a clock
-     * and, if asked, a batch size of the caller's: W8 deletes one day of history a round by moving the
-     * clock on a day.
+     * Returns housekeeping with the application's retentions of waiting attempts, the audit log
+     * and deployments, but with a retention of the history, a clock and, if asked, a batch size
+     * and a pause of the caller's: W8 deletes one day of history a round by moving the clock on a
+     * day.
      * @param retention how long the history is kept
      * @param clock what housekeeping takes for now
      * @param batchSize rows a batch, or 0 for the application's {@code dsched.history.batch-size}
+     * @param batchPause the rest after each batch, such as {@code 20ms}, or empty for the
+     *     application's {@code dsched.history.batch-pause}
      * @return housekeeping
      */
-    public Housekeeping housekeeping(Duration retention, Clock clock, int batchSize) {
+    public Housekeeping housekeeping(Duration retention, Clock clock, int batchSize, String batchPause) {
         DschedJdbc jdbc = this.context.getBean(DschedJdbc.class);
         DschedProperties properties = this.context.getBean(DschedProperties.class);
         DschedProperties.History history = properties.getHistory();
@@ -121,6 +124,7 @@ public final class DschedHistoryClient implements AutoCloseable {
                         properties.getManagement().getAuditRetention(),
                         properties.getJobs().getDeploymentRetention()),
                 (batchSize > 0) ? batchSize : history.getBatchSize(),
+                batchPause.isEmpty() ? history.getBatchPause() : DurationStyle.detectAndParse(batchPause),
                 clock);
     }
 

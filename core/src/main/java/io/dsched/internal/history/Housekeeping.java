@@ -66,7 +66,7 @@ public class Housekeeping {
     private final DefinitionRetention definitions;
 
     /**
-     * Creates the housekeeping.
+     * Creates the housekeeping, which does not rest between batches.
      * @param dataSource dsched's DataSource
      * @param tables the cluster's tables
      * @param platform its database
@@ -81,10 +81,32 @@ public class Housekeeping {
             Retention retention,
             int batchSize,
             Clock clock) {
+        this(dataSource, platform, tables, retention, batchSize, Duration.ZERO, clock);
+    }
+
+    /**
+     * Creates the housekeeping.
+     * @param dataSource dsched's DataSource
+     * @param tables the cluster's tables
+     * @param platform its database
+     * @param retention how long each kind of row is kept
+     * @param batchSize rows deleted per statement
+     * @param batchPause how long to rest after each full batch, so that the claims and outcomes
+     *     that commit beside a long purge do not queue behind it
+     * @param clock the clock
+     */
+    public Housekeeping(
+            DataSource dataSource,
+            DatabasePlatform platform,
+            ClusterTables tables,
+            Retention retention,
+            int batchSize,
+            Duration batchPause,
+            Clock clock) {
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);
         this.dialect = platform.dialect();
         this.retention = retention;
-        this.batches = new Batches(jdbc, tables, batchSize);
+        this.batches = new Batches(jdbc, tables, batchSize, batchPause);
         this.attempts = new AttemptPurges(this.batches);
         this.nodes = new NodePurges(jdbc, tables, this.dialect, this.batches);
         this.clock = clock;

@@ -339,6 +339,45 @@ abstract class AbstractSchemaScriptTests {
     }
 
     @Test
+    void housekeepingRestsAfterEachFullBatchAndAnInterruptedOneStopsAfterItsBatch() {
+        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
+        new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
+        AuditLog audit = new AuditLog(new DschedRepositories(jdbc.dataSource(), jdbc.platform()).aggregates());
+        Instant old = Instant.now().truncatedTo(ChronoUnit.MILLIS).minus(400, ChronoUnit.DAYS);
+        for (int i = 0; i < 3; i++) {
+            audit.record(new AuditEntry(
+                    null, old, "ops", "job.pause", "old-" + i, null, null, null, null, 200, null, "node-1"));
+        }
+        Housekeeping resting = new Housekeeping(
+                jdbc.dataSource(),
+                jdbc.platform(),
+                ClusterTables.DEFAULT,
+                RETENTION,
+                1,
+                Duration.ofMillis(300),
+                java.time.Clock.systemUTC());
+        JdbcTemplate sql = new JdbcTemplate(this.dataSource);
+
+        // a node that stops interrupts it: the batch done, the rest waits for the next run
+        Thread.currentThread().interrupt();
+        try {
+            assertThat(resting.purge()).isEqualTo(1);
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(sql.queryForObject("SELECT COUNT(*) FROM dsched_audit", Long.class))
+                .isEqualTo(2);
+
+        // two full batches of one row, each followed by a rest, then an empty one
+        long started = System.nanoTime();
+        assertThat(resting.purge()).isEqualTo(2);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(600));
+        assertThat(sql.queryForObject("SELECT COUNT(*) FROM dsched_audit", Long.class))
+                .isZero();
+    }
+
+    @Test
     void afterHousekeepingNoTableDschedWritesHoldsARowPastItsRetention() {
         DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
         new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
