@@ -99,16 +99,21 @@ final class HistoryAtScale extends WorkloadRunner {
                 Clock.offset(Clock.systemUTC(), Duration.ofDays(round)),
                 intOption("w8-batch-size", 0),
                 option("w8-batch-pause", ""));
+        // the same claims alone first, for as long, so that each round compares like with like
+        Map<String, List<Double>> alone = new LinkedHashMap<>();
+        long until = System.nanoTime()
+                + Duration.ofSeconds(intOption("w8-alone-seconds", 10)).toNanos();
+        probes.claims(claims, () -> System.nanoTime() < until, alone);
         CompletableFuture<Purge> deleting = CompletableFuture.supplyAsync(() -> {
             long start = System.nanoTime();
             int deleted = housekeeping.purge();
-            return new Purge(deleted, Duration.ofNanos(System.nanoTime() - start), new LinkedHashMap<>());
+            return new Purge(deleted, Duration.ofNanos(System.nanoTime() - start), Map.of(), Map.of());
         });
         try {
-            Map<String, List<Double>> times = new LinkedHashMap<>();
-            probes.claims(claims, () -> !deleting.isDone(), times);
+            Map<String, List<Double>> beside = new LinkedHashMap<>();
+            probes.claims(claims, () -> !deleting.isDone(), beside);
             Purge purge = deleting.join();
-            return new Purge(purge.deleted(), purge.took(), times);
+            return new Purge(purge.deleted(), purge.took(), alone, beside);
         } finally {
             // if the claims failed, the purge still ends before the client it deletes through closes
             deleting.exceptionally((failure) -> null).join();
@@ -158,17 +163,21 @@ final class HistoryAtScale extends WorkloadRunner {
         line("");
         line("Each round moves housekeeping's clock on a day, so that it deletes the oldest day of history left"
                 + " (a retention of " + (DAYS - 1) + " days), while one client claims and completes attempts one"
-                + " after another beside it; the claims' times compared with the same claims' on the full history"
-                + " without a purge.");
+                + " after another beside it; before it, the same client claims alone for "
+                + intOption("w8-alone-seconds", 10) + " s, and the table compares the two.");
         line("");
-        line("| operation | p50 | p99 | p99 ÷ without purge |");
-        line("| --- | --- | --- | --- |");
-        List<Map<String, List<Double>>> during =
-                purges.stream().map(Purge::times).toList();
+        line("| operation | alone: p50 | alone: p99 | beside the purge: p50 | beside the purge: p99 | p99 ÷ alone |");
+        line("| --- | --- | --- | --- | --- | --- |");
+        List<Map<String, List<Double>>> alone =
+                purges.stream().map(Purge::alone).toList();
+        List<Map<String, List<Double>>> beside =
+                purges.stream().map(Purge::beside).toList();
         for (String operation : List.of(HistoryProbes.FIRE_CLAIM, HistoryProbes.DUE_CLAIM, HistoryProbes.OUTCOME)) {
-            List<Double> p99 = percentiles(during, operation, 99);
-            line("| " + operation + " | " + Stats.spread(percentiles(during, operation, 50), Stats::millis) + " | "
-                    + Stats.spread(p99, Stats::millis) + " | " + times(p99, percentiles(full, operation, 99)) + " |");
+            List<Double> p99 = percentiles(beside, operation, 99);
+            line("| " + operation + " | " + Stats.spread(percentiles(alone, operation, 50), Stats::millis) + " | "
+                    + Stats.spread(percentiles(alone, operation, 99), Stats::millis) + " | "
+                    + Stats.spread(percentiles(beside, operation, 50), Stats::millis) + " | "
+                    + Stats.spread(p99, Stats::millis) + " | " + times(p99, percentiles(alone, operation, 99)) + " |");
         }
         line("");
         line("Rows housekeeping deleted a round (attempts, and whatever else was past its retention): "
@@ -203,8 +212,9 @@ final class HistoryAtScale extends WorkloadRunner {
         return String.format(java.util.Locale.ROOT, "%.2f×", Stats.median(value) / Stats.median(base));
     }
 
-    /** One round of the purge. */
-    private record Purge(int deleted, Duration took, Map<String, List<Double>> times) {
+    /** One round of the purge: what it deleted, how long it took, the claims alone and beside it. */
+    private record Purge(
+            int deleted, Duration took, Map<String, List<Double>> alone, Map<String, List<Double>> beside) {
 
         @Override
         public String toString() {

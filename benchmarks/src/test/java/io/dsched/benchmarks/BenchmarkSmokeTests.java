@@ -186,7 +186,18 @@ class BenchmarkSmokeTests {
      */
     private static void assertHistoryAtScale(BenchDatabase db) throws Exception {
         String report = Bench.report(
-                db, options(Map.of("workloads", "W8", "w8-rows", "14000", "w8-claims", "20", "w8-reads", "2")));
+                db,
+                options(Map.of(
+                        "workloads",
+                        "W8",
+                        "w8-rows",
+                        "14000",
+                        "w8-claims",
+                        "20",
+                        "w8-reads",
+                        "2",
+                        "w8-alone-seconds",
+                        "1")));
         List<String> w8 = rows(report, "## W8: history at scale");
         assertThat(w8)
                 .extracting(BenchmarkSmokeTests::contestant)
