@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
@@ -46,9 +47,13 @@ final class Batches {
     }
 
     <T> int run(String select, Class<T> type, Object parameter, Function<List<T>, Integer> action) {
+        return run(() -> this.jdbc.queryForList(this.tables.sql(select), type, parameter), action);
+    }
+
+    private <T> int run(Supplier<List<T>> batch, Function<List<T>, Integer> action) {
         int total = 0;
         for (int rows = 0; rows < MAX_ROWS_PER_RUN; ) {
-            List<T> keys = this.jdbc.queryForList(this.tables.sql(select), type, parameter);
+            List<T> keys = batch.get();
             if (keys.isEmpty()) {
                 break;
             }
@@ -83,9 +88,14 @@ final class Batches {
     int deleteById(String table, String condition, Object cutoff, String... dependents) {
         // ids first, then a delete by id: one form that every database runs the same way
         // (MySQL takes no LIMIT in an IN subquery; H2's DELETE ... LIMIT stops early on an index)
-        String select = "SELECT id FROM " + table + " WHERE " + condition + " ORDER BY id LIMIT " + this.size;
+        // each batch from past the last one's ids: a read of the rows left does not pass over the
+        // index entries of those just deleted, which stay until the table is vacuumed
+        String select = this.tables.sql(
+                "SELECT id FROM " + table + " WHERE " + condition + " AND id > ? ORDER BY id LIMIT " + this.size);
         String delete = "DELETE FROM " + table + " WHERE id IN (:ids)";
-        return run(select, Long.class, cutoff, (ids) -> {
+        long[] after = {Long.MIN_VALUE};
+        return run(() -> this.jdbc.queryForList(select, Long.class, cutoff, after[0]), (ids) -> {
+            after[0] = ids.get(ids.size() - 1);
             // the rows that belong to these first: if the run stops in between, the next one
             // finds the same ids again
             for (String dependent : dependents) {
