@@ -703,6 +703,7 @@ abstract class AbstractReliabilityTests {
                         this.cluster.tables(),
                         none,
                         100,
+                        java.time.Duration.ZERO,
                         java.time.Clock.systemUTC())
                 .purge();
         assertThat(attempts("reminder")).isEmpty();

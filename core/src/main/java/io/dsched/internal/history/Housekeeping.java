@@ -66,25 +66,6 @@ public class Housekeeping {
     private final DefinitionRetention definitions;
 
     /**
-     * Creates the housekeeping, which does not rest between batches.
-     * @param dataSource dsched's DataSource
-     * @param tables the cluster's tables
-     * @param platform its database
-     * @param retention how long each kind of row is kept
-     * @param batchSize rows deleted per statement
-     * @param clock the clock
-     */
-    public Housekeeping(
-            DataSource dataSource,
-            DatabasePlatform platform,
-            ClusterTables tables,
-            Retention retention,
-            int batchSize,
-            Clock clock) {
-        this(dataSource, platform, tables, retention, batchSize, Duration.ZERO, clock);
-    }
-
-    /**
      * Creates the housekeeping.
      * @param dataSource dsched's DataSource
      * @param tables the cluster's tables

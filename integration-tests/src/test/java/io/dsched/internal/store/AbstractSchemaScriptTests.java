@@ -289,6 +289,7 @@ abstract class AbstractSchemaScriptTests {
                         ClusterTables.DEFAULT,
                         RETENTION,
                         1000,
+                        java.time.Duration.ZERO,
                         java.time.Clock.systemUTC())
                 .purge();
 
@@ -330,6 +331,7 @@ abstract class AbstractSchemaScriptTests {
                         ClusterTables.DEFAULT,
                         RETENTION,
                         1,
+                        java.time.Duration.ZERO,
                         java.time.Clock.systemUTC())
                 .purge();
 
@@ -468,6 +470,7 @@ abstract class AbstractSchemaScriptTests {
                         ClusterTables.DEFAULT,
                         retention,
                         1000,
+                        java.time.Duration.ZERO,
                         java.time.Clock.systemUTC())
                 .purge();
 
@@ -682,6 +685,7 @@ abstract class AbstractSchemaScriptTests {
                         ClusterTables.DEFAULT,
                         RETENTION,
                         1,
+                        java.time.Duration.ZERO,
                         java.time.Clock.systemUTC())
                 .purge();
 
