@@ -99,7 +99,7 @@ final class HistoryAtScale extends WorkloadRunner {
                 Clock.offset(Clock.systemUTC(), Duration.ofDays(round)),
                 intOption("w8-batch-size", 0),
                 option("w8-batch-pause", ""));
-        // the same claims alone first, for as long, so that each round compares like with like
+        // the same claims alone first, just before, so that each round compares like with like
         Map<String, List<Double>> alone = new LinkedHashMap<>();
         long until = System.nanoTime()
                 + Duration.ofSeconds(intOption("w8-alone-seconds", 10)).toNanos();

@@ -4,6 +4,7 @@ import io.dsched.internal.store.ClusterTables;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -31,6 +32,9 @@ final class Batches {
     private final Duration pause;
 
     Batches(JdbcTemplate jdbc, ClusterTables tables, int size, Duration pause) {
+        if (pause == null || pause.isNegative()) {
+            throw new IllegalArgumentException("The pause between batches must be zero or more, not " + pause);
+        }
         this.jdbc = jdbc;
         this.named = tables.named(jdbc);
         this.tables = tables;
@@ -52,7 +56,8 @@ final class Batches {
 
     private <T> int run(Supplier<List<T>> batch, Function<List<T>, Integer> action) {
         int total = 0;
-        for (int rows = 0; rows < MAX_ROWS_PER_RUN; ) {
+        // an operator's stop of the housekeeping job interrupts it: no batch starts after that
+        for (int rows = 0; rows < MAX_ROWS_PER_RUN && !Thread.currentThread().isInterrupted(); ) {
             List<T> keys = batch.get();
             if (keys.isEmpty()) {
                 break;
@@ -75,7 +80,7 @@ final class Batches {
             Thread.sleep(this.pause.toMillis());
             return true;
         } catch (InterruptedException ex) {
-            // the node stops: what is left waits for the next run
+            // stopped: what is left waits for the next run
             Thread.currentThread().interrupt();
             return false;
         }
@@ -89,13 +94,15 @@ final class Batches {
         // ids first, then a delete by id: one form that every database runs the same way
         // (MySQL takes no LIMIT in an IN subquery; H2's DELETE ... LIMIT stops early on an index)
         // each batch from past the last one's ids: a read of the rows left does not pass over the
-        // index entries of those just deleted, which stay until the table is vacuumed
+        // index entries of those just deleted, which stay until the table is vacuumed. A row that
+        // becomes due below the cursor during the run (an attempt that ends) waits for the next
+        // run. The condition takes exactly one parameter, the cutoff
         String select = this.tables.sql(
-                "SELECT id FROM " + table + " WHERE " + condition + " AND id > ? ORDER BY id LIMIT " + this.size);
+                "SELECT id FROM " + table + " WHERE (" + condition + ") AND id > ? ORDER BY id LIMIT " + this.size);
         String delete = "DELETE FROM " + table + " WHERE id IN (:ids)";
-        long[] after = {Long.MIN_VALUE};
-        return run(() -> this.jdbc.queryForList(select, Long.class, cutoff, after[0]), (ids) -> {
-            after[0] = ids.get(ids.size() - 1);
+        AtomicLong after = new AtomicLong(Long.MIN_VALUE);
+        return run(() -> this.jdbc.queryForList(select, Long.class, cutoff, after.get()), (ids) -> {
+            after.set(ids.get(ids.size() - 1));
             // the rows that belong to these first: if the run stops in between, the next one
             // finds the same ids again
             for (String dependent : dependents) {
