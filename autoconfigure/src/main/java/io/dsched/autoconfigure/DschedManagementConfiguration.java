@@ -48,8 +48,15 @@ final class DschedManagementConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    JobStatistics dschedJobStatistics(DschedJdbc jdbc) {
+        return new JobStatistics(jdbc.dataSource(), jdbc.platform(), jdbc.tables());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
     ClusterViews dschedClusterViews(
             DschedJdbc jdbc,
+            JobStatistics statistics,
             ManagedJobs jobs,
             DschedRepositories repositories,
             DeadLetters deadLetters,
@@ -63,7 +70,7 @@ final class DschedManagementConfiguration {
                         properties.getRecovery().getNodeTimeout(),
                         skew,
                         nodeId.value()),
-                new JobStatistics(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
+                statistics,
                 deadLetters,
                 repositories.aggregates(),
                 Clock.systemUTC());
@@ -72,7 +79,7 @@ final class DschedManagementConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ExecutionViews dschedExecutionViews(
-            DschedJdbc jdbc,
+            JobStatistics statistics,
             ManagedJobs jobs,
             ExecutionRepository executions,
             DschedRepositories repositories,
@@ -85,24 +92,18 @@ final class DschedManagementConfiguration {
                     ExecutionLogs found = logs.getIfAvailable();
                     return (found != null) ? found.find(id) : Optional.empty();
                 },
-                new JobStatistics(jdbc.dataSource(), jdbc.platform(), jdbc.tables()));
+                statistics);
     }
 
     @Bean
     @ConditionalOnMissingBean
     JobViews dschedJobViews(
-            DschedJdbc jdbc,
+            JobStatistics statistics,
             ManagedJobs jobs,
             JobScheduler scheduler,
             ExecutionRepository executions,
             ExecutionViews executionViews) {
-        return new JobViews(
-                jobs,
-                scheduler,
-                executions,
-                new JobStatistics(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
-                executionViews,
-                Clock.systemUTC());
+        return new JobViews(jobs, scheduler, executions, statistics, executionViews, Clock.systemUTC());
     }
 
     @Bean
