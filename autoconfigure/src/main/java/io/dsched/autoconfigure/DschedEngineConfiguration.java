@@ -20,6 +20,7 @@ import io.dsched.internal.history.Housekeeping;
 import io.dsched.internal.jobs.RuntimeJobs;
 import io.dsched.internal.store.DeploymentStore;
 import io.dsched.internal.store.JobDefinitionStore;
+import io.dsched.quartz.StartBacklog;
 import java.util.Properties;
 import org.quartz.SchedulerException;
 import org.springframework.beans.factory.ObjectProvider;
@@ -57,6 +58,7 @@ final class DschedEngineConfiguration {
             ClockSkew skew,
             DatabaseClock clock,
             WorkerThreads workerThreads,
+            StartBacklog backlog,
             ObjectProvider<DschedCustomizer> customizers)
             throws SchedulerException {
         DschedProperties.Cluster cluster = properties.getCluster();
@@ -97,7 +99,8 @@ final class DschedEngineConfiguration {
                 shutdown,
                 properties.isRunJobs(),
                 new MembershipStanding(
-                        membership, skew, new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables())));
+                        membership, skew, new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables())),
+                backlog);
     }
 
     private static String build(ObjectProvider<BuildProperties> build) {

@@ -404,6 +404,15 @@ public class DschedProperties {
          */
         private int fireAheadMax = 500;
 
+        /**
+         * How long the writes that can wait (the outcome of an attempt that succeeded, Quartz's
+         * record that a fire is complete) wait while fires of this node are due and no worker has
+         * started them yet, so that when many fall due at once the database serves their starts
+         * first; 0 writes at once. Meanwhile a succeeded attempt stays RUNNING and its job's guard
+         * and triggers stay held.
+         */
+        private Duration writesWaitForStarts = Duration.ofMillis(250);
+
         public Duration getFireAhead() {
             return this.fireAhead;
         }
@@ -418,6 +427,14 @@ public class DschedProperties {
 
         public void setFireAheadMax(int fireAheadMax) {
             this.fireAheadMax = fireAheadMax;
+        }
+
+        public Duration getWritesWaitForStarts() {
+            return this.writesWaitForStarts;
+        }
+
+        public void setWritesWaitForStarts(Duration writesWaitForStarts) {
+            this.writesWaitForStarts = writesWaitForStarts;
         }
 
         /**

@@ -5,6 +5,7 @@ import io.dsched.internal.store.DschedRepositories;
 import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.internal.store.ExecutionStore;
 import io.dsched.internal.store.JobDefinitionStore;
+import io.dsched.quartz.StartBacklog;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -37,7 +38,8 @@ final class DschedStoreConfiguration {
             ExecutionRepository executions,
             DeadLetterRepository deadLetters,
             DschedJdbc jdbc,
-            DschedProperties properties) {
+            DschedProperties properties,
+            StartBacklog backlog) {
         return new ExecutionStore(
                 executions,
                 deadLetters,
@@ -45,7 +47,15 @@ final class DschedStoreConfiguration {
                 jdbc.dataSource(),
                 jdbc.platform(),
                 jdbc.tables(),
-                properties.getQueue().isSkipLocked());
+                properties.getQueue().isSkipLocked(),
+                backlog);
+    }
+
+    /** The node's fires due and not started, which its writes that can wait leave room for. */
+    @Bean
+    @ConditionalOnMissingBean
+    StartBacklog dschedStartBacklog(DschedProperties properties) {
+        return new StartBacklog(properties.getCluster().getWritesWaitForStarts());
     }
 
     @Bean

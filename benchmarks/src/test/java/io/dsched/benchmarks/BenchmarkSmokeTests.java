@@ -29,7 +29,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *
  * <p>Every other pairing of a contestant, a workload it takes part in and a database is left to
  * {@code -Pbench}; among them the contestants the smoke does not run at all: {@code dsched-poll}
- * (dsched with its notices off, the same adapter) and {@code db-scheduler-1s} (W2 alone).
+ * (dsched with its notices off, the same adapter), {@code dsched-writes-at-once} (dsched writing
+ * its outcomes beside the starts, the same adapter) and {@code db-scheduler-1s} (W2 alone).
  */
 class BenchmarkSmokeTests {
 

@@ -74,6 +74,14 @@ public class ClusterJobStore extends JobStoreTX {
     protected FireClaims claims() {
         return this.hooks.claims();
     }
+
+    /**
+     * Returns the node's fires due and not started, which writes that can wait leave room for.
+     * @return the backlog
+     */
+    protected StartBacklog backlog() {
+        return this.hooks.backlog();
+    }
     /**
      * Whether this node may acquire fires now.
      * @return {@code false} while its clock is too far from the database's

@@ -21,7 +21,9 @@ import org.quartz.spi.OperableTrigger;
  * on to the next at once instead of waiting for a transaction of its own (and its commit) that
  * unblocks the job's triggers and deletes the fire's record. Under load the groups grow by
  * themselves: each transaction takes every completion that came while the one before committed,
- * up to {@link #MOST}. A fire whose job's row another transaction holds waits for a later group
+ * up to {@link #MOST}. A group begins once the node's fires that are due have started, or after the
+ * {@link StartBacklog}'s bound, so that at a burst's due instant the database serves the starts
+ * first. A fire whose job's row another transaction holds waits for a later group
  * ({@link #completeAll}), so that one held job holds up no other.
  *
  * <p>Until its group commits, a fire's record stays and its job's triggers stay blocked: the job's
@@ -134,6 +136,8 @@ final class GroupedCompletions {
                         continue;
                     }
                     group.add(first);
+                    // the fires that fell due with this one start first; their completions join it
+                    this.store.backlog().awaitStarts();
                 }
                 // those left from the last group do not take the room of new ones
                 this.waiting.drainTo(group, MOST);

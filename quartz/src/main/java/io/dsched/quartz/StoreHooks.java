@@ -17,11 +17,13 @@ import org.quartz.SchedulerException;
  *
  * <p>The standing is the node's in a membership of the application's, or {@code null} to trust
  * Quartz's own check-ins; the claims are work done in the transaction that fires triggers, or
- * {@code null}, used by the {@link SkipLockedJobStore} only.
+ * {@code null}, used by the {@link SkipLockedJobStore} only; the backlog is the node's fires due
+ * and not started, which the store's grouped completions wait for, and which a thread pool created
+ * with the scheduler counts (it finds it through {@link #beingInstalled}).
  */
 public final class StoreHooks {
 
-    static final StoreHooks NONE = new StoreHooks(null, null);
+    static final StoreHooks NONE = new StoreHooks(null, null, StartBacklog.NONE);
 
     private static final ThreadLocal<StoreHooks> CREATING = new ThreadLocal<>();
 
@@ -29,22 +31,46 @@ public final class StoreHooks {
 
     private final FireClaims claims;
 
+    private final StartBacklog backlog;
+
     /** The store that took these hooks, once Quartz has initialized it. */
     private volatile ClusterJobStore store;
 
-    private StoreHooks(NodeStanding standing, FireClaims claims) {
+    private StoreHooks(NodeStanding standing, FireClaims claims, StartBacklog backlog) {
         this.standing = standing;
         this.claims = claims;
+        this.backlog = backlog;
+    }
+
+    /**
+     * Returns hooks with no backlog: completions never wait for starts.
+     * @param standing the node's standing, or {@code null}
+     * @param claims what claims fires, or {@code null}
+     * @return the hooks
+     */
+    public static StoreHooks of(NodeStanding standing, FireClaims claims) {
+        return of(standing, claims, StartBacklog.NONE);
     }
 
     /**
      * Returns hooks.
      * @param standing the node's standing, or {@code null}
      * @param claims what claims fires, or {@code null}
+     * @param backlog the node's fires due and not started
      * @return the hooks
      */
-    public static StoreHooks of(NodeStanding standing, FireClaims claims) {
-        return new StoreHooks(standing, claims);
+    public static StoreHooks of(NodeStanding standing, FireClaims claims, StartBacklog backlog) {
+        return new StoreHooks(standing, claims, backlog);
+    }
+
+    /**
+     * Returns the hooks of the scheduler being created on this thread by {@link #installWhile}, for
+     * a component Quartz creates by name with it, such as its thread pool; none outside.
+     * @return the hooks, or hooks with neither standing, claims nor backlog
+     */
+    public static StoreHooks beingInstalled() {
+        StoreHooks hooks = CREATING.get();
+        return (hooks != null) ? hooks : NONE;
     }
 
     /**
@@ -61,6 +87,14 @@ public final class StoreHooks {
      */
     public FireClaims claims() {
         return this.claims;
+    }
+
+    /**
+     * Returns the node's fires due and not started.
+     * @return the backlog, {@link StartBacklog#NONE} if none was given
+     */
+    public StartBacklog backlog() {
+        return this.backlog;
     }
 
     /**

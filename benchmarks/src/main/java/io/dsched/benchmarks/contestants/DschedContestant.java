@@ -65,6 +65,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       only in a run with {@code --redis}.
  *   <li>{@code dsched-virtual}: the defaults with {@code spring.threads.virtual.enabled=true}, so
  *       that the workers are virtual threads. W1 and W5, in a run on Java 21 or later only.
+ *   <li>{@code dsched-writes-at-once}: the defaults with {@code
+ *       dsched.cluster.writes-wait-for-starts=0}, so that the outcomes of successes and Quartz's
+ *       completions are written as they come instead of after the fires due with them have
+ *       started: what that wait gains or costs in the same run. W2 and W4.
  * </ul>
  */
 public final class DschedContestant implements Contestant {
@@ -78,7 +82,9 @@ public final class DschedContestant implements Contestant {
         /** {@code dsched.queue.notify-through=redis}, for W5. */
         REDIS("dsched-redis", null, true),
         /** {@code spring.threads.virtual.enabled=true}, for W1 and W5 on Java 21 and later. */
-        VIRTUAL("dsched-virtual", null, false);
+        VIRTUAL("dsched-virtual", null, false),
+        /** {@code dsched.cluster.writes-wait-for-starts=0}, for W2 and W4. */
+        WRITES_AT_ONCE("dsched-writes-at-once", null, false);
 
         private final String contestantName;
 
@@ -181,6 +187,9 @@ public final class DschedContestant implements Contestant {
             return Runtime.version().feature() >= 21
                     && (workload == Workload.W1_ONE_OFF || workload == Workload.W5_SUBMIT_LATENCY);
         }
+        if (this.variant == Variant.WRITES_AT_ONCE) {
+            return workload == Workload.W2_RECURRING || workload == Workload.W4_GUARD_OVERHEAD;
+        }
         if (this.variant.redis) {
             // only where the run names a Redis
             return workload == Workload.W5_SUBMIT_LATENCY && System.getProperty(REDIS) != null;
@@ -281,6 +290,9 @@ public final class DschedContestant implements Contestant {
         }
         if (variant == Variant.VIRTUAL) {
             properties.put("spring.threads.virtual.enabled", true);
+        }
+        if (variant == Variant.WRITES_AT_ONCE) {
+            properties.put("dsched.cluster.writes-wait-for-starts", "0");
         }
         if (variant.redis) {
             properties.put("dsched.queue.notify-through", "redis");

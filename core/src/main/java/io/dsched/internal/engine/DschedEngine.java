@@ -1,6 +1,7 @@
 package io.dsched.internal.engine;
 
 import io.dsched.quartz.NodeStanding;
+import io.dsched.quartz.StartBacklog;
 import io.dsched.quartz.StoreHooks;
 import java.time.Duration;
 import java.util.Properties;
@@ -51,6 +52,8 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
      * @param runJobs whether this node fires triggers; when not, its scheduler stays in standby
      *     and serves only the management of jobs
      * @param standing the node's standing in the cluster, which governs its store
+     * @param backlog the node's fires due and not started, which its worker pool counts and its
+     *     store's grouped completions wait for
      * @throws SchedulerException if Quartz cannot be set up
      */
     public DschedEngine(
@@ -59,9 +62,10 @@ public final class DschedEngine implements SmartLifecycle, DisposableBean {
             java.util.function.Function<Scheduler, JobSynchronizer> synchronizerFactory,
             GracefulShutdown shutdown,
             boolean runJobs,
-            NodeStanding standing)
+            NodeStanding standing,
+            StartBacklog backlog)
             throws SchedulerException {
-        this.hooks = StoreHooks.of(standing, dispatcher);
+        this.hooks = StoreHooks.of(standing, dispatcher, backlog);
         this.scheduler = createScheduler(quartzProperties, this.hooks);
         this.scheduler.setJobFactory(dispatcher);
         this.synchronizer = synchronizerFactory.apply(this.scheduler);

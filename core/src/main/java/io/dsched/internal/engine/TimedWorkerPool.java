@@ -1,5 +1,7 @@
 package io.dsched.internal.engine;
 
+import io.dsched.quartz.StartBacklog;
+import io.dsched.quartz.StoreHooks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -25,6 +27,10 @@ import org.quartz.spi.ThreadPool;
  * {@code .capacity}, {@code .threadNamePrefix}). The fire's time reaches it from the job factory
  * ({@link #startAt}), called on Quartz's scheduler thread for each fire just before it is handed
  * over.
+ *
+ * <p>It counts the fires whose time has come and that wait for a worker in the {@link
+ * StartBacklog} of the scheduler it is created with ({@link StoreHooks#beingInstalled}): the node's
+ * writes that can wait hold back while there are any.
  */
 public final class TimedWorkerPool implements ThreadPool {
 
@@ -35,6 +41,8 @@ public final class TimedWorkerPool implements ThreadPool {
     private String threadNamePrefix = "dsched-worker";
 
     private WorkerThreads workerThreads = WorkerThreads.PLATFORM;
+
+    private StartBacklog backlog = StartBacklog.NONE;
 
     private ScheduledThreadPoolExecutor timer;
 
@@ -107,6 +115,7 @@ public final class TimedWorkerPool implements ThreadPool {
             throw new IllegalArgumentException("A worker pool needs at least one thread: " + this.threadCount);
         }
         this.capacity = Math.max(this.capacity, this.threadCount);
+        this.backlog = StoreHooks.beingInstalled().backlog();
         this.workers = new ThreadPoolExecutor(
                 this.threadCount,
                 this.threadCount,
@@ -165,8 +174,10 @@ public final class TimedWorkerPool implements ThreadPool {
         synchronized (this.room) {
             this.atWorkers++;
         }
+        this.backlog.due();
         try {
             this.workers.execute(() -> {
+                this.backlog.started();
                 try {
                     fire.run();
                 } finally {
@@ -174,6 +185,7 @@ public final class TimedWorkerPool implements ThreadPool {
                 }
             });
         } catch (RejectedExecutionException ex) {
+            this.backlog.started();
             synchronized (this.room) {
                 this.atWorkers--;
             }

@@ -1,5 +1,6 @@
 package io.dsched.internal.store;
 
+import io.dsched.quartz.StartBacklog;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -38,6 +39,8 @@ public class ExecutionStore implements AutoCloseable {
      * @param tables the cluster's tables
      * @param skipLocked whether to claim due attempts in batches with {@code FOR UPDATE SKIP
      *     LOCKED}; ignored on a database without it (H2), which claims each by a conditional update
+     * @param backlog the node's fires due and not started, which the outcomes of successes are
+     *     written after
      */
     public ExecutionStore(
             ExecutionRepository repository,
@@ -46,7 +49,8 @@ public class ExecutionStore implements AutoCloseable {
             DataSource dataSource,
             DatabasePlatform platform,
             ClusterTables tables,
-            boolean skipLocked) {
+            boolean skipLocked,
+            StartBacklog backlog) {
         SqlDialect dialect = platform.dialect();
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);
         ExecutionRows rows = new ExecutionRows(jdbc, tables, dialect, repository);
@@ -60,7 +64,7 @@ public class ExecutionStore implements AutoCloseable {
                 deadLetters,
                 transactions,
                 this.inserts,
-                new GroupedSuccesses(jdbc, dialect, tables, transactions),
+                new GroupedSuccesses(jdbc, dialect, tables, transactions, backlog),
                 this.cancels);
         this.rescues = new ExecutionRescues(repository, deadLetters, transactions, this.inserts, this.cancels);
     }

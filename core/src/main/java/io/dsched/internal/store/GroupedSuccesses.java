@@ -1,6 +1,7 @@
 package io.dsched.internal.store;
 
 import io.dsched.execution.ExecutionRecord;
+import io.dsched.quartz.StartBacklog;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -56,12 +57,17 @@ final class GroupedSuccesses implements AutoCloseable {
     /** Bounded, so that workers wait rather than run ahead of a database that cannot keep up. */
     private final WriteBehind<Pending> writer;
 
-    GroupedSuccesses(JdbcTemplate jdbc, SqlDialect dialect, ClusterTables tables, TransactionTemplate transactions) {
+    GroupedSuccesses(
+            JdbcTemplate jdbc,
+            SqlDialect dialect,
+            ClusterTables tables,
+            TransactionTemplate transactions,
+            StartBacklog backlog) {
         this.jdbc = jdbc;
         this.tables = tables;
         this.dialect = dialect;
         this.transactions = transactions;
-        this.writer = new WriteBehind<>("dsched-outcomes", MAX_BATCH, 4 * MAX_BATCH, this::write);
+        this.writer = new WriteBehind<>("dsched-outcomes", MAX_BATCH, 4 * MAX_BATCH, backlog, this::write);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.dsched.internal.store;
 
+import io.dsched.quartz.StartBacklog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -10,7 +11,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes what is handed over on a thread of its own, in groups: what is handed over while a group
- * is being written is written together in the next one, up to a maximum. The hand-over is bounded,
+ * is being written is written together in the next one, up to a maximum. A group waits for the
+ * node's fires that are due and not started ({@link StartBacklog}), for a bounded time, and takes
+ * what came meanwhile. The hand-over is bounded,
  * so that callers wait rather than run ahead of a writer that cannot keep up. The writing itself
  * is the {@link Writer}'s; this class decides only the grouping and tells each caller its answer.
  *
@@ -24,15 +27,18 @@ final class WriteBehind<T> implements AutoCloseable {
 
     private final Writer<T> writer;
 
+    private final StartBacklog backlog;
+
     private final LinkedBlockingQueue<Entry<T>> queue;
 
     private final Thread thread;
 
     private volatile boolean open = true;
 
-    WriteBehind(String threadName, int maxBatch, int capacity, Writer<T> writer) {
+    WriteBehind(String threadName, int maxBatch, int capacity, StartBacklog backlog, Writer<T> writer) {
         this.maxBatch = maxBatch;
         this.writer = writer;
+        this.backlog = backlog;
         this.queue = new LinkedBlockingQueue<>(capacity);
         this.thread = new Thread(this::writeWhileOpen, threadName);
         this.thread.setDaemon(true);
@@ -68,6 +74,10 @@ final class WriteBehind<T> implements AutoCloseable {
                     continue;
                 }
                 batch.add(first);
+                if (this.open) {
+                    // the fires that fell due with the one that handed this over start first
+                    this.backlog.awaitStarts();
+                }
                 this.queue.drainTo(batch, this.maxBatch - 1);
                 write(batch);
             } catch (InterruptedException ex) {

@@ -8,6 +8,7 @@ import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.execution.SettlePipeline;
 import io.dsched.internal.store.DatabasePlatform;
+import io.dsched.quartz.StartBacklog;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Properties;
@@ -122,7 +123,13 @@ class DschedEngineStopTests {
         // a write Quartz retries (every 15 s by default) sees the store shut down at its next try
         quartz.setProperty("org.quartz.scheduler.dbFailureRetryInterval", "200");
         return new DschedEngine(
-                quartz, this.pipeline.dispatcher(), (scheduler) -> null, shutdown, true, SettlePipeline.STANDING);
+                quartz,
+                this.pipeline.dispatcher(),
+                (scheduler) -> null,
+                shutdown,
+                true,
+                SettlePipeline.STANDING,
+                StartBacklog.NONE);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.dsched.engine.DschedQuartzJob;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.execution.SettlePipeline;
+import io.dsched.quartz.StartBacklog;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,7 +78,13 @@ class FireDispatcherTests {
         quartz.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
         GracefulShutdown shutdown = new GracefulShutdown(Duration.ZERO, this.clock);
         DschedEngine engine = new DschedEngine(
-                quartz, this.dispatcher, (scheduler) -> null, shutdown, false, SettlePipeline.STANDING);
+                quartz,
+                this.dispatcher,
+                (scheduler) -> null,
+                shutdown,
+                false,
+                SettlePipeline.STANDING,
+                StartBacklog.NONE);
         try {
             shutdown.begin();
 

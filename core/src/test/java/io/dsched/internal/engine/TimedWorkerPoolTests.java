@@ -3,6 +3,8 @@ package io.dsched.internal.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.quartz.StartBacklog;
+import io.dsched.quartz.StoreHooks;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -131,6 +133,34 @@ class TimedWorkerPoolTests {
         this.pool.shutdown(false);
         await().atMost(Duration.ofSeconds(5)).until(() -> givenUp.size() == 2);
         assertThat(givenUp).containsExactly(true, true);
+    }
+
+    @Test
+    void itCountsTheFiresWhoseTimeHasComeUntilAWorkerStartsThem() throws Exception {
+        StartBacklog backlog = new StartBacklog(Duration.ofHours(1));
+        StoreHooks.of(null, null, backlog).installWhile(() -> {
+            start(1, 10);
+            return null;
+        });
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch firstRuns = new CountDownLatch(1);
+        long due = System.currentTimeMillis() + 300;
+        handOver(0, () -> {}, () -> {
+            firstRuns.countDown();
+            awaitQuietly(release);
+        });
+        handOver(due, () -> {}, () -> {});
+        handOver(0, () -> {}, () -> {});
+        assertThat(firstRuns.await(5, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(backlog.waiting())
+                .as("one fire due and waiting for the busy worker; the other's time has not come")
+                .isEqualTo(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> backlog.waiting() == 2);
+        assertThat(System.currentTimeMillis()).isGreaterThanOrEqualTo(due);
+
+        release.countDown();
+        await().atMost(Duration.ofSeconds(5)).until(() -> backlog.waiting() == 0);
     }
 
     private void start(int threads, int capacity) {

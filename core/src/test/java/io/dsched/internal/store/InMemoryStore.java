@@ -1,5 +1,6 @@
 package io.dsched.internal.store;
 
+import io.dsched.quartz.StartBacklog;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
@@ -34,7 +35,8 @@ public final class InMemoryStore {
                 this.dataSource,
                 DatabasePlatform.H2,
                 ClusterTables.DEFAULT,
-                false);
+                false,
+                StartBacklog.NONE);
     }
 
     /** The database. */
@@ -60,7 +62,8 @@ public final class InMemoryStore {
                 dataSource,
                 DatabasePlatform.H2,
                 ClusterTables.DEFAULT,
-                false);
+                false,
+                StartBacklog.NONE);
     }
 
     /** The execution store over it. */

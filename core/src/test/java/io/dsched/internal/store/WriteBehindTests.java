@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.dsched.quartz.StartBacklog;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -35,7 +36,10 @@ class WriteBehindTests {
 
     private volatile RuntimeException failFirst;
 
-    private final WriteBehind<Integer> writer = new WriteBehind<>("test-outcomes", MAX_BATCH, 64, this::write);
+    private final StartBacklog backlog = new StartBacklog(Duration.ofHours(1));
+
+    private final WriteBehind<Integer> writer =
+            new WriteBehind<>("test-outcomes", MAX_BATCH, 64, this.backlog, this::write);
 
     @AfterEach
     void close() {
@@ -73,6 +77,24 @@ class WriteBehindTests {
             assertThat(written.get(10, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(this.batches).containsExactly(List.of(0), List.of(2, 4, 6));
+    }
+
+    @Test
+    void aGroupWaitsForTheFiresDueToStartAndTakesWhatCameMeanwhile() throws Exception {
+        this.firstWriteMayEnd.countDown();
+        this.backlog.due();
+        CompletableFuture<Boolean> first = this.writer.submit(0);
+        CompletableFuture<Boolean> second = this.writer.submit(2);
+        Awaitility.await()
+                .during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(5))
+                .until(this.batches::isEmpty);
+
+        this.backlog.started();
+
+        assertThat(first.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(second.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(this.batches).containsExactly(List.of(0, 2));
     }
 
     @Test

@@ -15,6 +15,7 @@ import io.dsched.internal.history.Housekeeping;
 import io.dsched.internal.history.Retention;
 import io.dsched.internal.logs.ExecutionLog;
 import io.dsched.internal.logs.ExecutionLogs;
+import io.dsched.quartz.StartBacklog;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;
 import io.dsched.test.TestRows;
@@ -144,7 +145,8 @@ abstract class AbstractSchemaScriptTests {
                 jdbc.dataSource(),
                 jdbc.platform(),
                 ClusterTables.DEFAULT,
-                true);
+                true,
+                StartBacklog.NONE);
     }
 
     @Test

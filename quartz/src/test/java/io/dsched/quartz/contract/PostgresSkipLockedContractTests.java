@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.quartz.JobBuilder.newJob;
 
+import io.dsched.quartz.StartBacklog;
 import io.dsched.quartz.contract.Fires.FreeJob;
 import io.dsched.quartz.contract.Fires.SerialJob;
 import io.dsched.quartz.contract.TestCluster.Store;
@@ -71,6 +72,31 @@ class PostgresSkipLockedContractTests extends AbstractSkipLockedContractTests {
         assertThat(this.cluster.state(TriggerKey.triggerKey("held")))
                 .as("a trigger that fires no more")
                 .isNull();
+    }
+
+    @Test
+    void aFiresCompletionWaitsWhileTheNodesFiresAreDueAndNotStarted() throws Exception {
+        StartBacklog backlog = new StartBacklog(Duration.ofHours(1));
+        Scheduler node = this.cluster
+                .node("n1", Store.SKIP_LOCKED)
+                .threads(1)
+                .backlog(backlog)
+                .start();
+        backlog.due();
+        JobDetail job = newJob(FreeJob.class).withIdentity("job").build();
+        node.scheduleJob(job, AbstractQuartzContractTests.once("job", job, new Date()));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> Fires.of(job.getKey()).size() == 1);
+
+        await().during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> this.cluster.count(
+                                "SELECT COUNT(*) FROM {P}FIRED_TRIGGERS WHERE SCHED_NAME = ? AND JOB_NAME = ?", "job")
+                        == 1);
+
+        backlog.started();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> this.cluster.count("SELECT COUNT(*) FROM {P}FIRED_TRIGGERS WHERE SCHED_NAME = ?") == 0);
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.dsched.quartz.FireClaims;
 import io.dsched.quartz.SkipLockedDelegates;
 import io.dsched.quartz.SkipLockedJobStore;
 import io.dsched.quartz.SpringCronTriggerPersistenceDelegate;
+import io.dsched.quartz.StartBacklog;
 import io.dsched.quartz.StoreHooks;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -200,6 +201,8 @@ final class TestCluster implements AutoCloseable {
 
         private FireClaims claims;
 
+        private StartBacklog backlog = StartBacklog.NONE;
+
         private boolean losingCommits;
 
         private long fireAheadMillis;
@@ -229,6 +232,12 @@ final class TestCluster implements AutoCloseable {
             return this;
         }
 
+        /** The node's fires due and not started, which its grouped completions wait for. */
+        Node backlog(StartBacklog backlog) {
+            this.backlog = backlog;
+            return this;
+        }
+
         /** Fires triggers this long ahead of their time (the skip-locked store only). */
         Node fireAhead(long millis) {
             this.fireAheadMillis = millis;
@@ -247,7 +256,7 @@ final class TestCluster implements AutoCloseable {
             SchedulerRepository repository = SchedulerRepository.getInstance();
             Scheduler scheduler;
             synchronized (repository) {
-                scheduler = StoreHooks.of(null, this.claims)
+                scheduler = StoreHooks.of(null, this.claims, this.backlog)
                         .installWhile(() -> new StdSchedulerFactory(properties).getScheduler());
                 // several nodes of one scheduler name in one JVM: Quartz's repository would hand out one
                 repository.remove(scheduler.getSchedulerName());
