@@ -6,6 +6,7 @@ import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.internal.store.ExecutionStore;
 import io.dsched.internal.store.JobDefinitionStore;
 import io.dsched.quartz.StartBacklog;
+import java.time.Duration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -55,7 +56,11 @@ final class DschedStoreConfiguration {
     @Bean
     @ConditionalOnMissingBean
     StartBacklog dschedStartBacklog(DschedProperties properties) {
-        return new StartBacklog(properties.getCluster().getWritesWaitForStarts());
+        Duration wait = properties.getCluster().getWritesWaitForStarts();
+        if (wait == null || wait.isNegative()) {
+            throw new IllegalStateException("dsched.cluster.writes-wait-for-starts must be 0 or more, not " + wait);
+        }
+        return new StartBacklog(wait);
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package io.dsched.queue;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.dsched.annotation.DistributedScheduled;
@@ -49,13 +50,7 @@ class PostgresStartBacklogTests {
 
     @Test
     void theOutcomeOfASuccessIsWrittenOnceTheFiresDueBeforeItHaveStarted() {
-        ClusterNode node = this.cluster.start(
-                "n1",
-                BacklogJobs.class,
-                Map.of(
-                        "dsched.threads", 1,
-                        "dsched.cluster.writes-wait-for-starts", "1h",
-                        "dsched.history.cleanup-cron", "0 0 0 1 1 *"));
+        ClusterNode node = start();
         StartBacklog backlog = node.bean(StartBacklog.class);
 
         // one holding fire runs on the node's one worker; the other of the same instant waits
@@ -69,6 +64,35 @@ class PostgresStartBacklogTests {
 
         BacklogJobs.release.countDown();
         await().atMost(Duration.ofSeconds(10)).until(() -> "SUCCEEDED".equals(status(note)));
+    }
+
+    @Test
+    void aNextRunOfAGuardedJobHasTheOutcomeThatReleasesItsGuardWrittenAtOnce() {
+        ClusterNode node = start();
+        StartBacklog backlog = node.bean(StartBacklog.class);
+        await().atMost(Duration.ofSeconds(20)).until(() -> backlog.waiting() == 1);
+        JobScheduler scheduler = node.bean(JobScheduler.class);
+
+        long first = scheduler.trigger("guarded").executionId();
+        await().atMost(Duration.ofSeconds(10)).until(() -> BacklogJobs.noted.contains(first));
+        // its success, and the release of its guard with it, waits for the fire that cannot start
+        assertThat(status(first)).isEqualTo("RUNNING");
+        long second = scheduler.trigger("guarded").executionId();
+
+        // the second run finds the guard held by the first's unwritten outcome, and has it written
+        await().atMost(Duration.ofSeconds(10)).until(() -> BacklogJobs.noted.contains(second));
+        assertThat(status(first)).isEqualTo("SUCCEEDED");
+        assertThat(backlog.waiting()).isEqualTo(1);
+    }
+
+    private ClusterNode start() {
+        return this.cluster.start(
+                "n1",
+                BacklogJobs.class,
+                Map.of(
+                        "dsched.threads", 1,
+                        "dsched.cluster.writes-wait-for-starts", "1h",
+                        "dsched.history.cleanup-cron", "0 0 0 1 1 *"));
     }
 
     private String status(long id) {
@@ -109,6 +133,11 @@ class PostgresStartBacklogTests {
             @DistributedScheduled(name = "hold-2", cron = "*/2 * * * * *")
             public void hold2() throws InterruptedException {
                 release.await(1, TimeUnit.MINUTES);
+            }
+
+            @DistributedScheduled(name = "guarded", cron = "0 0 0 1 1 *")
+            public void guarded(JobContext context) {
+                noted.add(context.executionId());
             }
 
             @JobHandler("note")

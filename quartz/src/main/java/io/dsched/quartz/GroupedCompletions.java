@@ -38,6 +38,9 @@ final class GroupedCompletions {
     /** The most completions one transaction records. */
     static final int MOST = 100;
 
+    /** The most completions that wait for the node's due fires to start, beyond the group's first. */
+    private static final int HOLD_AT_MOST = 4 * MOST;
+
     /** How long fires may wait to be recorded complete before a warning says so. */
     private static final long STALL_WARNING_MILLIS = 30_000;
 
@@ -53,8 +56,11 @@ final class GroupedCompletions {
     /** The thread that records the groups, while it runs; guarded by {@link #lifecycle}. */
     private Thread thread;
 
-    /** Set once a stop began: completions are recorded on their workers; guarded by {@link #lifecycle}. */
-    private boolean stopped;
+    /**
+     * Set once a stop began: completions are recorded on their workers; written under {@link
+     * #lifecycle}, read without it by the thread as it waits for the node's due fires.
+     */
+    private volatile boolean stopped;
 
     /** Set once the store has shut down, or shuts down without writing: the thread ends without the rest. */
     private volatile boolean abandoned;
@@ -123,6 +129,15 @@ final class GroupedCompletions {
         return started;
     }
 
+    /**
+     * Whether to write a group without waiting for the node's due fires to start: stopping, or
+     * more completions wait than a few groups take, which a node whose fires wait long for a worker
+     * would otherwise record only a group per wait.
+     */
+    private boolean goOn() {
+        return this.stopped || this.abandoned || this.waiting.size() >= HOLD_AT_MOST;
+    }
+
     private void run() {
         List<Completion> group = new ArrayList<>(MOST);
         try {
@@ -137,7 +152,10 @@ final class GroupedCompletions {
                     }
                     group.add(first);
                     // the fires that fell due with this one start first; their completions join it
-                    this.store.backlog().awaitStarts();
+                    this.store.backlog().awaitStarts(this::goOn);
+                    if (this.abandoned) {
+                        break;
+                    }
                 }
                 // those left from the last group do not take the room of new ones
                 this.waiting.drainTo(group, MOST);

@@ -1,6 +1,8 @@
 package io.dsched.quartz;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * The fires of a node whose time has come and that no worker has started yet. Writes that can wait
@@ -13,6 +15,9 @@ public final class StartBacklog {
 
     /** A backlog that never makes a writer wait, for a scheduler created without one. */
     public static final StartBacklog NONE = new StartBacklog(Duration.ZERO);
+
+    /** How often a waiting writer looks whether it has a reason to go on. */
+    private static final long LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final long mostWaitNanos;
 
@@ -35,6 +40,10 @@ public final class StartBacklog {
 
     /** Counts a fire whose time has come, waiting for a worker to start it. */
     public void due() {
+        if (this.mostWaitNanos == 0) {
+            // no writer waits: nothing to count, and no lock for the pools that share NONE
+            return;
+        }
         synchronized (this.lock) {
             this.due++;
         }
@@ -42,6 +51,9 @@ public final class StartBacklog {
 
     /** Counts off a fire {@link #due} before: a worker started it, or it was given up. */
     public void started() {
+        if (this.mostWaitNanos == 0) {
+            return;
+        }
         synchronized (this.lock) {
             this.due--;
             if (this.due <= 0) {
@@ -51,7 +63,8 @@ public final class StartBacklog {
     }
 
     /**
-     * Returns how many fires are due and not started.
+     * Returns how many fires are due and not started; always 0 for a backlog whose bound is zero,
+     * which counts nothing.
      * @return the count
      */
     public int waiting() {
@@ -65,14 +78,26 @@ public final class StartBacklog {
      * @throws InterruptedException if interrupted while waiting
      */
     public void awaitStarts() throws InterruptedException {
+        awaitStarts(() -> false);
+    }
+
+    /**
+     * Waits while fires are due and not started, at most the bound this backlog was created with,
+     * and no longer once the writer has a reason to go on: it is closing, what waits for it fills
+     * more than it should hold back, or someone blocks for its write. The reason is looked at every
+     * few milliseconds.
+     * @param goOn tells whether to stop waiting
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public void awaitStarts(BooleanSupplier goOn) throws InterruptedException {
         if (this.mostWaitNanos == 0) {
             return;
         }
         long deadline = System.nanoTime() + this.mostWaitNanos;
         synchronized (this.lock) {
             long left = this.mostWaitNanos;
-            while (this.due > 0 && left > 0) {
-                java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(this.lock, left);
+            while (this.due > 0 && left > 0 && !goOn.getAsBoolean()) {
+                TimeUnit.NANOSECONDS.timedWait(this.lock, Math.min(left, LOOK_NANOS));
                 left = deadline - System.nanoTime();
             }
         }

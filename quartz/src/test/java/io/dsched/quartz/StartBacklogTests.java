@@ -7,21 +7,36 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 class StartBacklogTests {
 
     @Test
-    void aWriterGoesOnAtOnceWhenNoFireWaitsToStart() throws InterruptedException {
+    void aWriterGoesOnAtOnceWhenNoFireWaitsToStart() {
         StartBacklog backlog = new StartBacklog(Duration.ofHours(1));
         backlog.due();
         backlog.started();
 
-        long before = System.nanoTime();
-        backlog.awaitStarts();
-
-        assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(Duration.ofSeconds(5));
+        CompletableFuture.runAsync(() -> awaitStarts(backlog, () -> false))
+                .orTimeout(10, TimeUnit.SECONDS)
+                .join();
         assertThat(backlog.waiting()).isZero();
+    }
+
+    @Test
+    void aWriterGoesOnOnceItHasAReasonToWhileFiresAreStillDue() {
+        StartBacklog backlog = new StartBacklog(Duration.ofHours(1));
+        backlog.due();
+        AtomicBoolean goOn = new AtomicBoolean();
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> awaitStarts(backlog, goOn::get));
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> !writer.isDone());
+
+        goOn.set(true);
+
+        writer.orTimeout(10, TimeUnit.SECONDS).join();
+        assertThat(backlog.waiting()).isEqualTo(1);
     }
 
     @Test
@@ -29,7 +44,7 @@ class StartBacklogTests {
         StartBacklog backlog = new StartBacklog(Duration.ofHours(1));
         backlog.due();
         backlog.due();
-        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> awaitStarts(backlog));
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> awaitStarts(backlog, () -> false));
 
         backlog.started();
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !writer.isDone());
@@ -45,7 +60,7 @@ class StartBacklogTests {
         backlog.due();
 
         long before = System.nanoTime();
-        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> awaitStarts(backlog));
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> awaitStarts(backlog, () -> false));
 
         writer.orTimeout(10, TimeUnit.SECONDS).join();
         assertThat(Duration.ofNanos(System.nanoTime() - before))
@@ -55,15 +70,14 @@ class StartBacklogTests {
     }
 
     @Test
-    void noBacklogNeverHoldsAWriter() throws InterruptedException {
-        StartBacklog.NONE.due();
-        try {
-            long before = System.nanoTime();
-            StartBacklog.NONE.awaitStarts();
-            assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(Duration.ofSeconds(1));
-        } finally {
-            StartBacklog.NONE.started();
-        }
+    void aBacklogOfNoBoundNeitherCountsNorHoldsAWriter() {
+        StartBacklog none = new StartBacklog(Duration.ZERO);
+        none.due();
+
+        assertThat(none.waiting()).isZero();
+        CompletableFuture.runAsync(() -> awaitStarts(none, () -> false))
+                .orTimeout(10, TimeUnit.SECONDS)
+                .join();
     }
 
     @Test
@@ -73,9 +87,9 @@ class StartBacklogTests {
                 .withMessageContaining("negative");
     }
 
-    private static void awaitStarts(StartBacklog backlog) {
+    private static void awaitStarts(StartBacklog backlog, BooleanSupplier goOn) {
         try {
-            backlog.awaitStarts();
+            backlog.awaitStarts(goOn);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(ex);

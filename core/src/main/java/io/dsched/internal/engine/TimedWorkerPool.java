@@ -11,6 +11,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.quartz.spi.ThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Quartz thread pool of a dsched node: it starts each fire at the time it was scheduled for,
@@ -33,6 +35,8 @@ import org.quartz.spi.ThreadPool;
  * writes that can wait hold back while there are any.
  */
 public final class TimedWorkerPool implements ThreadPool {
+
+    private static final Logger logger = LoggerFactory.getLogger(TimedWorkerPool.class);
 
     private int threadCount = 10;
 
@@ -215,7 +219,12 @@ public final class TimedWorkerPool implements ThreadPool {
     private Thread giveUpTasks(List<Runnable> tasks) {
         Thread leaving = threads(this.threadNamePrefix + "-leaving").newThread(() -> {
             for (Runnable task : tasks) {
-                FireStart.runGivenUp(task);
+                try {
+                    FireStart.runGivenUp(task);
+                } catch (RuntimeException ex) {
+                    // the others are given up all the same, and counted off as started
+                    logger.warn("Could not give up a fire as the pool shut down: {}", ex.getMessage(), ex);
+                }
             }
         });
         leaving.start();

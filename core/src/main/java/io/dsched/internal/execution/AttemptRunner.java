@@ -75,7 +75,7 @@ public final class AttemptRunner implements AutoCloseable {
             StopRequests stops) {
         this.targets = targets;
         this.nodeId = nodeId;
-        this.admission = new Admission(List.of(new GuardAdmission(guard)));
+        this.admission = new Admission(List.of(new GuardAdmission(guard, store.outcomes()::hurry)));
         this.invocation = new Invocation(nodeId, clock, stops, listener);
         this.verdicts = new Verdicts(nodeId, random);
         this.recording = new Recording(store, nodeId, clock);

@@ -25,11 +25,22 @@ final class GuardAdmission implements AdmissionPolicy {
 
     private final JobGuard guard;
 
+    /** Asks for the successes handed over to be written at once. */
+    private final Runnable hurryOutcomes;
+
     /** Locks of jobs that succeeded here, by job, until their release is written with the outcome. */
     private final Map<String, CompletableFuture<Void>> releasing = new ConcurrentHashMap<>();
 
-    GuardAdmission(JobGuard guard) {
+    /**
+     * Creates the policy.
+     * @param guard the overlap guard
+     * @param hurryOutcomes asks for the successes handed over to be written at once, without
+     *     waiting for the node's due fires to start: called before an attempt waits for the write
+     *     that releases its job's lock
+     */
+    GuardAdmission(JobGuard guard, Runnable hurryOutcomes) {
         this.guard = guard;
+        this.hurryOutcomes = hurryOutcomes;
     }
 
     @Override
@@ -53,10 +64,11 @@ final class GuardAdmission implements AdmissionPolicy {
 
     /**
      * When the last run of a job on this node succeeded and its lock is released with its
-     * outcome, a next run finds the lock held until that outcome is written: waits for it,
-     * briefly, and tries once more.
+     * outcome, a next run finds the lock held until that outcome is written: asks for it to be
+     * written at once, waits for it, briefly, and tries once more.
      */
     private Optional<SimpleLock> afterOwnRelease(JobTarget job, CompletableFuture<Void> release) {
+        this.hurryOutcomes.run();
         try {
             release.get(RETRY.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException ex) {

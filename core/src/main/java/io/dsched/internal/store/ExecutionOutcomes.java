@@ -115,6 +115,14 @@ public final class ExecutionOutcomes implements AutoCloseable {
     }
 
     /**
+     * Asks for the successes handed over to be written at once, without waiting for this node's
+     * due fires to start: for a worker about to block until one of them is written.
+     */
+    public void hurry() {
+        this.successes.hurry();
+    }
+
+    /**
      * Records a failed attempt and schedules the next one, atomically.
      * @param claim the running attempt
      * @param status {@link ExecutionStatus#FAILED} or {@link ExecutionStatus#TIMED_OUT}

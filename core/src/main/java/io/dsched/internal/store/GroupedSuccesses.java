@@ -84,6 +84,14 @@ final class GroupedSuccesses implements AutoCloseable {
         return this.writer.submit(new Pending(claim, startedAt, finishedAt, guard));
     }
 
+    /**
+     * Asks for the outcomes handed over to be written without waiting for the node's due fires to
+     * start: for a worker about to block until one of them is written.
+     */
+    void hurry() {
+        this.writer.hurry();
+    }
+
     private boolean[] write(List<Pending> batch) {
         AtomicBoolean tried = new AtomicBoolean();
         return TransientFailures.retry(

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +35,9 @@ final class WriteBehind<T> implements AutoCloseable {
     private final Thread thread;
 
     private volatile boolean open = true;
+
+    /** Set by a caller that blocks for a write: the next group goes without waiting. */
+    private final AtomicBoolean hurried = new AtomicBoolean();
 
     WriteBehind(String threadName, int maxBatch, int capacity, StartBacklog backlog, Writer<T> writer) {
         this.maxBatch = maxBatch;
@@ -65,6 +69,23 @@ final class WriteBehind<T> implements AutoCloseable {
         return entry.written();
     }
 
+    /**
+     * Asks for the next group to be written without waiting for the node's due fires to start:
+     * for a caller about to block for its write.
+     */
+    void hurry() {
+        this.hurried.set(true);
+    }
+
+    /**
+     * Whether to write a group without waiting for the node's due fires to start: closing,
+     * hurried, or more is handed over than two groups take, which the callers would otherwise soon
+     * wait for.
+     */
+    private boolean goOn() {
+        return !this.open || this.queue.size() >= 2 * this.maxBatch || this.hurried.getAndSet(false);
+    }
+
     private void writeWhileOpen() {
         List<Entry<T>> batch = new ArrayList<>(this.maxBatch);
         while (this.open || !this.queue.isEmpty()) {
@@ -74,10 +95,8 @@ final class WriteBehind<T> implements AutoCloseable {
                     continue;
                 }
                 batch.add(first);
-                if (this.open) {
-                    // the fires that fell due with the one that handed this over start first
-                    this.backlog.awaitStarts();
-                }
+                // the fires that fell due with the one that handed this over start first
+                this.backlog.awaitStarts(this::goOn);
                 this.queue.drainTo(batch, this.maxBatch - 1);
                 write(batch);
             } catch (InterruptedException ex) {

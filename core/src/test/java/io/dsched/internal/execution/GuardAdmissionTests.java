@@ -19,7 +19,7 @@ class GuardAdmissionTests {
     private final InMemoryLocks locks = new InMemoryLocks();
 
     private final GuardAdmission admission = new GuardAdmission(
-            new JobGuard(this.locks, null, Duration.ofMinutes(10), Duration.ZERO, this.clock, "dsched"));
+            new JobGuard(this.locks, null, Duration.ofMinutes(10), Duration.ZERO, this.clock, "dsched"), () -> {});
 
     private final JobTarget guarded = Fixtures.job("report", true);
 

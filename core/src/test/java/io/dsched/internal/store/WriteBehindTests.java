@@ -98,6 +98,52 @@ class WriteBehindTests {
     }
 
     @Test
+    void aCallerAboutToBlockForAWriteHasTheGroupWrittenWithoutWaitingForTheStarts() throws Exception {
+        this.firstWriteMayEnd.countDown();
+        this.backlog.due();
+        CompletableFuture<Boolean> written = this.writer.submit(0);
+        Awaitility.await()
+                .during(Duration.ofMillis(200))
+                .atMost(Duration.ofSeconds(5))
+                .until(this.batches::isEmpty);
+
+        this.writer.hurry();
+
+        assertThat(written.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(this.backlog.waiting()).isEqualTo(1);
+    }
+
+    @Test
+    void moreHandedOverThanTwoGroupsIsWrittenWithoutWaitingForTheStarts() throws Exception {
+        this.firstWriteMayEnd.countDown();
+        this.backlog.due();
+        List<CompletableFuture<Boolean>> handedOver = IntStream.rangeClosed(0, 2 * MAX_BATCH)
+                .mapToObj(this.writer::submit)
+                .toList();
+
+        // the first group goes; what is left is less than two groups, and waits again
+        handedOver.get(0).get(10, TimeUnit.SECONDS);
+        assertThat(this.batches.get(0)).containsExactly(0, 1, 2, 3);
+        assertThat(handedOver.get(2 * MAX_BATCH)).isNotDone();
+        this.backlog.started();
+        CompletableFuture.allOf(handedOver.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aCloseWritesWhatWaitsForTheStartsAtOnce() throws Exception {
+        this.firstWriteMayEnd.countDown();
+        this.backlog.due();
+        CompletableFuture<Boolean> written = this.writer.submit(0);
+
+        Thread closing = new Thread(this.writer::close);
+        closing.start();
+        closing.join(TimeUnit.SECONDS.toMillis(10));
+
+        assertThat(closing.isAlive()).isFalse();
+        assertThat(written).isCompletedWithValue(true);
+    }
+
+    @Test
     void noGroupIsLargerThanTheMaximumAndNothingHandedOverIsLost() throws Exception {
         this.writer.submit(0);
         await(this.firstWriteEntered);
