@@ -405,12 +405,13 @@ public class DschedProperties {
         private int fireAheadMax = 500;
 
         /**
-         * How long the writes that can wait (the outcome of an attempt that succeeded, a one-off's
-         * too, and on PostgreSQL Quartz's record that a fire is complete) wait while fires of this
-         * node are due and no worker has started them yet, so that when many fall due at once the
-         * database serves their starts first; 0 writes at once. Meanwhile a succeeded attempt stays
-         * RUNNING and its job's guard and triggers stay held; a next run of the job on the node
-         * has the write made at once, and so do more outcomes than two groups of writes take.
+         * How long each group of the writes that can wait (the outcomes of attempts that
+         * succeeded, one-offs' too, and on PostgreSQL Quartz's records that fires are complete)
+         * waits while fires of this node are due and no worker has started them yet, so that when
+         * many fall due at once the database serves their starts first; 0 writes at once.
+         * Meanwhile a succeeded attempt stays RUNNING and its job's guard and triggers stay held; a
+         * run of the job on the node that needs the guard has the success written at once, and so
+         * do more outcomes than two groups of writes take.
          */
         private Duration writesWaitForStarts = Duration.ofMillis(250);
 

@@ -90,6 +90,15 @@ class DschedAutoConfigurationTests {
     }
 
     @Test
+    void refusesANegativeWaitOfWritesForStarts() {
+        this.withH2
+                .withPropertyValues("dsched.cluster.writes-wait-for-starts=-1s")
+                .run((context) -> assertThat(context.getStartupFailure())
+                        .rootCause()
+                        .hasMessageContaining("dsched.cluster.writes-wait-for-starts must be 0 or more"));
+    }
+
+    @Test
     void failsClearlyWithoutADataSource() {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(DschedAutoConfiguration.class))

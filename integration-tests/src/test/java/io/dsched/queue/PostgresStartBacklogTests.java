@@ -91,6 +91,8 @@ class PostgresStartBacklogTests {
                 BacklogJobs.class,
                 Map.of(
                         "dsched.threads", 1,
+                        // both fires of an instant in the pool before it, though its one worker is busy then
+                        "dsched.cluster.fire-ahead", "1s",
                         "dsched.cluster.writes-wait-for-starts", "1h",
                         "dsched.history.cleanup-cron", "0 0 0 1 1 *"));
     }

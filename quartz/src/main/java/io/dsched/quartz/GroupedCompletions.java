@@ -299,10 +299,11 @@ final class GroupedCompletions {
 
     /** Takes no more and writes nothing more, without waiting: the store has shut down, or does so without writing. */
     void abandon() {
+        // first: a thread that sees the stop as it waits for the node's due fires writes nothing
+        this.abandoned = true;
         synchronized (this.lifecycle) {
             this.stopped = true;
         }
-        this.abandoned = true;
     }
 
     /** Warns once fires have been left for later for {@link #STALL_WARNING_MILLIS} on end. */

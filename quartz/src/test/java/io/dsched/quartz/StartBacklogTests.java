@@ -19,7 +19,7 @@ class StartBacklogTests {
         backlog.due();
         backlog.started();
 
-        CompletableFuture.runAsync(() -> awaitStarts(backlog, () -> false))
+        CompletableFuture.runAsync(() -> awaitStarts(backlog, () -> false), StartBacklogTests::ownThread)
                 .orTimeout(10, TimeUnit.SECONDS)
                 .join();
         assertThat(backlog.waiting()).isZero();
@@ -30,7 +30,8 @@ class StartBacklogTests {
         StartBacklog backlog = new StartBacklog(Duration.ofHours(1));
         backlog.due();
         AtomicBoolean goOn = new AtomicBoolean();
-        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> awaitStarts(backlog, goOn::get));
+        CompletableFuture<Void> writer =
+                CompletableFuture.runAsync(() -> awaitStarts(backlog, goOn::get), StartBacklogTests::ownThread);
         await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> !writer.isDone());
 
         goOn.set(true);
@@ -44,7 +45,8 @@ class StartBacklogTests {
         StartBacklog backlog = new StartBacklog(Duration.ofHours(1));
         backlog.due();
         backlog.due();
-        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> awaitStarts(backlog, () -> false));
+        CompletableFuture<Void> writer =
+                CompletableFuture.runAsync(() -> awaitStarts(backlog, () -> false), StartBacklogTests::ownThread);
 
         backlog.started();
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !writer.isDone());
@@ -60,7 +62,8 @@ class StartBacklogTests {
         backlog.due();
 
         long before = System.nanoTime();
-        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> awaitStarts(backlog, () -> false));
+        CompletableFuture<Void> writer =
+                CompletableFuture.runAsync(() -> awaitStarts(backlog, () -> false), StartBacklogTests::ownThread);
 
         writer.orTimeout(10, TimeUnit.SECONDS).join();
         assertThat(Duration.ofNanos(System.nanoTime() - before))
@@ -75,7 +78,7 @@ class StartBacklogTests {
         none.due();
 
         assertThat(none.waiting()).isZero();
-        CompletableFuture.runAsync(() -> awaitStarts(none, () -> false))
+        CompletableFuture.runAsync(() -> awaitStarts(none, () -> false), StartBacklogTests::ownThread)
                 .orTimeout(10, TimeUnit.SECONDS)
                 .join();
     }
@@ -85,6 +88,11 @@ class StartBacklogTests {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new StartBacklog(Duration.ofMillis(-1)))
                 .withMessageContaining("negative");
+    }
+
+    /** A writer on a thread of its own, not one of a shared pool that a loaded machine may starve. */
+    private static void ownThread(Runnable writer) {
+        new Thread(writer, "test-writer").start();
     }
 
     private static void awaitStarts(StartBacklog backlog, BooleanSupplier goOn) {

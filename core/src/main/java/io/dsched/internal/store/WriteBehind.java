@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,8 +36,17 @@ final class WriteBehind<T> implements AutoCloseable {
 
     private volatile boolean open = true;
 
-    /** Set by a caller that blocks for a write: the next group goes without waiting. */
-    private final AtomicBoolean hurried = new AtomicBoolean();
+    /** How many items were handed over. */
+    private final AtomicLong handedOver = new AtomicLong();
+
+    /** How many items the writer has taken into its groups; the writer's own. */
+    private volatile long taken;
+
+    /**
+     * Every item handed over before this count was asked for without waiting ({@link #hurry}):
+     * groups go at once until the writer has taken them all.
+     */
+    private final AtomicLong hurriedUpTo = new AtomicLong();
 
     WriteBehind(String threadName, int maxBatch, int capacity, StartBacklog backlog, Writer<T> writer) {
         this.maxBatch = maxBatch;
@@ -62,6 +71,7 @@ final class WriteBehind<T> implements AutoCloseable {
         Entry<T> entry = new Entry<>(item, new CompletableFuture<>());
         try {
             this.queue.put(entry);
+            this.handedOver.incrementAndGet();
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             entry.written().completeExceptionally(ex);
@@ -70,20 +80,20 @@ final class WriteBehind<T> implements AutoCloseable {
     }
 
     /**
-     * Asks for the next group to be written without waiting for the node's due fires to start:
-     * for a caller about to block for its write.
+     * Asks for everything handed over so far to be written without waiting for the node's due
+     * fires to start: for a caller about to block for a write it handed over.
      */
     void hurry() {
-        this.hurried.set(true);
+        this.hurriedUpTo.accumulateAndGet(this.handedOver.get(), Math::max);
     }
 
     /**
-     * Whether to write a group without waiting for the node's due fires to start: closing,
-     * hurried, or more is handed over than two groups take, which the callers would otherwise soon
-     * wait for.
+     * Whether to write a group without waiting for the node's due fires to start: closing, asked
+     * to hurry for an item not yet taken, or more is handed over than two groups take, which the
+     * callers would otherwise soon wait for.
      */
     private boolean goOn() {
-        return !this.open || this.queue.size() >= 2 * this.maxBatch || this.hurried.getAndSet(false);
+        return !this.open || this.taken < this.hurriedUpTo.get() || this.queue.size() >= 2 * this.maxBatch;
     }
 
     private void writeWhileOpen() {
@@ -98,9 +108,15 @@ final class WriteBehind<T> implements AutoCloseable {
                 // the fires that fell due with the one that handed this over start first
                 this.backlog.awaitStarts(this::goOn);
                 this.queue.drainTo(batch, this.maxBatch - 1);
+                this.taken += batch.size();
                 write(batch);
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
+                if (!batch.isEmpty()) {
+                    // taken while waiting for the starts: written all the same
+                    this.taken += batch.size();
+                    write(batch);
+                }
                 return;
             } finally {
                 batch.clear();

@@ -114,6 +114,23 @@ class WriteBehindTests {
     }
 
     @Test
+    void aHurryForWhatWasWrittenAlreadyDoesNotCarryOverToALaterGroup() throws Exception {
+        this.firstWriteMayEnd.countDown();
+        this.writer.submit(0).get(10, TimeUnit.SECONDS);
+        this.writer.hurry();
+        this.backlog.due();
+
+        CompletableFuture<Boolean> later = this.writer.submit(2);
+
+        Awaitility.await()
+                .during(Duration.ofMillis(200))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> this.batches.size() == 1);
+        this.backlog.started();
+        assertThat(later.get(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
     void moreHandedOverThanTwoGroupsIsWrittenWithoutWaitingForTheStarts() throws Exception {
         this.firstWriteMayEnd.countDown();
         this.backlog.due();
