@@ -411,7 +411,7 @@ public class DschedProperties {
          * many fall due at once the database serves their starts first; 0 writes at once.
          * Meanwhile a succeeded attempt stays RUNNING and its job's guard and triggers stay held; a
          * run of the job on the node that needs the guard has the success written at once, and so
-         * do more outcomes than two groups of writes take.
+         * do more than 512 successes or 400 completions waiting.
          */
         private Duration writesWaitForStarts = Duration.ofMillis(250);
 

@@ -92,7 +92,10 @@ class StartBacklogTests {
 
     /** A writer on a thread of its own, not one of a shared pool that a loaded machine may starve. */
     private static void ownThread(Runnable writer) {
-        new Thread(writer, "test-writer").start();
+        Thread thread = new Thread(writer, "test-writer");
+        // one left waiting by a failed test must not keep the JVM alive
+        thread.setDaemon(true);
+        thread.start();
     }
 
     private static void awaitStarts(StartBacklog backlog, BooleanSupplier goOn) {

@@ -69,10 +69,12 @@ final class WriteBehind<T> implements AutoCloseable {
             throw new IllegalStateException("dsched's outcome writer is closed");
         }
         Entry<T> entry = new Entry<>(item, new CompletableFuture<>());
+        // counted before it is in the queue: a hurry then covers it, and at worst a group goes early
+        this.handedOver.incrementAndGet();
         try {
             this.queue.put(entry);
-            this.handedOver.incrementAndGet();
         } catch (InterruptedException ex) {
+            this.handedOver.decrementAndGet();
             Thread.currentThread().interrupt();
             entry.written().completeExceptionally(ex);
         }

@@ -137,22 +137,13 @@ class TimedWorkerPoolTests {
 
     @Test
     void itCountsTheFiresWhoseTimeHasComeUntilAWorkerStartsThem() throws Exception {
-        StartBacklog backlog = new StartBacklog(Duration.ofHours(1));
-        StoreHooks.of(null, null, backlog).installWhile(() -> {
-            start(1, 10);
-            return null;
-        });
+        StartBacklog backlog = oneWorkerCounting();
         CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch firstRuns = new CountDownLatch(1);
+        occupyTheWorker(release);
         // far enough ahead that it is not due yet when the count is first read, on a loaded machine too
         long due = System.currentTimeMillis() + 3000;
-        handOver(0, () -> {}, () -> {
-            firstRuns.countDown();
-            awaitQuietly(release);
-        });
         handOver(due, () -> {}, () -> {});
         handOver(0, () -> {}, () -> {});
-        assertThat(firstRuns.await(5, TimeUnit.SECONDS)).isTrue();
 
         assertThat(backlog.waiting())
                 .as("one fire due and waiting for the busy worker; the other's time has not come")
@@ -166,18 +157,9 @@ class TimedWorkerPoolTests {
 
     @Test
     void firesDueBehindABusyWorkerAreCountedOffWhenTheShutdownGivesThemUp() throws Exception {
-        StartBacklog backlog = new StartBacklog(Duration.ofHours(1));
-        StoreHooks.of(null, null, backlog).installWhile(() -> {
-            start(1, 10);
-            return null;
-        });
+        StartBacklog backlog = oneWorkerCounting();
         CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch firstRuns = new CountDownLatch(1);
-        handOver(0, () -> {}, () -> {
-            firstRuns.countDown();
-            awaitQuietly(release);
-        });
-        assertThat(firstRuns.await(5, TimeUnit.SECONDS)).isTrue();
+        occupyTheWorker(release);
         handOver(0, () -> {}, () -> {});
         handOver(0, () -> {}, () -> {
             throw new IllegalStateException("a fire that fails as it is given up");
@@ -192,6 +174,26 @@ class TimedWorkerPoolTests {
         } finally {
             release.countDown();
         }
+    }
+
+    /** Starts the pool with one worker, created as a scheduler's with a backlog that it counts in. */
+    private StartBacklog oneWorkerCounting() throws Exception {
+        StartBacklog backlog = new StartBacklog(Duration.ofHours(1));
+        StoreHooks.of(null, null, backlog).installWhile(() -> {
+            start(1, 10);
+            return null;
+        });
+        return backlog;
+    }
+
+    /** Hands over a fire that holds the pool's one worker until released, once it runs. */
+    private void occupyTheWorker(CountDownLatch release) throws InterruptedException {
+        CountDownLatch runs = new CountDownLatch(1);
+        handOver(0, () -> {}, () -> {
+            runs.countDown();
+            awaitQuietly(release);
+        });
+        assertThat(runs.await(5, TimeUnit.SECONDS)).isTrue();
     }
 
     private void start(int threads, int capacity) {

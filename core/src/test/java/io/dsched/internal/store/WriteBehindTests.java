@@ -141,7 +141,10 @@ class WriteBehindTests {
         // the first group goes; what is left is less than two groups, and waits again
         handedOver.get(0).get(10, TimeUnit.SECONDS);
         assertThat(this.batches.get(0)).containsExactly(0, 1, 2, 3);
-        assertThat(handedOver.get(2 * MAX_BATCH)).isNotDone();
+        Awaitility.await()
+                .during(Duration.ofMillis(200))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> this.batches.size() == 1);
         this.backlog.started();
         CompletableFuture.allOf(handedOver.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
     }
