@@ -74,14 +74,6 @@ public final class StartBacklog {
     }
 
     /**
-     * Waits while fires are due and not started, at most the bound this backlog was created with.
-     * @throws InterruptedException if interrupted while waiting
-     */
-    public void awaitStarts() throws InterruptedException {
-        awaitStarts(() -> false);
-    }
-
-    /**
      * Waits while fires are due and not started, at most the bound this backlog was created with,
      * and no longer once the writer has a reason to go on: it is closing, what waits for it fills
      * more than it should hold back, or someone blocks for its write. The reason is looked at every
