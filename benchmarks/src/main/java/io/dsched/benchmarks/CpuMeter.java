@@ -58,6 +58,24 @@ final class CpuMeter {
         }
     }
 
+    /**
+     * @param usages the runs' usages
+     * @param value what of each to show
+     * @return the median and (min–max), to two decimals, or {@code n/a} with no usage
+     */
+    static String spread(List<Usage> usages, java.util.function.ToDoubleFunction<Usage> value) {
+        if (usages.isEmpty()) {
+            return "n/a";
+        }
+        List<Double> values = usages.stream().map(value::applyAsDouble).toList();
+        return String.format(
+                java.util.Locale.ROOT,
+                "%.2f (%.2f–%.2f)",
+                Stats.median(values),
+                values.stream().mapToDouble(Double::doubleValue).min().orElse(0),
+                values.stream().mapToDouble(Double::doubleValue).max().orElse(0));
+    }
+
     private static boolean isDatabase(Path process) {
         try {
             return DATABASE_PROCESSES.contains(

@@ -40,8 +40,8 @@ final class GuardOverhead extends WorkloadRunner {
                     .filter(java.util.Objects::nonNull)
                     .toList();
             line("| " + name + " | " + Stats.spread(rates) + " | " + ratio(dsched, Stats.median(rates)) + " | "
-                    + cpuSpread(cpu, CpuMeter.Usage::jvmMillisPerFire) + " | "
-                    + cpuSpread(cpu, CpuMeter.Usage::databaseMillisPerFire) + " | "
+                    + CpuMeter.spread(cpu, CpuMeter.Usage::jvmMillisPerFire) + " | "
+                    + CpuMeter.spread(cpu, CpuMeter.Usage::databaseMillisPerFire) + " | "
                     + (cpu.isEmpty()
                             ? "n/a"
                             : Math.round(Stats.median(cpu.stream()
@@ -110,19 +110,5 @@ final class GuardOverhead extends WorkloadRunner {
                                     cpu.machineBusy() * 100)
                             : "");
         }
-    }
-
-    private static String cpuSpread(
-            List<CpuMeter.Usage> cpu, java.util.function.ToDoubleFunction<CpuMeter.Usage> value) {
-        if (cpu.isEmpty()) {
-            return "n/a";
-        }
-        List<Double> values = cpu.stream().map(value::applyAsDouble).toList();
-        return String.format(
-                Locale.ROOT,
-                "%.2f (%.2f–%.2f)",
-                Stats.median(values),
-                values.stream().mapToDouble(Double::doubleValue).min().orElse(0),
-                values.stream().mapToDouble(Double::doubleValue).max().orElse(0));
     }
 }

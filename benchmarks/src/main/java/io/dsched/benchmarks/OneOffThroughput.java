@@ -36,8 +36,9 @@ final class OneOffThroughput extends WorkloadRunner {
                 + " runs");
         line("");
         line("| contestant | executions/s | starts/s | enqueue/s | duplicates | missing | not completed |"
-                + " dsched ÷ contestant | database sessions busy with |");
-        line("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+                + " dsched ÷ contestant | CPU ms per job, worker JVMs | CPU ms per job, database"
+                + " | database sessions busy with |");
+        line("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
         double dsched = Stats.median(rates(results.get("dsched"), W1Result::executionsPerSecond));
         for (Map.Entry<String, List<W1Result>> entry : results.entrySet()) {
             List<Double> rates = rates(entry.getValue(), W1Result::executionsPerSecond);
@@ -47,6 +48,8 @@ final class OneOffThroughput extends WorkloadRunner {
                     + sum(entry.getValue(), W1Result::duplicates) + " | " + sum(entry.getValue(), W1Result::missing)
                     + " | " + sum(entry.getValue(), W1Result::notCompleted) + " | "
                     + ratio(dsched, Stats.median(rates)) + " | "
+                    + CpuMeter.spread(cpu(entry.getValue()), CpuMeter.Usage::jvmMillisPerFire) + " | "
+                    + CpuMeter.spread(cpu(entry.getValue()), CpuMeter.Usage::databaseMillisPerFire) + " | "
                     + entry.getValue().get(0).waits() + " |");
         }
         line("");
@@ -57,7 +60,11 @@ final class OneOffThroughput extends WorkloadRunner {
                 + " `jobrunr_jobs` SUCCEEDED). Starts/s is the jobs over the time from the first body's start to the"
                 + " last one's. Missing counts jobs not started when the run ended, not completed those started but"
                 + " not seen completed: a run stops once nothing has moved for 60 s, or after "
-                + intOption("w1-max-seconds", 150) + " s; both rates are measured over what ran.");
+                + intOption("w1-max-seconds", 150) + " s; both rates are measured over what ran. CPU per job: user and"
+                + " system time that the two worker JVMs, and the database server's processes, used (Linux's /proc)"
+                + " from the moment every node has started and reported ready until every job is seen completed,"
+                + " divided by the jobs started in that time; so the start of the JVMs and of the schedulers is not"
+                + " counted, for any contestant. Median (min–max) of the runs.");
         line("");
         perRun(
                 results,
@@ -73,6 +80,9 @@ final class OneOffThroughput extends WorkloadRunner {
         resetAll(contestant);
         double enqueueSeconds = contestant.enqueue(this.db, jobs).toNanos() / 1e9;
         List<WorkerProcess> workers = startWorkers(contestant, Workload.W1_ONE_OFF, nodes, this.threads, null, 0);
+        long cpuFromMillis = System.currentTimeMillis();
+        CpuMeter.Reading cpuFrom = CpuMeter.read(workers);
+        CpuMeter.Reading cpuTo;
         WaitSampler sampler = WaitSampler.start(this.db, jdbc());
         long[] completion;
         try {
@@ -84,6 +94,7 @@ final class OneOffThroughput extends WorkloadRunner {
                     Duration.ofSeconds(60),
                     Duration.ofSeconds(intOption("w1-max-seconds", 150)));
             completion = awaitCompletion(contestant, jobs, Math.max(deadline, System.currentTimeMillis() + 10_000));
+            cpuTo = CpuMeter.read(workers);
         } finally {
             close(sampler);
             stopAll(workers);
@@ -96,6 +107,13 @@ final class OneOffThroughput extends WorkloadRunner {
         long first = ((Number) row.get("first_ms")).longValue();
         double seconds = (((Number) row.get("last_ms")).longValue() - first) / 1000.0;
         double toCompletion = (completion[1] - first) / 1000.0;
+        Long startedInWindow = jdbc().queryForObject(
+                        "SELECT COUNT(DISTINCT run_key) FROM bench_run WHERE kind = 'S' AND started_ms >= ?",
+                        Long.class,
+                        cpuFromMillis);
+        CpuMeter.Usage cpu = (cpuFrom != null && cpuTo != null && startedInWindow > 0)
+                ? cpuTo.since(cpuFrom, startedInWindow)
+                : null;
         return new W1Result(
                 jobs / enqueueSeconds,
                 completion[0] / Math.max(toCompletion, 0.001),
@@ -103,6 +121,8 @@ final class OneOffThroughput extends WorkloadRunner {
                 total - distinct,
                 jobs - distinct,
                 Math.max(0, distinct - completion[0]),
+                cpu,
+                startedInWindow,
                 summary(sampler));
     }
 
@@ -139,6 +159,8 @@ final class OneOffThroughput extends WorkloadRunner {
      * @param duplicates starts beyond the first of a job
      * @param missing jobs never started
      * @param notCompleted jobs started but not seen completed
+     * @param cpu CPU used per job once the nodes had started, or {@code null} without {@code /proc}
+     * @param jobsInCpuWindow the jobs started once the nodes had started, which {@code cpu} is per
      * @param waits what the database sessions were busy with
      */
     record W1Result(
@@ -148,13 +170,31 @@ final class OneOffThroughput extends WorkloadRunner {
             long duplicates,
             long missing,
             long notCompleted,
+            CpuMeter.Usage cpu,
+            long jobsInCpuWindow,
             String waits) {
         @Override
         public String toString() {
             return Stats.number(executionsPerSecond) + " exec/s to durable completion, " + Stats.number(startsPerSecond)
                     + " starts/s, " + Stats.number(enqueuePerSecond) + " enqueue/s, " + duplicates + " duplicates, "
-                    + missing + " missing, " + notCompleted + " not completed; database sessions: " + waits;
+                    + missing + " missing, " + notCompleted + " not completed; database sessions: " + waits
+                    + ((cpu != null)
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "; CPU per job (%d jobs started after the nodes were ready): worker JVMs %.3f ms,"
+                                            + " database %.3f ms",
+                                    jobsInCpuWindow,
+                                    cpu.jvmMillisPerFire(),
+                                    cpu.databaseMillisPerFire())
+                            : "");
         }
+    }
+
+    private static List<CpuMeter.Usage> cpu(List<W1Result> runs) {
+        return runs.stream()
+                .map(W1Result::cpu)
+                .filter(java.util.Objects::nonNull)
+                .toList();
     }
 
     void scale() throws Exception {

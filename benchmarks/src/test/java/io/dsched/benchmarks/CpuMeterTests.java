@@ -27,6 +27,18 @@ class CpuMeterTests {
         assertThat(CpuMeter.endedChildrenTicks(stat)).isEqualTo(271);
     }
 
+    @Test
+    void aSpreadIsTheMedianWithTheLowestAndHighestOfTheRuns() {
+        List<CpuMeter.Usage> runs = List.of(
+                new CpuMeter.Usage(0.9, 2.0, 0.5),
+                new CpuMeter.Usage(0.5, 1.0, 0.5),
+                new CpuMeter.Usage(0.7, 3.25, 0.5));
+
+        assertThat(CpuMeter.spread(runs, CpuMeter.Usage::jvmMillisPerFire)).isEqualTo("0.70 (0.50–0.90)");
+        assertThat(CpuMeter.spread(runs, CpuMeter.Usage::databaseMillisPerFire)).isEqualTo("2.00 (1.00–3.25)");
+        assertThat(CpuMeter.spread(List.of(), CpuMeter.Usage::jvmMillisPerFire)).isEqualTo("n/a");
+    }
+
     /**
      * PostgreSQL ends a backend when its connection closes: the database's CPU must still count
      * what that backend used, so that a reading never falls below an earlier one.
