@@ -32,8 +32,10 @@ final class CpuMeter {
         }
         try {
             long jvm = 0;
+            long compilers = 0;
             for (WorkerProcess worker : workers) {
                 jvm += ticks(worker.pid());
+                compilers += compilerTicks(worker.pid());
             }
             long database = 0;
             try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
@@ -52,7 +54,7 @@ final class CpuMeter {
             }
             // idle and iowait
             long idle = Long.parseLong(cpu[4]) + Long.parseLong(cpu[5]);
-            return new Reading(jvm, database, total, idle);
+            return new Reading(jvm, compilers, database, total, idle);
         } catch (IOException | RuntimeException ex) {
             return null;
         }
@@ -84,6 +86,39 @@ final class CpuMeter {
             // the process ended meanwhile
             return false;
         }
+    }
+
+    /**
+     * User and system time of a JVM's JIT compiler threads, in clock ticks; 0 if it has ended. Their
+     * work is a cost of the JVM's warm-up, which a long-running node pays once.
+     */
+    private static long compilerTicks(long pid) {
+        long ticks = 0;
+        try (Stream<Path> threads = Files.list(Path.of("/proc", String.valueOf(pid), "task"))) {
+            for (Path thread : threads.toList()) {
+                try {
+                    String stat = Files.readString(thread.resolve("stat"));
+                    if (isCompilerThread(stat)) {
+                        ticks += ownTicks(stat);
+                    }
+                } catch (IOException ex) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException ex) {
+            return 0;
+        }
+        return ticks;
+    }
+
+    /**
+     * @param stat a thread's {@code /proc/<pid>/task/<tid>/stat} line
+     * @return whether it is one of HotSpot's JIT compiler threads (C1 or C2), whose names Linux
+     *     cuts to 15 characters
+     */
+    static boolean isCompilerThread(String stat) {
+        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
     }
 
     /** User and system time of one process, in clock ticks; 0 if it has ended. */
@@ -135,14 +170,33 @@ final class CpuMeter {
     }
 
     /**
+     * A reading and when it was taken, to count what started after it.
+     *
+     * @param from the reading, or {@code null} without {@code /proc}
+     * @param fromMillis when, in epoch milliseconds
+     */
+    record Window(Reading from, long fromMillis) {
+
+        /**
+         * @param workers the worker JVMs
+         * @return a window that starts now
+         */
+        static Window open(List<WorkerProcess> workers) {
+            long now = System.currentTimeMillis();
+            return new Window(read(workers), now);
+        }
+    }
+
+    /**
      * CPU used so far, in clock ticks.
      *
      * @param jvm by the worker JVMs
+     * @param compilers by the worker JVMs' JIT compiler threads, part of {@code jvm}
      * @param database by the database server's processes
      * @param machine by all cores, idle included
      * @param idle idle (and waiting for I/O), all cores
      */
-    record Reading(long jvm, long database, long machine, long idle) {
+    record Reading(long jvm, long compilers, long database, long machine, long idle) {
 
         /**
          * What was used between an earlier reading and this one.
@@ -155,6 +209,7 @@ final class CpuMeter {
             double busy = (machineTicks > 0) ? 1 - (this.idle - before.idle) / (double) machineTicks : 0;
             return new Usage(
                     (this.jvm - before.jvm) * MILLIS_PER_TICK / fires,
+                    (this.compilers - before.compilers) * MILLIS_PER_TICK / fires,
                     (this.database - before.database) * MILLIS_PER_TICK / fires,
                     busy);
         }
@@ -164,8 +219,16 @@ final class CpuMeter {
      * CPU used per fire, and how busy the machine was.
      *
      * @param jvmMillisPerFire by the worker JVMs
+     * @param compilerMillisPerFire by their JIT compiler threads, part of {@code jvmMillisPerFire}
      * @param databaseMillisPerFire by the database server
      * @param machineBusy the share of all cores not idle
      */
-    record Usage(double jvmMillisPerFire, double databaseMillisPerFire, double machineBusy) {}
+    record Usage(
+            double jvmMillisPerFire, double compilerMillisPerFire, double databaseMillisPerFire, double machineBusy) {
+
+        /** @return what the worker JVMs used per fire beside their JIT compilers */
+        double jvmWithoutCompilersMillisPerFire() {
+            return this.jvmMillisPerFire - this.compilerMillisPerFire;
+        }
+    }
 }

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * W1, one-off throughput: jobs stored with no node running, then run by the nodes as fast as they
@@ -37,8 +38,8 @@ final class OneOffThroughput extends WorkloadRunner {
         line("");
         line("| contestant | executions/s | starts/s | enqueue/s | duplicates | missing | not completed |"
                 + " dsched ÷ contestant | CPU ms per job, worker JVMs | CPU ms per job, database"
-                + " | database sessions busy with |");
-        line("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+                + " | CPU ms per job, worker JVMs without JIT compilers | database sessions busy with |");
+        line("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
         double dsched = Stats.median(rates(results.get("dsched"), W1Result::executionsPerSecond));
         for (Map.Entry<String, List<W1Result>> entry : results.entrySet()) {
             List<Double> rates = rates(entry.getValue(), W1Result::executionsPerSecond);
@@ -48,8 +49,12 @@ final class OneOffThroughput extends WorkloadRunner {
                     + sum(entry.getValue(), W1Result::duplicates) + " | " + sum(entry.getValue(), W1Result::missing)
                     + " | " + sum(entry.getValue(), W1Result::notCompleted) + " | "
                     + ratio(dsched, Stats.median(rates)) + " | "
-                    + CpuMeter.spread(cpu(entry.getValue()), CpuMeter.Usage::jvmMillisPerFire) + " | "
-                    + CpuMeter.spread(cpu(entry.getValue()), CpuMeter.Usage::databaseMillisPerFire) + " | "
+                    + CpuMeter.spread(cpu(entry.getValue(), W1Result::cpu), CpuMeter.Usage::jvmMillisPerFire) + " | "
+                    + CpuMeter.spread(cpu(entry.getValue(), W1Result::cpu), CpuMeter.Usage::databaseMillisPerFire)
+                    + " | "
+                    + CpuMeter.spread(
+                            cpu(entry.getValue(), W1Result::cpu), CpuMeter.Usage::jvmWithoutCompilersMillisPerFire)
+                    + " | "
                     + entry.getValue().get(0).waits() + " |");
         }
         line("");
@@ -62,16 +67,24 @@ final class OneOffThroughput extends WorkloadRunner {
                 + " not seen completed: a run stops once nothing has moved for 60 s, or after "
                 + intOption("w1-max-seconds", 150) + " s; both rates are measured over what ran. CPU per job: user and"
                 + " system time that the two worker JVMs, and the database server's processes, used (Linux's /proc)"
-                + " from the moment every node has started and reported ready until every job is seen completed,"
-                + " divided by the jobs started in that time; so the start of the JVMs and of the schedulers is not"
-                + " counted, for any contestant. Median (min–max) of the runs.");
+                + " from the moment the coordinator first sees half the jobs started until every job is seen"
+                + " completed, divided by the jobs started in that time: the steady state, once the JIT compilers"
+                + " have done most of their work; without JIT compilers, the same without the JVMs' C1 and C2"
+                + " compiler threads, a cost a long-running node pays once. Median (min–max) of the runs; every run's below, with the"
+                + " worker JVMs' CPU per job from the moment every node has started and said so.");
         line("");
         perRun(
                 results,
                 List.of(
                         Map.entry("executions/s", W1Result::executionsPerSecond),
                         Map.entry("starts/s", W1Result::startsPerSecond),
-                        Map.entry("enqueue/s", W1Result::enqueuePerSecond)));
+                        Map.entry("enqueue/s", W1Result::enqueuePerSecond),
+                        Map.entry(
+                                "CPU µs per job, worker JVMs",
+                                (run) -> micros(run.cpu(), CpuMeter.Usage::jvmMillisPerFire)),
+                        Map.entry(
+                                "CPU µs per job, worker JVMs, from ready",
+                                (run) -> micros(run.cpuFromReady(), CpuMeter.Usage::jvmMillisPerFire))));
         endTable("W1");
     }
 
@@ -80,8 +93,8 @@ final class OneOffThroughput extends WorkloadRunner {
         resetAll(contestant);
         double enqueueSeconds = contestant.enqueue(this.db, jobs).toNanos() / 1e9;
         List<WorkerProcess> workers = startWorkers(contestant, Workload.W1_ONE_OFF, nodes, this.threads, null, 0);
-        long cpuFromMillis = System.currentTimeMillis();
-        CpuMeter.Reading cpuFrom = CpuMeter.read(workers);
+        CpuMeter.Window fromReady = CpuMeter.Window.open(workers);
+        CpuMeter.Window[] secondHalf = {null};
         CpuMeter.Reading cpuTo;
         WaitSampler sampler = WaitSampler.start(this.db, jdbc());
         long[] completion;
@@ -89,7 +102,13 @@ final class OneOffThroughput extends WorkloadRunner {
             // a contestant far slower than the others is measured over a bounded time
             long deadline = System.currentTimeMillis() + intOption("w1-max-seconds", 150) * 1000L;
             awaitProgress(
-                    this::distinctStarted,
+                    () -> {
+                        long started = distinctStarted();
+                        if (secondHalf[0] == null && started >= jobs / 2) {
+                            secondHalf[0] = CpuMeter.Window.open(workers);
+                        }
+                        return started;
+                    },
                     jobs,
                     Duration.ofSeconds(60),
                     Duration.ofSeconds(intOption("w1-max-seconds", 150)));
@@ -107,13 +126,6 @@ final class OneOffThroughput extends WorkloadRunner {
         long first = ((Number) row.get("first_ms")).longValue();
         double seconds = (((Number) row.get("last_ms")).longValue() - first) / 1000.0;
         double toCompletion = (completion[1] - first) / 1000.0;
-        Long startedInWindow = jdbc().queryForObject(
-                        "SELECT COUNT(DISTINCT run_key) FROM bench_run WHERE kind = 'S' AND started_ms >= ?",
-                        Long.class,
-                        cpuFromMillis);
-        CpuMeter.Usage cpu = (cpuFrom != null && cpuTo != null && startedInWindow > 0)
-                ? cpuTo.since(cpuFrom, startedInWindow)
-                : null;
         return new W1Result(
                 jobs / enqueueSeconds,
                 completion[0] / Math.max(toCompletion, 0.001),
@@ -121,9 +133,21 @@ final class OneOffThroughput extends WorkloadRunner {
                 total - distinct,
                 jobs - distinct,
                 Math.max(0, distinct - completion[0]),
-                cpu,
-                startedInWindow,
+                usage(secondHalf[0], cpuTo),
+                usage(fromReady, cpuTo),
                 summary(sampler));
+    }
+
+    /** CPU per job from a window's start to a reading, over the jobs started since; or null. */
+    private CpuMeter.Usage usage(CpuMeter.Window window, CpuMeter.Reading to) {
+        if (window == null || window.from() == null || to == null) {
+            return null;
+        }
+        Long started = jdbc().queryForObject(
+                        "SELECT COUNT(DISTINCT run_key) FROM bench_run WHERE kind = 'S' AND started_ms >= ?",
+                        Long.class,
+                        window.fromMillis());
+        return (started > 0) ? to.since(window.from(), started) : null;
     }
 
     /**
@@ -159,8 +183,8 @@ final class OneOffThroughput extends WorkloadRunner {
      * @param duplicates starts beyond the first of a job
      * @param missing jobs never started
      * @param notCompleted jobs started but not seen completed
-     * @param cpu CPU used per job once the nodes had started, or {@code null} without {@code /proc}
-     * @param jobsInCpuWindow the jobs started once the nodes had started, which {@code cpu} is per
+     * @param cpu CPU used per job from half the jobs started, or {@code null} without {@code /proc}
+     * @param cpuFromReady CPU used per job from the nodes ready, or {@code null} without {@code /proc}
      * @param waits what the database sessions were busy with
      */
     record W1Result(
@@ -171,30 +195,32 @@ final class OneOffThroughput extends WorkloadRunner {
             long missing,
             long notCompleted,
             CpuMeter.Usage cpu,
-            long jobsInCpuWindow,
+            CpuMeter.Usage cpuFromReady,
             String waits) {
         @Override
         public String toString() {
             return Stats.number(executionsPerSecond) + " exec/s to durable completion, " + Stats.number(startsPerSecond)
                     + " starts/s, " + Stats.number(enqueuePerSecond) + " enqueue/s, " + duplicates + " duplicates, "
                     + missing + " missing, " + notCompleted + " not completed; database sessions: " + waits
-                    + ((cpu != null)
+                    + ((cpu != null && cpuFromReady != null)
                             ? String.format(
                                     Locale.ROOT,
-                                    "; CPU per job (%d jobs started after the nodes were ready): worker JVMs %.3f ms,"
-                                            + " database %.3f ms",
-                                    jobsInCpuWindow,
+                                    "; CPU per job, second half: worker JVMs %.3f ms, database %.3f ms; from ready:"
+                                            + " worker JVMs %.3f ms, database %.3f ms",
                                     cpu.jvmMillisPerFire(),
-                                    cpu.databaseMillisPerFire())
+                                    cpu.databaseMillisPerFire(),
+                                    cpuFromReady.jvmMillisPerFire(),
+                                    cpuFromReady.databaseMillisPerFire())
                             : "");
         }
     }
 
-    private static List<CpuMeter.Usage> cpu(List<W1Result> runs) {
-        return runs.stream()
-                .map(W1Result::cpu)
-                .filter(java.util.Objects::nonNull)
-                .toList();
+    private static double micros(CpuMeter.Usage usage, java.util.function.ToDoubleFunction<CpuMeter.Usage> millis) {
+        return (usage != null) ? millis.applyAsDouble(usage) * 1000 : Double.NaN;
+    }
+
+    private static List<CpuMeter.Usage> cpu(List<W1Result> runs, Function<W1Result, CpuMeter.Usage> which) {
+        return runs.stream().map(which).filter(java.util.Objects::nonNull).toList();
     }
 
     void scale() throws Exception {

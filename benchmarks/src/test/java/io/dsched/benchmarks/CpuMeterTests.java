@@ -30,13 +30,27 @@ class CpuMeterTests {
     @Test
     void aSpreadIsTheMedianWithTheLowestAndHighestOfTheRuns() {
         List<CpuMeter.Usage> runs = List.of(
-                new CpuMeter.Usage(0.9, 2.0, 0.5),
-                new CpuMeter.Usage(0.5, 1.0, 0.5),
-                new CpuMeter.Usage(0.7, 3.25, 0.5));
+                new CpuMeter.Usage(0.9, 0.1, 2.0, 0.5),
+                new CpuMeter.Usage(0.5, 0.2, 1.0, 0.5),
+                new CpuMeter.Usage(0.7, 0.4, 3.25, 0.5));
 
         assertThat(CpuMeter.spread(runs, CpuMeter.Usage::jvmMillisPerFire)).isEqualTo("0.70 (0.50–0.90)");
         assertThat(CpuMeter.spread(runs, CpuMeter.Usage::databaseMillisPerFire)).isEqualTo("2.00 (1.00–3.25)");
+        assertThat(CpuMeter.spread(runs, CpuMeter.Usage::jvmWithoutCompilersMillisPerFire))
+                .isEqualTo("0.30 (0.30–0.80)");
         assertThat(CpuMeter.spread(List.of(), CpuMeter.Usage::jvmMillisPerFire)).isEqualTo("n/a");
+    }
+
+    @Test
+    void theJitCompilersAreTheThreadsHotSpotNamesSo() {
+        assertThat(CpuMeter.isCompilerThread("77 (C2 CompilerThre) S 1 2 3 0 -1 0 0 0 0 0 40 2 0 0"))
+                .isTrue();
+        assertThat(CpuMeter.isCompilerThread("78 (C1 CompilerThre) S 1 2 3 0 -1 0 0 0 0 0 40 2 0 0"))
+                .isTrue();
+        assertThat(CpuMeter.isCompilerThread("79 (dsched-queue-1) S 1 2 3 0 -1 0 0 0 0 0 40 2 0 0"))
+                .isFalse();
+        assertThat(CpuMeter.isCompilerThread("80 (GC Thread#0) S 1 2 3 0 -1 0 0 0 0 0 40 2 0 0"))
+                .isFalse();
     }
 
     /**
