@@ -24,8 +24,8 @@ import org.springframework.context.SmartLifecycle;
  * Claims waiting attempts that have fallen due and runs them on this node's workers. Each
  * attempt is claimed by a fenced update, so only one node runs it; a node claims only attempts of
  * the jobs and handlers it declares, and no more than it has free workers for, plus, while its
- * attempts are short, as many again held ready so that no worker waits for the next claim. Long
- * attempts are never claimed ahead: they spread over the nodes instead of queueing on one.
+ * attempts are short, some held ready so that no worker waits for the next claim ({@link Intake}).
+ * Long attempts are never claimed ahead: they spread over the nodes instead of queueing on one.
  */
 public final class ExecutionQueue implements SmartLifecycle {
 

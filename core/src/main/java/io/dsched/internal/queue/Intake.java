@@ -5,18 +5,25 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * How much the queue claims: no more than this node has free workers for, plus, while its attempts
- * are short (shorter on average than the poll interval), as many again held ready, so that no worker
- * waits for the next claim. Long attempts are never claimed ahead: they spread over the nodes. While
- * there is a backlog, finishing attempts wake the poller once a quarter of the workers is free, so
- * that claims come in batches rather than one by one.
+ * are short (shorter on average than the poll interval), some held ready, so that no worker waits
+ * for the next claim: as many as its workers start within {@value #READY_FOR_MILLIS} ms, at least
+ * as many as it has workers and at most {@value #MOST_READY_PER_WORKER} times as many. Long attempts
+ * are never claimed ahead: they spread over the nodes. While there is a backlog, finishing attempts
+ * wake the poller once a quarter of the workers, or of the attempts held ready if there are more,
+ * is free, so that claims come in batches rather than one by one: each claim is a transaction, and
+ * with attempts of a few milliseconds, claims of one or two were what bounded a node.
  */
 final class Intake {
+
+    /** How long, at most, an attempt held ready waits for a worker, as the average duration says. */
+    static final long READY_FOR_MILLIS = 100;
+
+    /** The most attempts held ready, per worker. */
+    static final int MOST_READY_PER_WORKER = 4;
 
     private final int threads;
 
     private final long pollMillis;
-
-    private final int wakeThreshold;
 
     /** Attempts claimed and not yet finished on this node: running, or held ready. */
     private final AtomicInteger outstanding = new AtomicInteger();
@@ -30,12 +37,26 @@ final class Intake {
     Intake(int threads, Duration pollInterval) {
         this.threads = threads;
         this.pollMillis = pollInterval.toMillis();
-        this.wakeThreshold = Math.max(1, threads / 4);
     }
 
     /** How many attempts this node may have claimed at once. */
     int capacity() {
-        return (this.averageMillis < this.pollMillis) ? 2 * this.threads : this.threads;
+        return this.threads + ready();
+    }
+
+    /** How many attempts this node holds ready beside its workers: none while they are long. */
+    private int ready() {
+        double average = this.averageMillis;
+        if (average >= this.pollMillis) {
+            return 0;
+        }
+        double startedInTime = this.threads * READY_FOR_MILLIS / Math.max(average, 0.001);
+        return (int) Math.min(MOST_READY_PER_WORKER * this.threads, Math.max(this.threads, startedInTime));
+    }
+
+    /** How many places must be free before a finishing attempt wakes the poller. */
+    private int wakeThreshold() {
+        return Math.max(1, Math.max(this.threads, ready()) / 4);
     }
 
     /** How many more attempts this node may claim now. */
@@ -55,11 +76,12 @@ final class Intake {
     }
 
     /**
-     * Whether the poller waits for its next poll after a claim: unless the claim filled every free
-     * place, when more may be due at once.
+     * Whether the poller waits after a claim: for its next poll unless the claim filled every free
+     * place, when more may be due at once; and then until enough places are free again (a finishing
+     * attempt wakes it), rather than claiming the one or two that have come free meanwhile.
      */
     boolean waitsAfter(int free, int claimed) {
-        return claimed == 0 || claimed < free;
+        return claimed == 0 || claimed < free || free() < wakeThreshold();
     }
 
     /**
@@ -70,6 +92,6 @@ final class Intake {
         double average = this.averageMillis;
         this.averageMillis = (average == Double.MAX_VALUE) ? millis : average * 0.9 + millis * 0.1;
         int outstanding = this.outstanding.decrementAndGet();
-        return this.backlog && capacity() - outstanding >= this.wakeThreshold;
+        return this.backlog && capacity() - outstanding >= wakeThreshold();
     }
 }

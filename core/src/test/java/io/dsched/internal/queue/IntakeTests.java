@@ -6,8 +6,9 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * How much the queue claims: as many as it has free workers, twice as many while its attempts are
- * short; and when a claim that found a backlog is followed by the next, without waiting for the poll.
+ * How much the queue claims: as many as it has free workers, and while its attempts are short as
+ * many again or more held ready, up to what the workers start within 100 ms; and when a claim that
+ * found a backlog is followed by the next, without waiting for the poll, and in a batch.
  */
 class IntakeTests {
 
@@ -25,6 +26,21 @@ class IntakeTests {
                 .as("short attempts: as many again held ready")
                 .isEqualTo(16);
         assertThat(this.intake.free()).isEqualTo(14);
+    }
+
+    @Test
+    void theShorterTheAttemptsTheMoreAreHeldReadyUpToFourTimesTheWorkers() {
+        this.intake.claimed(8, 3);
+        this.intake.finished(50);
+        assertThat(this.intake.capacity())
+                .as("50 ms each: what 8 workers start in 100 ms held ready")
+                .isEqualTo(8 + 16);
+        Intake fast = new Intake(8, POLL);
+        fast.claimed(8, 3);
+        fast.finished(5);
+        assertThat(fast.capacity())
+                .as("5 ms each: at most four times the workers")
+                .isEqualTo(8 + 32);
     }
 
     @Test
@@ -63,6 +79,18 @@ class IntakeTests {
     }
 
     @Test
+    void withManyHeldReadyAFinishingAttemptWakesThePollerOnceAQuarterOfThemIsFree() {
+        this.intake.claimed(8, 8);
+        this.intake.finished(5);
+        // 40 places, 7 outstanding
+        this.intake.claimed(33, 33);
+        for (int i = 1; i < 8; i++) {
+            assertThat(this.intake.finished(5)).as(i + " free").isFalse();
+        }
+        assertThat(this.intake.finished(5)).as("8 of 32 held ready free").isTrue();
+    }
+
+    @Test
     void withoutABacklogAFinishingAttemptLeavesThePollerToItsPoll() {
         this.intake.claimed(8, 7);
         for (int i = 0; i < 7; i++) {
@@ -71,8 +99,13 @@ class IntakeTests {
     }
 
     @Test
-    void thePollerClaimsAgainAtOnceOnlyWhenTheClaimFilledEveryFreePlace() {
-        assertThat(this.intake.waitsAfter(8, 8)).isFalse();
+    void thePollerClaimsAgainAtOnceOnlyWhenTheClaimFilledEveryFreePlaceAndEnoughHaveComeFreeSince() {
+        this.intake.claimed(8, 8);
+        assertThat(this.intake.waitsAfter(8, 8)).as("nothing free since").isTrue();
+        this.intake.finished(1000);
+        assertThat(this.intake.waitsAfter(8, 8)).as("one free since").isTrue();
+        this.intake.finished(1000);
+        assertThat(this.intake.waitsAfter(8, 8)).as("a quarter free since").isFalse();
         assertThat(this.intake.waitsAfter(8, 7)).isTrue();
         assertThat(this.intake.waitsAfter(0, 0)).as("no free place").isTrue();
     }
