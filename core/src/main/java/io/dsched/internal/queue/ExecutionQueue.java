@@ -166,7 +166,8 @@ public final class ExecutionQueue implements SmartLifecycle {
             int claimed = 0;
             int free = this.intake.free();
             try {
-                if (free > 0) {
+                // while a backlog is held ready, a notice or a submission wakes no claim of one or two
+                if (free > 0 && !this.intake.holding()) {
                     claimed = claimAndRun(free);
                 }
             } catch (RuntimeException ex) {
@@ -184,7 +185,14 @@ public final class ExecutionQueue implements SmartLifecycle {
             return 0;
         }
         Instant now = this.clock.instant();
-        List<ExecutionRecord> attempts = this.store.claims().claimDue(this.runner.nodeId(), now, free, names);
+        this.intake.claiming(free);
+        List<ExecutionRecord> attempts;
+        try {
+            attempts = this.store.claims().claimDue(this.runner.nodeId(), now, free, names);
+        } catch (RuntimeException ex) {
+            this.intake.claimed(free, 0);
+            throw ex;
+        }
         // this claim took what a notice said was due by a time now past
         synchronized (this.signal) {
             if (this.lookAgainAt != null && !this.lookAgainAt.isAfter(now)) {

@@ -6,16 +6,22 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * How much the queue claims: no more than this node has free workers for, plus, while its attempts
  * are short (shorter on average than the poll interval), some held ready, so that no worker waits
- * for the next claim: as many as its workers start within {@value #READY_FOR_MILLIS} ms, at least
- * as many as it has workers and at most {@value #MOST_READY_PER_WORKER} times as many. Long attempts
- * are never claimed ahead: they spread over the nodes. While there is a backlog, finishing attempts
- * wake the poller once a quarter of the workers, or of the attempts held ready if there are more,
- * is free, so that claims come in batches rather than one by one: each claim is a transaction, and
- * with attempts of a few milliseconds, claims of one or two were what bounded a node.
+ * for the next claim: as many as its workers start within {@value #READY_FOR_MILLIS} ms at their
+ * average duration, at least as many as it has workers and at most {@value #MOST_READY_PER_WORKER}
+ * times as many. Long attempts are never claimed ahead: they spread over the nodes. While there is
+ * a backlog, finishing attempts wake the poller once a quarter of the workers, or of the attempts
+ * held ready if there are more, is free; and while attempts are held ready the poller claims only
+ * then, whatever else wakes it, so that claims come in batches rather than one by one: each claim
+ * is a transaction, and with attempts of a few milliseconds, claims of one or two were what bounded
+ * a node. A claim under way holds the places it asks for, so that what finishes meanwhile does not
+ * wake the poller for places the claim is about to fill.
  */
 final class Intake {
 
-    /** How long, at most, an attempt held ready waits for a worker, as the average duration says. */
+    /**
+     * How long the attempts held ready last the workers at their average duration, unless one per
+     * worker lasts longer.
+     */
     static final long READY_FOR_MILLIS = 100;
 
     /** The most attempts held ready, per worker. */
@@ -64,10 +70,26 @@ final class Intake {
         return capacity() - this.outstanding.get();
     }
 
-    /** Records a claim of {@code got} attempts when {@code asked} were free; each is then outstanding. */
+    /** Records that a claim of up to {@code asked} attempts is under way: it holds their places. */
+    void claiming(int asked) {
+        this.outstanding.addAndGet(asked);
+    }
+
+    /**
+     * Records the end of a claim of {@code asked} attempts that got {@code got}; each is then
+     * outstanding, and the places it did not fill are free again. A claim that failed got none.
+     */
     void claimed(int asked, int got) {
         this.backlog = got == asked;
-        this.outstanding.addAndGet(got);
+        this.outstanding.addAndGet(got - asked);
+    }
+
+    /**
+     * Whether the poller holds its claims until enough places are free: while a backlog is held
+     * ready. Long attempts hold none, and a free worker claims the next at once.
+     */
+    boolean holding() {
+        return this.backlog && ready() > 0 && free() < wakeThreshold();
     }
 
     /** Records that {@code count} attempts claimed were never run here: they are outstanding no more. */
@@ -77,11 +99,12 @@ final class Intake {
 
     /**
      * Whether the poller waits after a claim: for its next poll unless the claim filled every free
-     * place, when more may be due at once; and then until enough places are free again (a finishing
-     * attempt wakes it), rather than claiming the one or two that have come free meanwhile.
+     * place, when more may be due at once; and, while it {@linkplain #holding() holds}, until enough
+     * places are free again (a finishing attempt wakes it), rather than claiming the one or two that
+     * have come free meanwhile.
      */
     boolean waitsAfter(int free, int claimed) {
-        return claimed == 0 || claimed < free || free() < wakeThreshold();
+        return claimed == 0 || claimed < free || holding();
     }
 
     /**

@@ -38,7 +38,7 @@ class HandoverTests {
     @Test
     void everyAttemptIsHeldBeforeAWorkerHasIt() {
         List<ExecutionRecord> claim = claim(1, 2, 3);
-        this.intake.claimed(4, claim.size());
+        claim(this.intake, 4, claim.size());
 
         int handedOver = handover(workersTaking(Integer.MAX_VALUE)).handOver(claim, (attempt) -> {
             assertThat(this.held).as("held while it waits for a worker").contains(attempt.id());
@@ -58,7 +58,7 @@ class HandoverTests {
     @Test
     void whatStoppedWorkersRefuseIsPutBackToWaitLetGoAndFreesItsPlaces() {
         List<ExecutionRecord> claim = claim(1, 2, 3);
-        this.intake.claimed(4, claim.size());
+        claim(this.intake, 4, claim.size());
 
         int handedOver = handover(workersTaking(1)).handOver(claim, (attempt) -> this.ran.add(attempt.id()));
 
@@ -75,7 +75,7 @@ class HandoverTests {
     @Test
     void whatWaitsInTheWorkersQueueWhenTheyStopIsPutBackButNotWhatAWorkerStarted() {
         List<ExecutionRecord> claim = claim(1, 2, 3);
-        this.intake.claimed(4, claim.size());
+        claim(this.intake, 4, claim.size());
         Handover handover = handover(workersTaking(Integer.MAX_VALUE));
         handover.handOver(claim, (attempt) -> this.ran.add(attempt.id()));
         this.waiting.poll().run();
@@ -91,7 +91,7 @@ class HandoverTests {
     @Test
     void anAttemptThatCannotBePutBackIsLetGoAllTheSame() {
         List<ExecutionRecord> claim = claim(1, 2);
-        this.intake.claimed(4, claim.size());
+        claim(this.intake, 4, claim.size());
         List<Long> tried = new ArrayList<>();
         Handover handover = new Handover(
                 workersTaking(0), this.waiting, this.intake, this.held::add, this.held::remove, (attempt) -> {
@@ -146,5 +146,11 @@ class HandoverTests {
                     .withId(id));
         }
         return attempts;
+    }
+
+    /** A claim of up to {@code asked} attempts that got {@code got}, as the queue makes it. */
+    private static void claim(Intake intake, int asked, int got) {
+        intake.claiming(asked);
+        intake.claimed(asked, got);
     }
 }
