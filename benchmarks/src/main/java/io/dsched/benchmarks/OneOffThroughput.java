@@ -202,16 +202,19 @@ final class OneOffThroughput extends WorkloadRunner {
             return Stats.number(executionsPerSecond) + " exec/s to durable completion, " + Stats.number(startsPerSecond)
                     + " starts/s, " + Stats.number(enqueuePerSecond) + " enqueue/s, " + duplicates + " duplicates, "
                     + missing + " missing, " + notCompleted + " not completed; database sessions: " + waits
-                    + ((cpu != null && cpuFromReady != null)
-                            ? String.format(
-                                    Locale.ROOT,
-                                    "; CPU per job, second half: worker JVMs %.3f ms, database %.3f ms; from ready:"
-                                            + " worker JVMs %.3f ms, database %.3f ms",
-                                    cpu.jvmMillisPerFire(),
-                                    cpu.databaseMillisPerFire(),
-                                    cpuFromReady.jvmMillisPerFire(),
-                                    cpuFromReady.databaseMillisPerFire())
-                            : "");
+                    + cpu("second half", cpu) + cpu("from ready", cpuFromReady);
+        }
+
+        private static String cpu(String window, CpuMeter.Usage usage) {
+            return (usage != null)
+                    ? String.format(
+                            Locale.ROOT,
+                            "; CPU per job, %s: worker JVMs %.3f ms (JIT compilers %.3f ms), database %.3f ms",
+                            window,
+                            usage.jvmMillisPerFire(),
+                            usage.compilerMillisPerFire(),
+                            usage.databaseMillisPerFire())
+                    : "";
         }
     }
 

@@ -102,7 +102,8 @@ public final class Provenance {
      */
     static String jvm() {
         return System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " ("
-                + System.getProperty("java.vm.vendor") + "), worker JVMs -Xmx512m -XX:+UseParallelGC";
+                + System.getProperty("java.vm.vendor") + "), worker JVMs -Xmx512m -XX:+UseParallelGC"
+                + " -XX:-UseDynamicNumberOfCompilerThreads";
     }
 
     /**

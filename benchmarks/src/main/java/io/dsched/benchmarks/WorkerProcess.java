@@ -60,6 +60,8 @@ final class WorkerProcess implements AutoCloseable {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx512m");
         command.add("-XX:+UseParallelGC");
+        // JIT compiler threads that come and go would take their CPU time out of CpuMeter's readings
+        command.add("-XX:-UseDynamicNumberOfCompilerThreads");
         String extra = System.getProperty("bench.worker-jvm-args", "").strip();
         if (!extra.isEmpty()) {
             command.addAll(List.of(extra.replace("{node}", spec.name()).split("\\s+")));
