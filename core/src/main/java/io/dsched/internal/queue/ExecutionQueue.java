@@ -162,20 +162,20 @@ public final class ExecutionQueue implements SmartLifecycle {
     }
 
     private void poll() {
+        boolean polled = true;
         while (this.accepting) {
             int claimed = 0;
             int free = this.intake.free();
             try {
-                // while a backlog is held ready, a notice or a submission wakes no claim of one or two
-                if (free > 0 && !this.intake.holding()) {
+                // while a backlog is held ready, a notice or a submission wakes no claim of one or two;
+                // the poll itself always claims, however few
+                if (free > 0 && (polled || !this.intake.holding())) {
                     claimed = claimAndRun(free);
                 }
             } catch (RuntimeException ex) {
                 logger.warn("Could not look for due attempts: {}", ex.getMessage());
             }
-            if (this.intake.waitsAfter(free, claimed)) {
-                awaitNextPoll();
-            }
+            polled = !this.intake.waitsAfter(free, claimed) || !awaitNextPoll();
         }
     }
 
@@ -222,9 +222,11 @@ public final class ExecutionQueue implements SmartLifecycle {
         this.store.outcomes().defer(attempt, attempt.dueAt(), attempt.statusReason());
     }
 
-    private void awaitNextPoll() {
+    /** @return whether something woke the poller before its poll interval ran out */
+    private boolean awaitNextPoll() {
         synchronized (this.signal) {
-            if (!this.wakeRequested && this.accepting) {
+            boolean woken = this.wakeRequested;
+            if (!woken && this.accepting) {
                 long wait = this.pollInterval.toMillis();
                 Instant now = this.clock.instant();
                 if (this.lookAgainAt != null && this.lookAgainAt.isAfter(now)) {
@@ -237,8 +239,10 @@ public final class ExecutionQueue implements SmartLifecycle {
                     Thread.currentThread().interrupt();
                     this.accepting = false;
                 }
+                woken = this.wakeRequested;
             }
             this.wakeRequested = false;
+            return woken;
         }
     }
 

@@ -66,6 +66,25 @@ public final class InMemoryStore {
                 StartBacklog.NONE);
     }
 
+    /**
+     * Another execution store over the same tables whose every statement, its repository's too,
+     * goes through the given DataSource.
+     * @param dataSource the database, such as one that fails as the test chooses
+     * @return the store; the caller closes it
+     */
+    public ExecutionStore storeWhollyOver(DataSource dataSource) {
+        DschedRepositories repositories = new DschedRepositories(dataSource, DatabasePlatform.H2);
+        return new ExecutionStore(
+                repositories.executions(),
+                repositories.deadLetters(),
+                new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
+                dataSource,
+                DatabasePlatform.H2,
+                ClusterTables.DEFAULT,
+                false,
+                StartBacklog.NONE);
+    }
+
     /** The execution store over it. */
     public ExecutionStore store() {
         return this.store;

@@ -15,7 +15,9 @@ import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.execution.StopRequests;
 import io.dsched.internal.execution.TestPipeline;
 import io.dsched.internal.retry.RetryPolicy;
+import io.dsched.internal.store.CuttingDataSource;
 import io.dsched.internal.store.ExecutionRepository;
+import io.dsched.internal.store.ExecutionStore;
 import io.dsched.internal.store.InMemoryStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,11 +33,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the queue leaves when its node stops, on an in-memory H2 database with real workers: an
+ * The queue on an in-memory H2 database with real workers: what it leaves when its node stops (an
  * attempt held ready in the workers' queue when the shutdown timeout runs out goes back to wait as
- * it was, and the one a worker is running is left running.
+ * it was, and the one a worker is running is left running), and what a failed claim leaves.
  */
-class ExecutionQueueShutdownTests {
+class ExecutionQueueTests {
 
     private static final Duration POLL = Duration.ofMillis(100);
 
@@ -85,7 +87,7 @@ class ExecutionQueueShutdownTests {
             waiting("quick", due.plusMillis(i), "one-off");
         }
         queue.start();
-        // short attempts: the node now holds as many again ready as it has workers
+        // short attempts: the node now holds ready at least as many as it has workers
         await().atMost(Duration.ofSeconds(10)).until(() -> this.quickRuns.get() == 3);
         long first = waiting("slow", due, "retry after a timeout");
         long second = waiting("slow", due.plusMillis(1), "retry after a timeout");
@@ -112,6 +114,34 @@ class ExecutionQueueShutdownTests {
                 .isEqualTo((putBack.id() == first) ? due : due.plusMillis(1));
         assertThat(putBack.statusReason()).isEqualTo("retry after a timeout");
         assertThat(this.runner.inFlight()).as("the running one only").hasSize(1);
+    }
+
+    @Test
+    void aClaimThatFailsGivesBackThePlacesItAskedFor() {
+        CuttingDataSource cutting = new CuttingDataSource(this.database.dataSource());
+        try (ExecutionStore store = this.database.storeWhollyOver(cutting.dataSource())) {
+            // one worker: a failed claim that kept its one place would leave the node none to claim
+            ExecutionQueue queue = new ExecutionQueue(
+                    store,
+                    this.runner,
+                    new Targets(),
+                    this.clock,
+                    POLL,
+                    1,
+                    WorkerThreads.PLATFORM,
+                    new GracefulShutdown(Duration.ofMillis(300), this.clock),
+                    true);
+            Instant due = this.clock.instant().minusSeconds(60).truncatedTo(ChronoUnit.MILLIS);
+            for (int i = 0; i < 3; i++) {
+                waiting("quick", due.plusMillis(i), "one-off");
+            }
+            cutting.cutNext(1);
+            queue.start();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> this.quickRuns.get() == 3);
+            assertThat(cutting.cutsLeft()).as("the first claim failed").isZero();
+            queue.stop();
+        }
     }
 
     private long waiting(String jobName, Instant due, String reason) {
