@@ -162,20 +162,23 @@ public final class ExecutionQueue implements SmartLifecycle {
     }
 
     private void poll() {
-        boolean polled = true;
+        long nextPoll = System.nanoTime();
         while (this.accepting) {
             int claimed = 0;
             int free = this.intake.free();
             try {
                 // while a backlog is held ready, a notice or a submission wakes no claim of one or two;
-                // the poll itself always claims, however few
-                if (free > 0 && (polled || !this.intake.holding())) {
+                // once a poll interval has passed without a claim, the node claims however few
+                if (free > 0 && (System.nanoTime() - nextPoll >= 0 || !this.intake.holding())) {
+                    nextPoll = System.nanoTime() + this.pollInterval.toNanos();
                     claimed = claimAndRun(free);
                 }
             } catch (RuntimeException ex) {
                 logger.warn("Could not look for due attempts: {}", ex.getMessage());
             }
-            polled = !this.intake.waitsAfter(free, claimed) || !awaitNextPoll();
+            if (this.intake.waitsAfter(free, claimed)) {
+                awaitNextPoll();
+            }
         }
     }
 
@@ -222,11 +225,9 @@ public final class ExecutionQueue implements SmartLifecycle {
         this.store.outcomes().defer(attempt, attempt.dueAt(), attempt.statusReason());
     }
 
-    /** @return whether something woke the poller before its poll interval ran out */
-    private boolean awaitNextPoll() {
+    private void awaitNextPoll() {
         synchronized (this.signal) {
-            boolean woken = this.wakeRequested;
-            if (!woken && this.accepting) {
+            if (!this.wakeRequested && this.accepting) {
                 long wait = this.pollInterval.toMillis();
                 Instant now = this.clock.instant();
                 if (this.lookAgainAt != null && this.lookAgainAt.isAfter(now)) {
@@ -239,10 +240,8 @@ public final class ExecutionQueue implements SmartLifecycle {
                     Thread.currentThread().interrupt();
                     this.accepting = false;
                 }
-                woken = this.wakeRequested;
             }
             this.wakeRequested = false;
-            return woken;
         }
     }
 

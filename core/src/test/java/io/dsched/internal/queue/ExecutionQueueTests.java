@@ -137,10 +137,12 @@ class ExecutionQueueTests {
             }
             cutting.cutNext(1);
             queue.start();
-
-            await().atMost(Duration.ofSeconds(10)).until(() -> this.quickRuns.get() == 3);
-            assertThat(cutting.cutsLeft()).as("the first claim failed").isZero();
-            queue.stop();
+            try {
+                await().atMost(Duration.ofSeconds(10)).until(() -> this.quickRuns.get() == 3);
+                assertThat(cutting.cutsLeft()).as("the first claim failed").isZero();
+            } finally {
+                queue.stop();
+            }
         }
     }
 
