@@ -122,18 +122,18 @@ public final class ExecutionQueue implements SmartLifecycle {
 
     /**
      * Makes the queue look for due attempts now, and again at the time another node's notice gave
-     * if that is later by this node's clock. The sender stamped it by its own estimate of the
-     * database's clock, which may run ahead of this node's by the error of the two estimates: an
-     * attempt it submitted as due now may not be due yet here, and the claim now would find nothing
-     * until the next poll. This node claims by its own clock alone, so nothing starts early; a
-     * time more than {@link #NOTICE_LEAD_LIMIT} ahead is not trusted, and only wakes the queue now.
+     * until a claim has looked at that time by this node's clock. The sender stamped it by its own
+     * estimate of the database's clock, which may run ahead of this node's by the error of the two
+     * estimates, and this node's estimate may step back when it is measured again: an attempt it
+     * submitted as due now may not be due yet here when the claim runs, and that claim would find
+     * nothing until the next poll. This node claims by its own clock alone, so nothing starts early;
+     * a time more than {@link #NOTICE_LEAD_LIMIT} ahead is not trusted, and only wakes the queue now.
      * @param dueBy the time the notice was sent, by its sender's estimate of the database's clock
      */
     public void wakeUp(Instant dueBy) {
         Instant now = this.clock.instant();
         synchronized (this.signal) {
-            if (dueBy.isAfter(now)
-                    && !dueBy.isAfter(now.plus(NOTICE_LEAD_LIMIT))
+            if (!dueBy.isAfter(now.plus(NOTICE_LEAD_LIMIT))
                     && (this.lookAgainAt == null || dueBy.isAfter(this.lookAgainAt))) {
                 this.lookAgainAt = dueBy;
             }

@@ -146,6 +146,86 @@ class ExecutionQueueTests {
         }
     }
 
+    /**
+     * A notice heard when the attempt it names is due by this node's clock, and a claim just after
+     * it by a clock that has stepped back, as the estimate of the database's clock can when it is
+     * measured again: the claim finds nothing, and the node looks again at the notice's time
+     * instead of waiting for its poll.
+     */
+    @Test
+    void aNoticeWhoseClaimRanBeforeItsTimeByAClockThatSteppedBackIsLookedAtAgainAtThatTime() {
+        SteppingClock nodeClock = new SteppingClock(this.clock);
+        ExecutionQueue queue = new ExecutionQueue(
+                this.database.store(),
+                this.runner,
+                new Targets(),
+                nodeClock,
+                Duration.ofHours(1),
+                1,
+                WorkerThreads.PLATFORM,
+                new GracefulShutdown(Duration.ofMillis(300), this.clock),
+                true);
+        queue.start();
+        try {
+            // the first look as the node starts, and the wait for the poll after it
+            await().atMost(Duration.ofSeconds(5)).until(() -> nodeClock.readings() >= 2);
+            Instant due = this.clock.instant().truncatedTo(ChronoUnit.MILLIS);
+            waiting("quick", due, "one-off");
+            nodeClock.stepBackAfterNextReading(Duration.ofMillis(300));
+            queue.wakeUp(due);
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> this.quickRuns.get() == 1);
+        } finally {
+            queue.stop();
+        }
+    }
+
+    /** The system clock, moved back once by a step after the reading that follows a call to arm it. */
+    private static final class SteppingClock extends Clock {
+
+        private final Clock system;
+
+        private final java.util.concurrent.atomic.AtomicReference<Duration> armed =
+                new java.util.concurrent.atomic.AtomicReference<>();
+
+        private volatile Duration back = Duration.ZERO;
+
+        private final AtomicInteger readings = new AtomicInteger();
+
+        SteppingClock(Clock system) {
+            this.system = system;
+        }
+
+        void stepBackAfterNextReading(Duration step) {
+            this.armed.set(step);
+        }
+
+        int readings() {
+            return this.readings.get();
+        }
+
+        @Override
+        public Instant instant() {
+            this.readings.incrementAndGet();
+            Instant now = this.system.instant().minus(this.back);
+            Duration step = this.armed.getAndSet(null);
+            if (step != null) {
+                this.back = this.back.plus(step);
+            }
+            return now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return this.system.getZone();
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
     private long waiting(String jobName, Instant due, String reason) {
         return this.executions
                 .save(ExecutionRecord.waiting(
