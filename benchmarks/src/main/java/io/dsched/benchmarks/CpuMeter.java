@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 
 /**
@@ -65,13 +67,13 @@ final class CpuMeter {
      * @param value what of each to show
      * @return the median and (min–max), to two decimals, or {@code n/a} with no usage
      */
-    static String spread(List<Usage> usages, java.util.function.ToDoubleFunction<Usage> value) {
+    static String spread(List<Usage> usages, ToDoubleFunction<Usage> value) {
         if (usages.isEmpty()) {
             return "n/a";
         }
         List<Double> values = usages.stream().map(value::applyAsDouble).toList();
         return String.format(
-                java.util.Locale.ROOT,
+                Locale.ROOT,
                 "%.2f (%.2f–%.2f)",
                 Stats.median(values),
                 values.stream().mapToDouble(Double::doubleValue).min().orElse(0),

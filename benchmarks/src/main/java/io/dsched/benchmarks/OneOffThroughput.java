@@ -17,7 +17,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /**
  * W1, one-off throughput: jobs stored with no node running, then run by the nodes as fast as they
@@ -218,12 +220,12 @@ final class OneOffThroughput extends WorkloadRunner {
         }
     }
 
-    private static double micros(CpuMeter.Usage usage, java.util.function.ToDoubleFunction<CpuMeter.Usage> millis) {
+    private static double micros(CpuMeter.Usage usage, ToDoubleFunction<CpuMeter.Usage> millis) {
         return (usage != null) ? millis.applyAsDouble(usage) * 1000 : Double.NaN;
     }
 
     private static List<CpuMeter.Usage> cpu(List<W1Result> runs, Function<W1Result, CpuMeter.Usage> which) {
-        return runs.stream().map(which).filter(java.util.Objects::nonNull).toList();
+        return runs.stream().map(which).filter(Objects::nonNull).toList();
     }
 
     void scale() throws Exception {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Makes {@code RESULTS.md} from the raw reports that runs of the module wrote under {@code
@@ -114,7 +115,7 @@ public final class ResultsPage {
     static String demoted(String text) {
         return text.lines()
                 .map((line) -> line.startsWith("#") ? "##" + line : line)
-                .collect(java.util.stream.Collectors.joining("\n"));
+                .collect(Collectors.joining("\n"));
     }
 
     /**

@@ -22,6 +22,7 @@ import io.dsched.internal.store.InMemoryStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -72,16 +74,7 @@ class ExecutionQueueTests {
 
     @Test
     void anAttemptHeldReadyWhenTheShutdownTimeoutRunsOutGoesBackToWaitAsItWasAndTheRunningOneIsLeft() throws Exception {
-        ExecutionQueue queue = new ExecutionQueue(
-                this.database.store(),
-                this.runner,
-                new Targets(),
-                this.clock,
-                POLL,
-                1,
-                WorkerThreads.PLATFORM,
-                new GracefulShutdown(Duration.ofMillis(300), this.clock),
-                true);
+        ExecutionQueue queue = queue(this.database.store(), this.clock, POLL);
         Instant due = this.clock.instant().minusSeconds(60).truncatedTo(ChronoUnit.MILLIS);
         for (int i = 0; i < 3; i++) {
             waiting("quick", due.plusMillis(i), "one-off");
@@ -121,16 +114,7 @@ class ExecutionQueueTests {
         CuttingDataSource cutting = new CuttingDataSource(this.database.dataSource());
         try (ExecutionStore store = this.database.storeWhollyOver(cutting.dataSource())) {
             // one worker: a failed claim that kept its one place would leave the node none to claim
-            ExecutionQueue queue = new ExecutionQueue(
-                    store,
-                    this.runner,
-                    new Targets(),
-                    this.clock,
-                    POLL,
-                    1,
-                    WorkerThreads.PLATFORM,
-                    new GracefulShutdown(Duration.ofMillis(300), this.clock),
-                    true);
+            ExecutionQueue queue = queue(store, this.clock, POLL);
             Instant due = this.clock.instant().minusSeconds(60).truncatedTo(ChronoUnit.MILLIS);
             for (int i = 0; i < 3; i++) {
                 waiting("quick", due.plusMillis(i), "one-off");
@@ -155,16 +139,7 @@ class ExecutionQueueTests {
     @Test
     void aNoticeWhoseClaimRanBeforeItsTimeByAClockThatSteppedBackIsLookedAtAgainAtThatTime() {
         SteppingClock nodeClock = new SteppingClock(this.clock);
-        ExecutionQueue queue = new ExecutionQueue(
-                this.database.store(),
-                this.runner,
-                new Targets(),
-                nodeClock,
-                Duration.ofHours(1),
-                1,
-                WorkerThreads.PLATFORM,
-                new GracefulShutdown(Duration.ofMillis(300), this.clock),
-                true);
+        ExecutionQueue queue = queue(this.database.store(), nodeClock, Duration.ofHours(1));
         queue.start();
         try {
             // the first look as the node starts, and the wait for the poll after it
@@ -185,8 +160,7 @@ class ExecutionQueueTests {
 
         private final Clock system;
 
-        private final java.util.concurrent.atomic.AtomicReference<Duration> armed =
-                new java.util.concurrent.atomic.AtomicReference<>();
+        private final AtomicReference<Duration> armed = new AtomicReference<>();
 
         private volatile Duration back = Duration.ZERO;
 
@@ -216,14 +190,28 @@ class ExecutionQueueTests {
         }
 
         @Override
-        public java.time.ZoneId getZone() {
+        public ZoneId getZone() {
             return this.system.getZone();
         }
 
         @Override
-        public Clock withZone(java.time.ZoneId zone) {
+        public Clock withZone(ZoneId zone) {
             throw new UnsupportedOperationException();
         }
+    }
+
+    /** A queue of one worker over the store, claiming by the clock, with a 300 ms shutdown timeout. */
+    private ExecutionQueue queue(ExecutionStore store, Clock nodeClock, Duration poll) {
+        return new ExecutionQueue(
+                store,
+                this.runner,
+                new Targets(),
+                nodeClock,
+                poll,
+                1,
+                WorkerThreads.PLATFORM,
+                new GracefulShutdown(Duration.ofMillis(300), this.clock),
+                true);
     }
 
     private long waiting(String jobName, Instant due, String reason) {

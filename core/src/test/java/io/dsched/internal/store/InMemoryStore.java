@@ -28,15 +28,7 @@ public final class InMemoryStore {
         new ResourceDatabasePopulator(new ClassPathResource("io/dsched/store/schema-h2.sql")).execute(this.dataSource);
         DschedRepositories repositories = new DschedRepositories(this.dataSource, DatabasePlatform.H2);
         this.executions = repositories.executions();
-        this.store = new ExecutionStore(
-                this.executions,
-                repositories.deadLetters(),
-                new TransactionTemplate(new DataSourceTransactionManager(this.dataSource)),
-                this.dataSource,
-                DatabasePlatform.H2,
-                ClusterTables.DEFAULT,
-                false,
-                StartBacklog.NONE);
+        this.store = store(this.executions, repositories.deadLetters(), this.dataSource);
     }
 
     /** The database. */
@@ -55,15 +47,10 @@ public final class InMemoryStore {
      * @return the store; the caller closes it
      */
     public ExecutionStore storeOver(DataSource dataSource) {
-        return new ExecutionStore(
+        return store(
                 this.executions,
                 new DschedRepositories(this.dataSource, DatabasePlatform.H2).deadLetters(),
-                new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
-                dataSource,
-                DatabasePlatform.H2,
-                ClusterTables.DEFAULT,
-                false,
-                StartBacklog.NONE);
+                dataSource);
     }
 
     /**
@@ -74,9 +61,15 @@ public final class InMemoryStore {
      */
     public ExecutionStore storeWhollyOver(DataSource dataSource) {
         DschedRepositories repositories = new DschedRepositories(dataSource, DatabasePlatform.H2);
+        return store(repositories.executions(), repositories.deadLetters(), dataSource);
+    }
+
+    /** An execution store on H2 whose transactions and own statements go through the DataSource. */
+    private static ExecutionStore store(
+            ExecutionRepository executions, DeadLetterRepository deadLetters, DataSource dataSource) {
         return new ExecutionStore(
-                repositories.executions(),
-                repositories.deadLetters(),
+                executions,
+                deadLetters,
                 new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
                 dataSource,
                 DatabasePlatform.H2,
