@@ -59,7 +59,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * <p>db-scheduler 16.7.1 refuses lock-and-fetch on MariaDB (its {@code MariaDBJdbcCustomization}
  * reports no support for it although MariaDB 10.6+ has {@code SKIP LOCKED}), so on MariaDB
  * {@link #start} fails with the library's own {@code IllegalArgumentException} for the
- * lock-and-fetch variants (but {@code db-scheduler-immediate}, which polls by fetch there).
+ * lock-and-fetch variants, but for those of a 1 s poll, {@code db-scheduler-1s} and {@code
+ * db-scheduler-immediate}, which poll by fetch there, every second.
  *
  * <p>Common configuration: {@code threads(spec.threads())}, {@code schedulerName(new
  * SchedulerName.Fixed(spec.name()))}, {@code shutdownMaxWait(30 s)} (how long a node's stop waits
@@ -290,9 +291,10 @@ public class DbSchedulerContestant implements Contestant {
             if (this.variant.immediateExecution) {
                 builder.enableImmediateExecution();
             }
-            // immediate execution on MariaDB, which db-scheduler refuses lock-and-fetch on: its
-            // default polling (fetch, then lock on execute)
-            if (this.variant.lockAndFetch != null && (db.isPostgres() || !this.variant.immediateExecution)) {
+            // the variants of a 1 s poll (W2, W5) on MariaDB, which db-scheduler refuses
+            // lock-and-fetch on: the same poll on its default polling (fetch, then lock on execute)
+            boolean quickPoll = this.variant == Variant.LOCK_AND_FETCH_1S || this.variant == Variant.IMMEDIATE;
+            if (this.variant.lockAndFetch != null && (db.isPostgres() || !quickPoll)) {
                 builder.pollUsingLockAndFetch(this.variant.lockAndFetch[0], this.variant.lockAndFetch[1]);
             }
             if (spec.workload() == Workload.W3_FAILOVER) {
