@@ -21,6 +21,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -89,6 +90,10 @@ abstract class AbstractCancelTests {
         start("worker", Map.of());
         JobScheduler scheduler = api.bean(JobScheduler.class);
         ScheduledJob job = scheduler.submit(OneOff.of("failing-once", null));
+        // submitted without a key: one of its own, a UUID of version 7
+        assertThat(UUID.fromString(job.idempotencyKey().substring("failing-once:".length()))
+                        .version())
+                .isEqualTo(7);
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> attempts(job.idempotencyKey()).size() == 2
                         && attempts(job.idempotencyKey()).get(1).status() == ExecutionStatus.RETRY_SCHEDULED);

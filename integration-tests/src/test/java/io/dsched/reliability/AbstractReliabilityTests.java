@@ -50,6 +50,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -746,9 +747,19 @@ abstract class AbstractReliabilityTests {
         requests.add(
                 OneOff.of("reminder", new ReliabilityJobs.Reminder("keyed", 2)).withKey("keyed"));
 
+        Instant submitted = Instant.now();
         List<ScheduledJob> scheduled = client.bean(JobScheduler.class).submitAll(requests);
 
         assertThat(scheduled).hasSize(602);
+        // a key of their own for those submitted without one: a UUID of version 7, which leads with
+        // the millisecond of its submission (the node's estimate of the database's clock)
+        assertThat(scheduled.subList(0, 600)).allSatisfy((job) -> {
+            UUID key = UUID.fromString(job.idempotencyKey().substring("reminder:".length()));
+            assertThat(key.version()).isEqualTo(7);
+            assertThat(key.variant()).isEqualTo(2);
+            assertThat(Instant.ofEpochMilli(key.getMostSignificantBits() >>> 16))
+                    .isBetween(submitted.minusSeconds(5), submitted.plusSeconds(5));
+        });
         assertThat(scheduled.subList(0, 601)).allMatch(ScheduledJob::created);
         assertThat(scheduled.stream().map(ScheduledJob::executionId).distinct()).hasSize(601);
         assertThat(scheduled.get(601).created()).isFalse();

@@ -65,7 +65,7 @@ final class Submissions {
     private ScheduledJob submit(HandlerDefinition handler, String payload, OneOff request, String traceCarrier) {
         Instant now = this.clock.instant();
         Instant dueAt = request.dueAt(now);
-        String key = handler.name() + ":" + ((request.key() != null) ? request.key() : UUID.randomUUID());
+        String key = handler.name() + ":" + ((request.key() != null) ? request.key() : TimeOrderedKeys.next(now));
         if (request.uniqueWindow() != null) {
             Optional<HeldKey> held = this.uniqueKeys.held(key, now);
             if (held.isPresent()) {
@@ -116,7 +116,7 @@ final class Submissions {
                         handler.name(),
                         dueAt,
                         1,
-                        handler.name() + ":" + UUID.randomUUID(),
+                        handler.name() + ":" + TimeOrderedKeys.next(now),
                         ExecutionOrigin.ONE_OFF,
                         this.nodeId,
                         now,
