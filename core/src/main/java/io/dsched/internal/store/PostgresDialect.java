@@ -45,6 +45,16 @@ final class PostgresDialect extends SqlDialect {
             RETURNING id, idempotency_key, attempt
             """;
 
+    /**
+     * The smallest batch loaded by {@code COPY} ({@link PostgresCopy}); a smaller one is one insert
+     * of arrays, which costs one round trip where {@code COPY} costs three (its ids, its start and
+     * its end).
+     */
+    static final int COPY_FROM = 100;
+
+    /** Whether PostgreSQL's own driver, which {@code COPY} needs, is on the class path. */
+    private static final boolean DRIVER = present("org.postgresql.PGConnection");
+
     private static final String INSERT_RETURNING = ExecutionRows.INSERT + " RETURNING id";
 
     /** The insert of a claim, passing over an existing attempt. */
@@ -98,7 +108,16 @@ final class PostgresDialect extends SqlDialect {
 
     @Override
     List<Long> insertBatch(ExecutionRows rows, List<ExecutionRecord> batch) {
-        return (batch.size() == 1) ? List.of(insertReturning(rows, batch.get(0))) : insertArrays(rows, batch);
+        if (batch.size() == 1) {
+            return List.of(insertReturning(rows, batch.get(0)));
+        }
+        if (batch.size() >= COPY_FROM && DRIVER) {
+            List<Long> ids = PostgresCopy.insert(rows, batch);
+            if (ids != null) {
+                return ids;
+            }
+        }
+        return insertArrays(rows, batch);
     }
 
     /** One insert of one row that returns the id it gave. */
@@ -156,7 +175,16 @@ final class PostgresDialect extends SqlDialect {
         return ExecutionRows.inOrder(batch, ids);
     }
 
-    private static String text(Instant instant) {
+    private static boolean present(String type) {
+        try {
+            Class.forName(type, false, PostgresDialect.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError ex) {
+            return false;
+        }
+    }
+
+    static String text(Instant instant) {
         return (instant != null) ? TIMESTAMP_TEXT.format(instant) : null;
     }
 

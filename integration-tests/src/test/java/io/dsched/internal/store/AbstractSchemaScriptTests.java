@@ -536,12 +536,34 @@ abstract class AbstractSchemaScriptTests {
 
     @Test
     void attemptsInsertedInBatchesGetEachTheirOwnIdAndReadBackAsWritten() {
-        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource));
+        insertsInBatches(ClusterTables.DEFAULT);
+    }
+
+    /** The tables of a cluster of its own: on PostgreSQL, its own sequence gives the ids of a large batch. */
+    @Test
+    void attemptsInsertedInBatchesIntoTheTablesOfAnotherClusterReadBackAsWritten() {
+        insertsInBatches(ClusterTables.of("billing"));
+    }
+
+    private void insertsInBatches(ClusterTables tables) {
+        DschedJdbc jdbc = new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource), tables);
         new DschedSchemaInitializer(jdbc, DatabaseInitializationMode.ALWAYS).initializeDatabase();
-        ExecutionStore store = store(jdbc);
+        DschedRepositories repositories = new DschedRepositories(jdbc.dataSource(), jdbc.platform(), tables);
+        ExecutionStore store = new ExecutionStore(
+                repositories.executions(),
+                repositories.deadLetters(),
+                jdbc.transactions(),
+                jdbc.dataSource(),
+                jdbc.platform(),
+                tables,
+                true,
+                StartBacklog.NONE);
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         List<ExecutionRecord> rows = new ArrayList<>();
-        // more than one batch; three attempts share each key, so an id is found by key and attempt
+        // more than one batch, each large enough for PostgreSQL's COPY; three attempts share each
+        // key, so an id is found by key and attempt; text that COPY's format would read otherwise
+        // if it were not escaped (a tab, line ends, backslashes, its null marker and end-of-data line)
+        String awkward = "tab\there\nnew line\r\ncarriage\\N \\. back\\slash\n\\.\n é";
         for (int i = 0; i < 1501; i++) {
             boolean retry = i % 3 != 0;
             rows.add(new ExecutionRecord(
@@ -555,26 +577,44 @@ abstract class AbstractSchemaScriptTests {
                     now.plusMillis(i),
                     retry ? now.plusMillis(2 * i) : null,
                     retry ? "java.lang.IllegalStateException" : null,
-                    retry ? "failed, 'quoted', {\"x\": [1]} " + i : null,
+                    retry ? "failed, 'quoted', {\"x\": [1]} " + i + ((i % 11 == 0) ? awkward : "") : null,
                     retry ? "retry " + i : null,
                     (i % 5 == 0) ? ExecutionOrigin.MANUAL : ExecutionOrigin.ONE_OFF,
                     now.plusSeconds(i),
-                    (i % 7 == 0) ? null : "{\"n\":" + i + ",\"s\":\"a,b \\\"c\\\"\"}"));
+                    (i % 7 == 0)
+                            ? null
+                            : "{\"n\":" + i + ",\"s\":\"a,b \\\"c\\\"" + ((i % 13 == 0) ? "\\t\\n\\\\" : "") + "\""
+                                    + ((i % 17 == 0) ? ",\"raw\":\"" + awkward + "\"" : "") + "}"));
         }
 
         List<ExecutionRecord> saved = store.inserts().insertAll(rows);
-        // a key and attempt taken already: the whole batch is refused, as a duplicate
+        // a key and attempt taken already: the whole batch is refused, as a duplicate, small or large
         assertThatThrownBy(() -> store.inserts().insertAll(List.of(oneOff("remind:fresh", now, now), rows.get(1499))))
                 .isInstanceOf(DuplicateKeyException.class);
+        List<ExecutionRecord> large = new ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            large.add(oneOff("remind:fresh-" + i, now, now));
+        }
+        large.add(rows.get(1499));
+        assertThatThrownBy(() -> store.inserts().insertAll(large)).isInstanceOf(DuplicateKeyException.class);
         assertThat(store.repository().findByIdempotencyKey("remind:fresh")).isEmpty();
+        assertThat(store.repository().findByIdempotencyKey("remind:fresh-0")).isEmpty();
+        assertThat(store.repository().count()).isEqualTo(rows.size());
 
         assertThat(saved).hasSize(rows.size());
-        assertThat(saved.stream().map(ExecutionRecord::id).distinct()).hasSize(rows.size());
+        assertThat(saved.stream().map(ExecutionRecord::id).toList())
+                .as("ids in the order of the batch")
+                .doesNotHaveDuplicates()
+                .isSorted();
         for (int i = 0; i < rows.size(); i++) {
             ExecutionRecord row = saved.get(i);
             assertThat(row).isEqualTo(rows.get(i).withId(row.id()));
             assertThat(store.repository().findById(row.id())).contains(row);
         }
+        // the table's own ids go on after those of the batches
+        ExecutionRecord after =
+                store.inserts().claim(oneOff("remind:after", now, now)).orElseThrow();
+        assertThat(after.id()).isGreaterThan(saved.get(saved.size() - 1).id());
     }
 
     @Test
