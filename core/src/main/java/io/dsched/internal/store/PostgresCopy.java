@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import org.postgresql.PGConnection;
@@ -65,9 +66,10 @@ final class PostgresCopy {
             CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(rows.tables.sql(COPY));
             try {
                 StringBuilder line = new StringBuilder(256);
+                Timestamps timestamps = new Timestamps();
                 for (int i = 0; i < batch.size(); i++) {
                     line.setLength(0);
-                    line(line, ids[i], batch.get(i));
+                    line(line, ids[i], batch.get(i), timestamps);
                     // a row's text encoded whole: a character outside the BMP stays one
                     byte[] bytes = line.toString().getBytes(StandardCharsets.UTF_8);
                     copy.writeToCopy(bytes, 0, bytes.length);
@@ -105,23 +107,45 @@ final class PostgresCopy {
     }
 
     /** One row in COPY's text format: tab between columns, {@code \N} for null, a newline after. */
-    private static void line(StringBuilder data, long id, ExecutionRecord row) {
+    private static void line(StringBuilder data, long id, ExecutionRecord row, Timestamps timestamps) {
         data.append(id);
         column(data, row.jobName());
-        column(data, PostgresDialect.text(row.scheduledAt()));
+        column(data, timestamps.text(row.scheduledAt()));
         data.append('\t').append(row.attempt());
         column(data, row.idempotencyKey());
         column(data, row.status().name());
         column(data, row.nodeId());
-        column(data, PostgresDialect.text(row.startedAt()));
-        column(data, PostgresDialect.text(row.finishedAt()));
+        column(data, timestamps.text(row.startedAt()));
+        column(data, timestamps.text(row.finishedAt()));
         column(data, row.errorClass());
         column(data, row.errorMessage());
         column(data, row.statusReason());
         column(data, row.origin().name());
-        column(data, PostgresDialect.text(row.dueAt()));
+        column(data, timestamps.text(row.dueAt()));
         column(data, row.payload());
         data.append('\n');
+    }
+
+    /**
+     * The text of instants, the last one kept: the attempts of one submission share its time as
+     * their scheduled, started and due times, so a batch formats it once, not three times a row.
+     */
+    private static final class Timestamps {
+
+        private Instant last;
+
+        private String text;
+
+        String text(Instant instant) {
+            if (instant == null) {
+                return null;
+            }
+            if (!instant.equals(this.last)) {
+                this.last = instant;
+                this.text = PostgresDialect.text(instant);
+            }
+            return this.text;
+        }
     }
 
     /**
