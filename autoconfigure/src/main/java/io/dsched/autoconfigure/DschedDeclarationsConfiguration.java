@@ -50,10 +50,15 @@ final class DschedDeclarationsConfiguration {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static PayloadJsonMapper dschedPayloadJsonMapper(ObjectProvider<JsonMapper> jsonMappers) {
+        return new PayloadJsonMapper(jsonMappers);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static JobHandlerBeanPostProcessor jobHandlerBeanPostProcessor(
-            HandlerRegistry registry, Environment environment, ObjectProvider<JsonMapper> jsonMappers) {
-        return new JobHandlerBeanPostProcessor(
-                registry, () -> retryDefaults(environment), PayloadJsonMapper.of(jsonMappers));
+            HandlerRegistry registry, Environment environment, PayloadJsonMapper payloadJsonMapper) {
+        return new JobHandlerBeanPostProcessor(registry, () -> retryDefaults(environment), payloadJsonMapper);
     }
 
     @Bean

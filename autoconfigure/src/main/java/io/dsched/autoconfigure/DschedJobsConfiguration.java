@@ -20,7 +20,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What the application calls: the {@link JobScheduler} that submits one-off jobs, the jobs
@@ -50,7 +49,7 @@ final class DschedJobsConfiguration {
             JobRegistry jobs,
             ExecutionStore store,
             DschedEngine engine,
-            ObjectProvider<JsonMapper> jsonMappers,
+            PayloadJsonMapper payloadJsonMapper,
             NodeId nodeId,
             DueNotice dueNotice,
             RuntimeJobs runtimeJobs,
@@ -62,7 +61,7 @@ final class DschedJobsConfiguration {
                 jobs,
                 store,
                 engine::scheduler,
-                PayloadJsonMapper.of(jsonMappers),
+                payloadJsonMapper,
                 nodeId.value(),
                 clock,
                 dueNotice,

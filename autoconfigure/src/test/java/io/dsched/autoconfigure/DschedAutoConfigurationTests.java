@@ -43,6 +43,14 @@ class DschedAutoConfigurationTests {
     }
 
     @Test
+    void buildsOnePayloadMapperForSubmissionsAndHandlersAsItStartsNotAtTheFirstSubmission() {
+        this.withH2.run((context) -> {
+            assertThat(context).hasSingleBean(PayloadJsonMapper.class);
+            assertThat(context.getBean(PayloadJsonMapper.class).built()).isTrue();
+        });
+    }
+
+    @Test
     void definesItsBeansUnderTheNamesThatApplicationsOverrideAndQualifyThem() {
         this.withH2.run((context) -> assertThat(context.getBeanDefinitionNames())
                 .contains(
@@ -51,6 +59,7 @@ class DschedAutoConfigurationTests {
                         "dschedHandlerRegistry",
                         "jobHandlerBeanPostProcessor",
                         "dschedLazyInitializationExcludeFilter",
+                        "dschedPayloadJsonMapper",
                         "dschedNodeId",
                         "dschedJdbc",
                         "dschedSchemaInitializer",
