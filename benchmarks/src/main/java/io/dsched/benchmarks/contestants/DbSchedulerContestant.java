@@ -46,7 +46,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       the values its README gives "for high throughput (i.e. keep threads busy)", poll interval
  *       10 s: its documented best for W1. W1 only.
  *   <li>{@code db-scheduler-1s}: {@code pollUsingLockAndFetch(0.5, 1.0)} with a 1 s poll interval.
- *       W2 only.
+ *       W2 only. On MariaDB its default polling, fetch-and-lock-on-execute, with the same poll.
  *   <li>{@code db-scheduler-immediate}: {@code enableImmediateExecution()}, the README's setting for
  *       executions scheduled to run now ("the local {@code Scheduler} will be hinted ... and 'wake
  *       up' to go check for new executions earlier than it normally would"), on the polling of
