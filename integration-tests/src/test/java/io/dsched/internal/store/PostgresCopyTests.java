@@ -96,7 +96,32 @@ class PostgresCopyTests {
 
     @Test
     void aRoleThatMayNotTakeTheSequencesValuesHasItsLargeBatchInsertedFromArrays() {
-        asWriter(List.of(), (writer) -> {
+        assertInsertedFromArraysBy(List.of());
+    }
+
+    /** {@code COPY} writes {@code id}, which an insert leaves to the table. */
+    @Test
+    void aRoleThatMayInsertEveryColumnButTheIdHasItsLargeBatchInsertedFromArrays() {
+        assertInsertedFromArraysBy(List.of(
+                "GRANT USAGE ON ALL SEQUENCES IN SCHEMA %s TO %s",
+                "REVOKE INSERT ON dsched_execution FROM %2$s",
+                "GRANT INSERT (job_name, scheduled_at, attempt, idempotency_key, status, node_id, started_at,"
+                        + " finished_at, error_class, error_message, status_reason, origin, due_at, payload)"
+                        + " ON dsched_execution TO %2$s"));
+    }
+
+    /** {@code COPY FROM} is refused to a session that row-level security applies to. */
+    @Test
+    void aRoleThatRowLevelSecurityAppliesToHasItsLargeBatchInsertedFromArrays() {
+        assertInsertedFromArraysBy(List.of(
+                "GRANT USAGE ON ALL SEQUENCES IN SCHEMA %s TO %s",
+                "ALTER TABLE dsched_execution ENABLE ROW LEVEL SECURITY",
+                "CREATE POLICY dsched_all ON dsched_execution TO %2$s USING (true) WITH CHECK (true)"));
+    }
+
+    /** A role of {@link #asWriter} has a batch large enough for {@code COPY} inserted from arrays. */
+    private void assertInsertedFromArraysBy(List<String> statements) {
+        asWriter(statements, (writer) -> {
             List<ExecutionRecord> saved = store(recording(writer), ClusterTables.DEFAULT)
                     .inserts()
                     .insertAll(attempts(
@@ -107,50 +132,6 @@ class PostgresCopyTests {
             assertThat(this.statements).anyMatch(PostgresCopyTests::insertsArrays);
             assertStored(store(this.dataSource, ClusterTables.DEFAULT), saved);
         });
-    }
-
-    /** {@code COPY} writes {@code id}, which an insert leaves to the table. */
-    @Test
-    void aRoleThatMayInsertEveryColumnButTheIdHasItsLargeBatchInsertedFromArrays() {
-        asWriter(
-                List.of(
-                        "GRANT USAGE ON ALL SEQUENCES IN SCHEMA %s TO %s",
-                        "REVOKE INSERT ON dsched_execution FROM %2$s",
-                        "GRANT INSERT (job_name, scheduled_at, attempt, idempotency_key, status, node_id, started_at,"
-                                + " finished_at, error_class, error_message, status_reason, origin, due_at, payload)"
-                                + " ON dsched_execution TO %2$s"),
-                (writer) -> {
-                    List<ExecutionRecord> saved = store(recording(writer), ClusterTables.DEFAULT)
-                            .inserts()
-                            .insertAll(attempts(
-                                    "columns",
-                                    PostgresDialect.COPY_FROM + 50,
-                                    Instant.now().truncatedTo(ChronoUnit.MILLIS)));
-
-                    assertThat(this.statements).anyMatch(PostgresCopyTests::insertsArrays);
-                    assertStored(store(this.dataSource, ClusterTables.DEFAULT), saved);
-                });
-    }
-
-    /** {@code COPY FROM} is refused to a session that row-level security applies to. */
-    @Test
-    void aRoleThatRowLevelSecurityAppliesToHasItsLargeBatchInsertedFromArrays() {
-        asWriter(
-                List.of(
-                        "GRANT USAGE ON ALL SEQUENCES IN SCHEMA %s TO %s",
-                        "ALTER TABLE dsched_execution ENABLE ROW LEVEL SECURITY",
-                        "CREATE POLICY dsched_all ON dsched_execution TO %2$s USING (true) WITH CHECK (true)"),
-                (writer) -> {
-                    List<ExecutionRecord> saved = store(recording(writer), ClusterTables.DEFAULT)
-                            .inserts()
-                            .insertAll(attempts(
-                                    "secured",
-                                    PostgresDialect.COPY_FROM + 50,
-                                    Instant.now().truncatedTo(ChronoUnit.MILLIS)));
-
-                    assertThat(this.statements).anyMatch(PostgresCopyTests::insertsArrays);
-                    assertStored(store(this.dataSource, ClusterTables.DEFAULT), saved);
-                });
     }
 
     /**
