@@ -11,11 +11,6 @@ import io.dsched.execution.ExecutionRecord;
 import io.dsched.quartz.StartBacklog;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
-import java.sql.Connection;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -24,11 +19,13 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
+import org.aopalliance.intercept.MethodInterceptor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -218,30 +215,25 @@ class PostgresCopyTests {
 
     /** The DataSource with every statement its connections prepare written down. */
     private DataSource recording(DataSource target) {
-        return proxy(DataSource.class, (proxy, method, args) -> {
-            Object result = invoke(target, method, args);
-            if (!method.getName().equals("getConnection")) {
-                return result;
+        return (DataSource) intercepted(target, (getConnection) -> {
+            Object connection = getConnection.proceed();
+            if (!getConnection.getMethod().getName().equals("getConnection")) {
+                return connection;
             }
-            Connection connection = (Connection) result;
-            return proxy(Connection.class, (inner, call, values) -> {
-                if (call.getName().startsWith("prepare") && values != null && values[0] instanceof String sql) {
+            return intercepted(connection, (call) -> {
+                if (call.getMethod().getName().startsWith("prepare")
+                        && call.getArguments().length > 0
+                        && call.getArguments()[0] instanceof String sql) {
                     this.statements.add(sql);
                 }
-                return invoke(connection, call, values);
+                return call.proceed();
             });
         });
     }
 
-    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException ex) {
-            throw ex.getCause();
-        }
-    }
-
-    private static <T> T proxy(Class<T> type, InvocationHandler handler) {
-        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler));
+    private static Object intercepted(Object target, MethodInterceptor interceptor) {
+        ProxyFactory proxies = new ProxyFactory(target);
+        proxies.addAdvice(interceptor);
+        return proxies.getProxy();
     }
 }
