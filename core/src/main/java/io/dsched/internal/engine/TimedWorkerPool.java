@@ -184,6 +184,8 @@ public final class TimedWorkerPool implements ThreadPool {
                 this.backlog.started();
                 try {
                     fire.run();
+                } catch (RuntimeException ex) {
+                    escaped(ex);
                 } finally {
                     ended(true);
                 }
@@ -229,6 +231,20 @@ public final class TimedWorkerPool implements ThreadPool {
         });
         leaving.start();
         return leaving;
+    }
+
+    /**
+     * Keeps the worker going, as Quartz's own pool does, when something escapes a fire: Quartz
+     * catches what its job throws, so what escapes is its store's record of the fire's end, such as
+     * a completion that waited for the database until the store shut down. A worker thread that
+     * died of it would end as an uncaught exception on a node that is stopping.
+     */
+    private static void escaped(RuntimeException ex) {
+        logger.warn(
+                "Quartz could not record the end of a fire ({}); the cluster's recovery settles it once the"
+                        + " others count this node dead",
+                ex.toString());
+        logger.debug("What ended the fire", ex);
     }
 
     private void ended(boolean atWorker) {

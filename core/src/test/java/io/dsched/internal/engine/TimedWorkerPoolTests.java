@@ -176,6 +176,31 @@ class TimedWorkerPoolTests {
         }
     }
 
+    @Test
+    void aWorkerGoesOnWhenQuartzCannotRecordTheEndOfAFire() {
+        start(1, 1);
+        List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, ex) -> uncaught.add(ex));
+        try {
+            List<Thread> workers = new CopyOnWriteArrayList<>();
+            // what Quartz's shell throws when its store shuts down while it records the fire's end
+            handOver(0, () -> {}, () -> {
+                workers.add(Thread.currentThread());
+                throw new IllegalStateException("JobStore is shutdown - aborting retry");
+            });
+            await().dontCatchUncaughtExceptions()
+                    .atMost(Duration.ofSeconds(5))
+                    .until(() -> this.pool.blockForAvailableThreads() == 1);
+            handOver(0, () -> {}, () -> workers.add(Thread.currentThread()));
+            await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(5)).until(() -> workers.size() == 2);
+            assertThat(workers.get(1)).as("the worker that ran the next fire").isSameAs(workers.get(0));
+            assertThat(uncaught).isEmpty();
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+    }
+
     /** Starts the pool with one worker, created as a scheduler's with a backlog that it counts in. */
     private StartBacklog oneWorkerCounting() throws Exception {
         StartBacklog backlog = new StartBacklog(Duration.ofHours(1));

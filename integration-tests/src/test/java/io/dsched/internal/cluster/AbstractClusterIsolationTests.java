@@ -87,6 +87,9 @@ abstract class AbstractClusterIsolationTests {
 
     private TestCluster cluster;
 
+    /** The stop of the node the suite cut off from the database, which ends in the background. */
+    private CompletableFuture<Void> cutOffStopped = CompletableFuture.completedFuture(null);
+
     /**
      * Returns the database this suite runs on.
      * @return the kind of database
@@ -105,9 +108,12 @@ abstract class AbstractClusterIsolationTests {
     }
 
     @AfterAll
-    void stopNodesAndDropDatabase() {
+    void stopNodesAndDropDatabase() throws Exception {
         IsolationJobs.HOLD.countDown();
         IsolationJobs.CRASH.countDown();
+        // the node cut off has stopped before the next suite starts: an exception on one of its
+        // threads would fail that suite's waits, which take any thread's for their own
+        this.cutOffStopped.get(1, TimeUnit.MINUTES);
         this.background.shutdownNow();
         if (this.cluster != null) {
             this.cluster.close();
@@ -319,7 +325,7 @@ abstract class AbstractClusterIsolationTests {
         } finally {
             // what is left of it stops in the background: with an outcome it cannot write, its
             // outcome writer holds its stop up for half a minute
-            this.background.execute(dying::close);
+            this.cutOffStopped = CompletableFuture.runAsync(dying::close, this.background);
         }
     }
 
