@@ -234,15 +234,16 @@ public final class TimedWorkerPool implements ThreadPool {
     }
 
     /**
-     * Keeps the worker going, as Quartz's own pool does, when something escapes a fire: Quartz
+     * Keeps the worker going when an exception escapes a fire, as Quartz's own pool does: Quartz
      * catches what its job throws, so what escapes is its store's record of the fire's end, such as
      * a completion that waited for the database until the store shut down. A worker thread that
-     * died of it would end as an uncaught exception on a node that is stopping.
+     * died of it would end as an uncaught exception on a node that is stopping. An {@link Error}
+     * still ends the worker, which the pool replaces.
      */
     private static void escaped(RuntimeException ex) {
         logger.warn(
-                "Quartz could not record the end of a fire ({}); the cluster's recovery settles it once the"
-                        + " others count this node dead",
+                "Quartz could not record the end of a fire ({}); its record is left to the cluster's recovery"
+                        + " of this node",
                 ex.toString());
         logger.debug("What ended the fire", ex);
     }

@@ -181,7 +181,12 @@ class TimedWorkerPoolTests {
         start(1, 1);
         List<Throwable> uncaught = new CopyOnWriteArrayList<>();
         Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
-        Thread.setDefaultUncaughtExceptionHandler((thread, ex) -> uncaught.add(ex));
+        Thread.setDefaultUncaughtExceptionHandler((thread, ex) -> {
+            // this pool's workers only, not a thread another test class left behind
+            if (thread.getName().startsWith("pool-test")) {
+                uncaught.add(ex);
+            }
+        });
         try {
             List<Thread> workers = new CopyOnWriteArrayList<>();
             // what Quartz's shell throws when its store shuts down while it records the fire's end

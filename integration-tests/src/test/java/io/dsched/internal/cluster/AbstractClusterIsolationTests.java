@@ -113,10 +113,13 @@ abstract class AbstractClusterIsolationTests {
         IsolationJobs.CRASH.countDown();
         // the node cut off has stopped before the next suite starts: an exception on one of its
         // threads would fail that suite's waits, which take any thread's for their own
-        this.cutOffStopped.get(1, TimeUnit.MINUTES);
-        this.background.shutdownNow();
-        if (this.cluster != null) {
-            this.cluster.close();
+        try {
+            this.cutOffStopped.get(1, TimeUnit.MINUTES);
+        } finally {
+            this.background.shutdownNow();
+            if (this.cluster != null) {
+                this.cluster.close();
+            }
         }
     }
 
