@@ -238,7 +238,7 @@ public final class TimedWorkerPool implements ThreadPool {
      * catches what its job throws, so what escapes is its store's record of the fire's end, such as
      * a completion that waited for the database until the store shut down. A worker thread that
      * died of it would end as an uncaught exception on a node that is stopping. An {@link Error}
-     * still ends the worker, which the pool replaces.
+     * still ends the worker, which the pool replaces while it runs.
      */
     private static void escaped(RuntimeException ex) {
         logger.warn(

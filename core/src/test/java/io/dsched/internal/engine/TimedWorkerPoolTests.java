@@ -179,16 +179,18 @@ class TimedWorkerPoolTests {
     @Test
     void aWorkerGoesOnWhenQuartzCannotRecordTheEndOfAFire() {
         start(1, 1);
+        List<Thread> workers = new CopyOnWriteArrayList<>();
         List<Throwable> uncaught = new CopyOnWriteArrayList<>();
         Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler((thread, ex) -> {
-            // this pool's workers only, not a thread another test class left behind
-            if (thread.getName().startsWith("pool-test")) {
+            // the workers of this test's fires; any other thread's goes where it went before
+            if (workers.contains(thread)) {
                 uncaught.add(ex);
+            } else if (before != null) {
+                before.uncaughtException(thread, ex);
             }
         });
         try {
-            List<Thread> workers = new CopyOnWriteArrayList<>();
             // what Quartz's shell throws when its store shuts down while it records the fire's end
             handOver(0, () -> {}, () -> {
                 workers.add(Thread.currentThread());
