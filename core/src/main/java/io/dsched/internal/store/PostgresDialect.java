@@ -21,6 +21,7 @@ import java.util.Optional;
 import net.javacrumbs.shedlock.provider.sql.DatabaseProduct;
 import org.quartz.impl.jdbcjobstore.PostgreSQLDelegate;
 import org.springframework.transaction.TransactionStatus;
+import org.springframework.util.ClassUtils;
 
 /** PostgreSQL 12 or later: {@code RETURNING}, {@code ON CONFLICT}, arrays and advisory locks. */
 final class PostgresDialect extends SqlDialect {
@@ -53,7 +54,8 @@ final class PostgresDialect extends SqlDialect {
     static final int COPY_FROM = 100;
 
     /** Whether PostgreSQL's own driver, which {@code COPY} needs, is on the class path. */
-    private static final boolean DRIVER = present("org.postgresql.PGConnection");
+    private static final boolean DRIVER =
+            ClassUtils.isPresent("org.postgresql.PGConnection", PostgresDialect.class.getClassLoader());
 
     private static final String INSERT_RETURNING = ExecutionRows.INSERT + " RETURNING id";
 
@@ -173,15 +175,6 @@ final class PostgresDialect extends SqlDialect {
                             row.getLong("id"));
                 });
         return ExecutionRows.inOrder(batch, ids);
-    }
-
-    private static boolean present(String type) {
-        try {
-            Class.forName(type, false, PostgresDialect.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError ex) {
-            return false;
-        }
     }
 
     static String text(Instant instant) {
