@@ -25,6 +25,7 @@ export async function overview(view) {
         h('section', {class: 'tiles', 'aria-label': 'The cluster now'},
             tile('Nodes alive', `${o.nodes.filter((n) => n.alive).length} of ${o.nodes.length}`),
             tile('Jobs', o.jobs),
+            groupsTile(o.groups || []),
             tile('Running', o.running),
             tile('Waiting', o.waiting),
             tile('Dead-letter backlog', t.deadLetterBacklog, t.deadLetterBacklog > 0 ? 'warn' : null, '#/dead-letters'),
@@ -33,12 +34,19 @@ export async function overview(view) {
             tile('Failed, last hour', bad, bad > 0 ? 'warn' : null)),
         h('section', {'aria-labelledby': 'nodes-h'},
             h('h2', {id: 'nodes-h'}, 'Nodes'),
-            table('Nodes of the cluster', ['Node', 'State', 'Clock', 'Joined', 'Last check-in'], o.nodes.map((n) => h('tr', {},
+            table('Nodes of the cluster', ['Node', 'State', 'Groups', 'Clock', 'Joined', 'Last check-in'], o.nodes.map((n) => h('tr', {},
                 h('td', {}, n.id, n.self ? h('span', {class: 'muted'}, ' (answered)') : null),
                 h('td', {}, h('span', {class: 'badge ' + (n.alive ? 'badge-succeeded' : 'badge-dead_lettered')}, n.alive ? 'alive' : 'gone')),
+                h('td', {}, (n.groups || []).length ? n.groups.join(', ') : h('span', {class: 'muted'}, 'runs no jobs')),
                 h('td', {}, nodeClock(n)),
                 h('td', {}, time(n.startedAt)),
-                h('td', {}, time(n.lastSeen)))))),
+                h('td', {}, time(n.lastSeen))))),
+            table('Node groups', ['Group', 'State', 'Live nodes'], (o.groups || []).map((g) => h('tr', {'data-group': g.name},
+                h('td', {}, g.name),
+                h('td', {}, g.stalled
+                    ? h('span', {class: 'badge badge-dead_lettered', title: 'no live node serves this group: its attempts wait'}, 'stalled')
+                    : h('span', {class: 'badge badge-succeeded'}, 'served')),
+                h('td', {}, g.liveNodes.length ? g.liveNodes.join(', ') : h('span', {class: 'muted'}, 'none')))))),
         h('section', {class: 'charts', 'aria-labelledby': 'hour-h'},
             h('h2', {id: 'hour-h'}, 'The last hour'),
             h('figure', {}, h('figcaption', {}, 'Executions per minute'),
@@ -62,6 +70,14 @@ export async function overview(view) {
                 h('p', {class: 'legend'}, h('span', {class: 'key key-p50'}, 'p50'), ' ', h('span', {class: 'key key-p95'}, 'p95'))),
             h('p', {class: 'muted'}, `Counts by state over ${o.window}: `,
                 Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'))]);
+}
+
+// a group no live node serves is stalled: its attempts wait until a node of the group joins
+function groupsTile(groups) {
+    const stalled = groups.filter((g) => g.stalled).map((g) => g.name);
+    return stalled.length
+        ? tile('Stalled groups', stalled.join(', '), 'warn')
+        : tile('Node groups', groups.length);
 }
 
 function tile(label, value, cls, href) {

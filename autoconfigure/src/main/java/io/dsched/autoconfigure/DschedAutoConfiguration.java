@@ -1,7 +1,11 @@
 package io.dsched.autoconfigure;
 
+import io.dsched.internal.cluster.GroupLiveness;
+import io.dsched.internal.cluster.NodeTable;
 import io.dsched.internal.engine.NodeId;
 import io.dsched.internal.engine.WorkerThreads;
+import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.execution.NodeGroups;
 import io.dsched.internal.store.ClusterTables;
 import io.dsched.internal.store.DatabasePlatform;
 import javax.sql.DataSource;
@@ -46,6 +50,21 @@ public final class DschedAutoConfiguration {
     @ConditionalOnMissingBean
     NodeId dschedNodeId(DschedProperties properties) {
         return NodeId.of(properties.getNodeId());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    NodeGroups dschedNodeGroups(DschedProperties properties) {
+        return new NodeGroups(properties.getNode().getGroups());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    GroupLiveness dschedGroupLiveness(DschedJdbc jdbc, JobTargets targets, DschedProperties properties) {
+        return new GroupLiveness(
+                new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
+                properties.getRecovery().getNodeTimeout(),
+                () -> NodeGroups.of(targets));
     }
 
     /**

@@ -7,9 +7,11 @@ import io.dsched.internal.cluster.NodeTable;
 import io.dsched.internal.engine.NodeId;
 import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.execution.NodeGroups;
 import io.dsched.internal.queue.ExecutionQueue;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Clock;
+import java.util.Set;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -43,6 +45,7 @@ final class DschedClusterConfiguration {
             ExecutionQueue queue,
             AttemptRunner runner,
             NodeId nodeId,
+            NodeGroups groups,
             DschedProperties properties,
             DschedSchemaInitializer schemaInitializer,
             DatabaseClock clock,
@@ -55,6 +58,7 @@ final class DschedClusterConfiguration {
                 queue::wakeUp,
                 runner::inFlight,
                 nodeId.value(),
+                properties.isRunJobs() ? groups.served() : Set.of(),
                 recovery.getHeartbeatInterval(),
                 recovery.getNodeTimeout(),
                 clock,

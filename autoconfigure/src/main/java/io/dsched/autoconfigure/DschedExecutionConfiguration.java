@@ -11,6 +11,7 @@ import io.dsched.internal.execution.ExecutionListeners;
 import io.dsched.internal.execution.FireExecutor;
 import io.dsched.internal.execution.JobGuard;
 import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.execution.NodeGroups;
 import io.dsched.internal.execution.StopRequests;
 import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.jobs.RuntimeJobs;
@@ -78,10 +79,11 @@ final class DschedExecutionConfiguration {
             AttemptRunner runner,
             JobGuard guard,
             JobTargets targets,
+            NodeGroups groups,
             ExecutionQueue queue,
             ObjectProvider<ExecutionListener> listeners,
             DatabaseClock clock) {
-        return new FireExecutor(store, runner, guard, targets, queue::wakeUp, clock, listeners(listeners));
+        return new FireExecutor(store, runner, guard, targets, groups, queue::wakeUp, clock, listeners(listeners));
     }
 
     private static ExecutionListener listeners(ObjectProvider<ExecutionListener> listeners) {

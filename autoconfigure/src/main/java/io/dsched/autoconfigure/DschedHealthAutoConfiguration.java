@@ -1,6 +1,7 @@
 package io.dsched.autoconfigure;
 
 import io.dsched.internal.cluster.ClockSkew;
+import io.dsched.internal.cluster.GroupLiveness;
 import io.dsched.internal.cluster.NodeTable;
 import io.dsched.internal.deadletter.DeadLetters;
 import io.dsched.internal.engine.DschedEngine;
@@ -39,6 +40,7 @@ public final class DschedHealthAutoConfiguration {
             DeadLetters deadLetters,
             DschedProperties properties,
             ClockSkew skew,
+            GroupLiveness groups,
             ObjectProvider<NoticeHearer> hearers) {
         return new DschedHealthIndicator(
                 nodeId.value(),
@@ -49,6 +51,7 @@ public final class DschedHealthAutoConfiguration {
                 deadLetters::openCount,
                 skew,
                 NoticeHearer.named(
-                        SingletonSupplier.of(() -> hearers.orderedStream().toList())));
+                        SingletonSupplier.of(() -> hearers.orderedStream().toList())),
+                groups::groups);
     }
 }

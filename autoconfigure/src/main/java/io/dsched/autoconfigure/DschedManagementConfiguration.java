@@ -2,6 +2,7 @@ package io.dsched.autoconfigure;
 
 import io.dsched.internal.audit.AuditLog;
 import io.dsched.internal.cluster.ClockSkew;
+import io.dsched.internal.cluster.GroupLiveness;
 import io.dsched.internal.cluster.NodeTable;
 import io.dsched.internal.deadletter.DeadLetters;
 import io.dsched.internal.definition.JobRegistry;
@@ -62,14 +63,16 @@ final class DschedManagementConfiguration {
             DeadLetters deadLetters,
             NodeId nodeId,
             DschedProperties properties,
-            ClockSkew skew) {
+            ClockSkew skew,
+            GroupLiveness groups) {
         return new ClusterViews(
                 jobs,
                 new NodeViews(
                         new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
                         properties.getRecovery().getNodeTimeout(),
                         skew,
-                        nodeId.value()),
+                        nodeId.value(),
+                        groups),
                 statistics,
                 deadLetters,
                 repositories.aggregates(),

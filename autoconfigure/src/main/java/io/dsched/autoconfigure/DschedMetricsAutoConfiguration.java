@@ -3,6 +3,7 @@ package io.dsched.autoconfigure;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.cluster.ClockSkew;
+import io.dsched.internal.cluster.GroupLiveness;
 import io.dsched.internal.cluster.NodeTable;
 import io.dsched.internal.deadletter.DeadLetters;
 import io.dsched.internal.definition.JobDefinition;
@@ -11,6 +12,7 @@ import io.dsched.internal.jobs.RuntimeJobs;
 import io.dsched.internal.metrics.ClockGauges;
 import io.dsched.internal.metrics.ClusterGauges;
 import io.dsched.internal.metrics.DschedMetrics;
+import io.dsched.internal.metrics.GroupGauges;
 import io.dsched.internal.metrics.NoticeGauges;
 import io.dsched.internal.queue.NoticeHearer;
 import io.dsched.internal.store.ExecutionRepository;
@@ -78,6 +80,13 @@ public final class DschedMetricsAutoConfiguration {
     @ConditionalOnBean(ClockSkew.class)
     ClockGauges dschedClockGauges(ClockSkew skew) {
         return new ClockGauges(skew);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(GroupLiveness.class)
+    GroupGauges dschedGroupGauges(GroupLiveness groups, DschedProperties properties) {
+        return new GroupGauges(groups::groups, properties.getMetrics().getRefresh(), Clock.systemUTC());
     }
 
     @Bean

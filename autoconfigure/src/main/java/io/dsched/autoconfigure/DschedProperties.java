@@ -1,5 +1,6 @@
 package io.dsched.autoconfigure;
 
+import io.dsched.internal.execution.NodeGroups;
 import io.dsched.notify.Notification;
 import java.net.URI;
 import java.time.Duration;
@@ -38,6 +39,8 @@ public class DschedProperties {
      * and takes part in recovery, but runs none: a web tier that only submits work.
      */
     private boolean runJobs = true;
+
+    private final Node node = new Node();
 
     private final Cluster cluster = new Cluster();
 
@@ -98,6 +101,10 @@ public class DschedProperties {
 
     public void setThreads(int threads) {
         this.threads = threads;
+    }
+
+    public Node getNode() {
+        return this.node;
     }
 
     public Cluster getCluster() {
@@ -355,6 +362,26 @@ public class DschedProperties {
 
         public void setRefresh(Duration refresh) {
             this.refresh = refresh;
+        }
+    }
+
+    /** What this node runs. */
+    public static class Node {
+
+        /**
+         * Node groups this node serves: it runs the attempts of the jobs and handlers of these
+         * groups alone, and fires of other groups' jobs wait for a node that serves them. A job or
+         * handler names its group with the annotation's group attribute; one that names none is
+         * in the default group.
+         */
+        private List<String> groups = new ArrayList<>(List.of(NodeGroups.DEFAULT));
+
+        public List<String> getGroups() {
+            return this.groups;
+        }
+
+        public void setGroups(List<String> groups) {
+            this.groups = groups;
         }
     }
 

@@ -5,6 +5,7 @@ import io.dsched.internal.engine.GracefulShutdown;
 import io.dsched.internal.engine.WorkerThreads;
 import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.execution.NodeGroups;
 import io.dsched.internal.queue.AfterCommit;
 import io.dsched.internal.queue.ClusterNotices;
 import io.dsched.internal.queue.DueNotice;
@@ -48,15 +49,17 @@ final class DschedQueueConfiguration {
             ExecutionStore store,
             AttemptRunner runner,
             JobTargets targets,
+            NodeGroups groups,
             DschedProperties properties,
             DschedSchemaInitializer schemaInitializer,
             GracefulShutdown shutdown,
             DatabaseClock clock,
             WorkerThreads workerThreads) {
+        // the queue claims the attempts of the jobs and handlers of the groups this node serves alone
         return new ExecutionQueue(
                 store,
                 runner,
-                targets,
+                groups.served(targets),
                 clock,
                 properties.getQueue().getPollInterval(),
                 properties.getThreads(),
@@ -90,12 +93,13 @@ final class DschedQueueConfiguration {
             DschedJdbc jdbc,
             ExecutionQueue queue,
             JobTargets targets,
+            NodeGroups groups,
             DschedProperties properties,
             DschedSchemaInitializer schemaInitializer) {
         Optional<String> notifySql = jdbc.platform().dialect().notifySql();
         return new NoticeListener(
                 NoticeChannel.of(jdbc.dataSource(), notifySql.orElse(""), jdbc.tables()),
-                targets,
+                groups.served(targets),
                 queue,
                 properties.isRunJobs()
                         && properties.getQueue().isNotify()
@@ -134,8 +138,12 @@ final class DschedQueueConfiguration {
         @Bean
         @ConditionalOnMissingBean
         RedisNoticeListener dschedRedisNoticeListener(
-                RedisNoticeChannel channel, ExecutionQueue queue, JobTargets targets, DschedProperties properties) {
-            return new RedisNoticeListener(channel, targets, queue, properties.isRunJobs());
+                RedisNoticeChannel channel,
+                ExecutionQueue queue,
+                JobTargets targets,
+                NodeGroups groups,
+                DschedProperties properties) {
+            return new RedisNoticeListener(channel, groups.served(targets), queue, properties.isRunJobs());
         }
     }
 }

@@ -75,4 +75,11 @@ public @interface DistributedScheduled {
      * on another node whose clock is behind; defaults to {@code dsched.lock.at-least-for}.
      */
     String lockAtLeastFor() default "";
+
+    /**
+     * The node group the job runs in, such as {@code "reports"} (or {@code "${...}"}): only nodes
+     * whose {@code dsched.node.groups} include it run its fires, whichever node fired them. Empty
+     * for the {@code default} group.
+     */
+    String group() default "";
 }

@@ -31,4 +31,11 @@ public @interface JobHandler {
 
     /** Longest time a run may take, such as {@code "30s"}; empty for no limit. */
     String timeout() default "";
+
+    /**
+     * The node group the handler runs in, such as {@code "payments"} (or {@code "${...}"}): only
+     * nodes whose {@code dsched.node.groups} include it run the one-off jobs and runtime jobs that
+     * name the handler. Empty for the {@code default} group.
+     */
+    String group() default "";
 }

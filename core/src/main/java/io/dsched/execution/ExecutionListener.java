@@ -44,6 +44,11 @@ public interface ExecutionListener {
         /** Another run of the job held its guard; the attempt waits and is tried again. */
         GUARD_HELD,
         /** This node does not declare the job: a fire waits for a node that does. */
-        NOT_DECLARED
+        NOT_DECLARED,
+        /**
+         * The job runs in a node group this node does not serve: a fire waits for a node that
+         * serves it.
+         */
+        OTHER_GROUP
     }
 }

@@ -280,6 +280,15 @@ CREATE TABLE IF NOT EXISTS dsched_node_clock (
     PRIMARY KEY (node_id)
 );
 
+-- The node groups each node serves (dsched.node.groups), written when the node joins and removed
+-- with it: a group no live node serves is stalled, and its attempts wait.
+CREATE TABLE IF NOT EXISTS dsched_node_group (
+    node_id       VARCHAR(200) NOT NULL,
+    group_name    VARCHAR(60)  NOT NULL,
+    registered_at TIMESTAMP WITH TIME ZONE NOT NULL,
+    PRIMARY KEY (node_id, group_name)
+);
+
 CREATE INDEX IF NOT EXISTS idx_dsched_dead_letter_open ON dsched_dead_letter (status, job_name, last_failed_at);
 
 -- Recurring jobs defined at run time through the JobScheduler API, each running a @JobHandler.

@@ -277,6 +277,15 @@ CREATE TABLE IF NOT EXISTS dsched_node_clock (
     PRIMARY KEY (node_id)
 ) ENGINE = InnoDB;
 
+-- The node groups each node serves (dsched.node.groups), written when the node joins and removed
+-- with it: a group no live node serves is stalled, and its attempts wait.
+CREATE TABLE IF NOT EXISTS dsched_node_group (
+    node_id       VARCHAR(200) NOT NULL,
+    group_name    VARCHAR(60)  NOT NULL,
+    registered_at DATETIME(3) NOT NULL,
+    PRIMARY KEY (node_id, group_name)
+) ENGINE = InnoDB;
+
 -- Recurring jobs defined at run time through the JobScheduler API, each running a @JobHandler.
 CREATE TABLE IF NOT EXISTS dsched_job (
     name        VARCHAR(200) NOT NULL,

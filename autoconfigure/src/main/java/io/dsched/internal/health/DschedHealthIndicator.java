@@ -1,10 +1,14 @@
 package io.dsched.internal.health;
 
 import io.dsched.internal.cluster.ClockSkew;
+import io.dsched.internal.cluster.GroupLiveness;
 import io.dsched.internal.cluster.NodeSighting;
 import io.dsched.internal.cluster.NodeTable;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
@@ -22,7 +26,9 @@ import org.springframework.boot.health.contributor.Health;
  * polling alone, which delays them by up to a poll but loses none), and the offset of the node's
  * clock from the database's. A node whose clock is beyond {@code dsched.cluster.max-clock-skew}
  * stays UP (it is alive, and a restart would not mend its clock) with {@code clockSkewed} and the
- * reason: it takes no fires until its clock is back within bounds.
+ * reason: it takes no fires until its clock is back within bounds. {@code groups} gives the live
+ * nodes of each node group; a group no live node serves is listed in {@code stalledGroups}, and its
+ * attempts wait: the node stays UP, for no restart of it would serve the group.
  */
 public final class DschedHealthIndicator extends AbstractHealthIndicator {
 
@@ -42,6 +48,8 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
 
     private final Supplier<String> notices;
 
+    private final Supplier<List<GroupLiveness.Group>> groups;
+
     /**
      * Creates the indicator.
      * @param nodeId this node
@@ -52,6 +60,7 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
      * @param openDeadLetters counts the open dead letters
      * @param skew the node's clock measured against the database's
      * @param notices how the node hears of the attempts other nodes submit
+     * @param groups reads the node groups and the live nodes that serve each
      */
     public DschedHealthIndicator(
             String nodeId,
@@ -61,7 +70,8 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
             IntSupplier runningAttempts,
             LongSupplier openDeadLetters,
             ClockSkew skew,
-            Supplier<String> notices) {
+            Supplier<String> notices,
+            Supplier<List<GroupLiveness.Group>> groups) {
         super("dsched health check failed");
         this.nodeId = nodeId;
         this.running = running;
@@ -71,6 +81,7 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
         this.openDeadLetters = openDeadLetters;
         this.skew = skew;
         this.notices = notices;
+        this.groups = groups;
     }
 
     @Override
@@ -85,6 +96,7 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
         builder.withDetail("liveNodes", live)
                 .withDetail("runningAttempts", this.runningAttempts.getAsInt())
                 .withDetail("openDeadLetters", this.openDeadLetters.getAsLong());
+        reportGroups(builder);
         Optional<NodeSighting> self = sightings.stream()
                 .filter((node) -> node.nodeId().equals(this.nodeId))
                 .findFirst();
@@ -100,6 +112,21 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
                                     + " s ago, more than the node timeout");
         } else {
             builder.up().withDetail("lastCheckIn", self.get().lastSeen());
+        }
+    }
+
+    private void reportGroups(Health.Builder builder) {
+        Map<String, Integer> liveNodes = new LinkedHashMap<>();
+        List<String> stalled = new ArrayList<>();
+        for (GroupLiveness.Group group : this.groups.get()) {
+            liveNodes.put(group.name(), group.liveNodes().size());
+            if (group.stalled()) {
+                stalled.add(group.name());
+            }
+        }
+        builder.withDetail("groups", liveNodes);
+        if (!stalled.isEmpty()) {
+            builder.withDetail("stalledGroups", stalled);
         }
     }
 

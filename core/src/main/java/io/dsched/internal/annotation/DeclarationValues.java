@@ -1,6 +1,7 @@
 package io.dsched.internal.annotation;
 
 import io.dsched.definition.InvalidJobDefinitionException;
+import io.dsched.internal.execution.NodeGroups;
 import io.dsched.internal.retry.RetryDefaults;
 import io.dsched.internal.retry.RetryPolicy;
 import io.dsched.retry.Retry;
@@ -85,6 +86,17 @@ final class DeclarationValues {
             throw new InvalidJobDefinitionException(source, attribute + " must be longer than zero");
         }
         return duration;
+    }
+
+    /** The group a declaration names, or the default group. */
+    String group(String text, String source) {
+        String group = resolve(text);
+        if (!StringUtils.hasText(group)) {
+            return NodeGroups.DEFAULT;
+        }
+        return NodeGroups.validated(group)
+                .orElseThrow(() -> new InvalidJobDefinitionException(
+                        source, "group '" + group + "' is not a valid group name: " + NodeGroups.rule()));
     }
 
     String resolve(String value) {

@@ -102,6 +102,7 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
         return new HandlerDefinition(
                 name,
                 payloadType,
+                this.values.group(annotation.group(), source),
                 this.values.retryPolicy(annotation.retry(), source),
                 timeout,
                 source,

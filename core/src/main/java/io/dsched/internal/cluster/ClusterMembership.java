@@ -45,6 +45,9 @@ public final class ClusterMembership implements SmartLifecycle {
 
     private final String nodeId;
 
+    /** The node groups this node serves, recorded whenever it joins. */
+    private final Set<String> groups;
+
     private final Duration heartbeatInterval;
 
     private final Duration nodeTimeout;
@@ -74,6 +77,7 @@ public final class ClusterMembership implements SmartLifecycle {
      * @param inFlight the attempts this node is running or holds for a worker, counting one handed
      *     over to its worker only if it was handed over after the given instant
      * @param nodeId this node
+     * @param groups the node groups this node serves: none for a node that runs no jobs
      * @param heartbeatInterval how often to record a heartbeat
      * @param nodeTimeout how long a node may go unseen before it is declared dead
      * @param clock database time, corrected by what {@code skew} measures
@@ -86,6 +90,7 @@ public final class ClusterMembership implements SmartLifecycle {
             Runnable wakeQueue,
             Function<Instant, Set<Long>> inFlight,
             String nodeId,
+            Set<String> groups,
             Duration heartbeatInterval,
             Duration nodeTimeout,
             Clock clock,
@@ -97,6 +102,7 @@ public final class ClusterMembership implements SmartLifecycle {
         this.wakeQueue = wakeQueue;
         this.inFlight = inFlight;
         this.nodeId = nodeId;
+        this.groups = Set.copyOf(groups);
         this.heartbeatInterval = heartbeatInterval;
         this.nodeTimeout = nodeTimeout;
         this.clock = clock;
@@ -119,6 +125,7 @@ public final class ClusterMembership implements SmartLifecycle {
     public void start() {
         awaitSilenceOfEarlierProcess();
         this.nodes.heartbeat(this.nodeId);
+        this.nodes.serve(this.nodeId, this.groups);
         this.healthySince = this.clock.instant();
         // attempts left running by an earlier process with this node id cannot be running now;
         // this process's own queue may already have claimed some (Spring starts it first, as a
@@ -165,7 +172,10 @@ public final class ClusterMembership implements SmartLifecycle {
             return;
         }
         try {
-            this.nodes.heartbeat(this.nodeId);
+            if (this.nodes.heartbeat(this.nodeId)) {
+                // forgotten by the others while it could not reach the database: it joins again
+                this.nodes.serve(this.nodeId, this.groups);
+            }
             if (this.healthySince == null) {
                 this.healthySince = this.clock.instant();
                 logger.info("Node {} reaches the database again", this.nodeId);

@@ -8,6 +8,9 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -38,8 +41,10 @@ public class NodeTable {
     /**
      * Records that a node is alive now.
      * @param nodeId the node
+     * @return {@code true} if the node had no row, which it has now: it joined, or joined again
+     *     after the others forgot it
      */
-    public void heartbeat(String nodeId) {
+    public boolean heartbeat(String nodeId) {
         String now = this.dialect.currentTimestampSql();
         int updated = this.jdbc.update(
                 this.tables.sql("UPDATE dsched_node SET last_seen = " + now + " WHERE node_id = ?"), nodeId);
@@ -48,7 +53,39 @@ public class NodeTable {
                     this.tables.sql("INSERT INTO dsched_node (node_id, started_at, last_seen) VALUES (?, " + now + ", "
                             + now + ")"),
                     nodeId);
+            return true;
         }
+        return false;
+    }
+
+    /**
+     * Records the node groups a node serves, in place of those recorded before.
+     * @param nodeId the node
+     * @param groups the groups, none for a node that runs no jobs
+     */
+    public void serve(String nodeId, Collection<String> groups) {
+        this.jdbc.update(this.tables.sql("DELETE FROM dsched_node_group WHERE node_id = ?"), nodeId);
+        String now = this.dialect.currentTimestampSql();
+        for (String group : groups) {
+            this.jdbc.update(
+                    this.tables.sql("INSERT INTO dsched_node_group (node_id, group_name, registered_at) VALUES (?, ?, "
+                            + now + ")"),
+                    nodeId,
+                    group);
+        }
+    }
+
+    /**
+     * Returns the node groups each node serves, as recorded.
+     * @return the groups, by node
+     */
+    public Map<String, Set<String>> groups() {
+        Map<String, Set<String>> groups = new TreeMap<>();
+        this.jdbc.query(this.tables.sql("SELECT node_id, group_name FROM dsched_node_group"), (rs) -> {
+            groups.computeIfAbsent(rs.getString("node_id"), (node) -> new TreeSet<>())
+                    .add(rs.getString("group_name"));
+        });
+        return groups;
     }
 
     /**
@@ -115,6 +152,7 @@ public class NodeTable {
                 this.dialect.bindable(sighting.lastSeen()));
         if (forgotten > 0) {
             this.jdbc.update(this.tables.sql("DELETE FROM dsched_node_clock WHERE node_id = ?"), sighting.nodeId());
+            this.jdbc.update(this.tables.sql("DELETE FROM dsched_node_group WHERE node_id = ?"), sighting.nodeId());
         }
     }
 
@@ -141,5 +179,6 @@ public class NodeTable {
     public void remove(String nodeId) {
         this.jdbc.update(this.tables.sql("DELETE FROM dsched_node WHERE node_id = ?"), nodeId);
         this.jdbc.update(this.tables.sql("DELETE FROM dsched_node_clock WHERE node_id = ?"), nodeId);
+        this.jdbc.update(this.tables.sql("DELETE FROM dsched_node_group WHERE node_id = ?"), nodeId);
     }
 }

@@ -17,6 +17,7 @@ import java.util.Objects;
  * @param name unique name of the job in the cluster
  * @param schedule when it fires
  * @param misfire what becomes of fires no node could start in time
+ * @param group the node group it runs in: only nodes that serve it run its fires
  * @param retry how failed attempts are retried
  * @param timeout longest a run may take before it is interrupted, or {@code null} for no limit
  * @param lockAtMostFor longest time a run holds the job's lock, or {@code null} for the configured default
@@ -28,6 +29,7 @@ public record JobDefinition(
         String name,
         Schedule schedule,
         MisfirePolicy misfire,
+        String group,
         RetryPolicy retry,
         Duration timeout,
         Duration lockAtMostFor,
@@ -39,6 +41,7 @@ public record JobDefinition(
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(schedule, "schedule");
         Objects.requireNonNull(misfire, "misfire");
+        Objects.requireNonNull(group, "group");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(invoker, "invoker");
     }

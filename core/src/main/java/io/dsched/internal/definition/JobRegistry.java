@@ -66,6 +66,7 @@ public final class JobRegistry implements JobTargets {
     private static JobTarget target(JobDefinition job) {
         return new JobTarget(
                 job.name(),
+                job.group(),
                 job.retry(),
                 job.timeout(),
                 true,

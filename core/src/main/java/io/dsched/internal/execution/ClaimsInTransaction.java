@@ -21,7 +21,8 @@ import net.javacrumbs.shedlock.core.SimpleLock;
  * The claims of fires written in the transaction that fires them (see
  * {@link FireExecutor#claimAhead}): each fire's first attempt, running, and for a guarded job the
  * job's lock, if the fire is due or no other attempt of the job waits (else its worker takes the
- * lock as it starts); a fire of a job this node does not declare waits for a node that does.
+ * lock as it starts); a fire of a job this node does not declare, or of a group it does not serve,
+ * waits for a node that runs it.
  * A lock taken with a claim ahead of its time is held from the claim: up to the idle wait plus
  * twice the lead longer than the run, which a job's lockAtLeastFor and lockAtMostFor count in.
  */
@@ -42,12 +43,18 @@ final class ClaimsInTransaction {
 
     private final JobTargets targets;
 
+    private final NodeGroups groups;
+
+    private final JobTargets served;
+
     private final String nodeId;
 
-    ClaimsInTransaction(ExecutionStore store, JobGuard guard, JobTargets targets, String nodeId) {
+    ClaimsInTransaction(ExecutionStore store, JobGuard guard, JobTargets targets, NodeGroups groups, String nodeId) {
         this.store = store;
         this.guard = guard;
         this.targets = targets;
+        this.groups = groups;
+        this.served = groups.served(targets);
         this.nodeId = nodeId;
     }
 
@@ -57,12 +64,12 @@ final class ClaimsInTransaction {
         Map<String, JobTarget> jobs = new HashMap<>();
         List<ExecutionRecord> undeclared = new ArrayList<>();
         for (Fire fire : fires) {
-            Optional<JobTarget> job = this.targets.find(fire.jobName());
+            Optional<JobTarget> job = this.served.find(fire.jobName());
             // a fire claimed ahead of its time is to start at its time, and waits for it
             Instant start = fire.scheduledAt().isAfter(now) ? fire.scheduledAt() : now;
             if (job.isEmpty()) {
-                undeclared.add(
-                        waiting(fire.jobName(), fire.scheduledAt(), this.nodeId, now, start, notDeclared(this.nodeId)));
+                String reason = this.groups.whyNotHere(this.targets.find(fire.jobName()), this.nodeId);
+                undeclared.add(waiting(fire.jobName(), fire.scheduledAt(), this.nodeId, now, start, reason));
             } else if (!job.get().guarded() || this.guard.locksInTransactions()) {
                 ExecutionRecord claim = ExecutionRecord.claim(fire.jobName(), fire.scheduledAt(), this.nodeId, start);
                 claims.add(claim);

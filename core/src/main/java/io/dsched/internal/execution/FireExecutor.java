@@ -45,7 +45,14 @@ public final class FireExecutor {
 
     private final JobGuard guard;
 
+    /** The jobs this node declares. */
     private final JobTargets targets;
+
+    /** The groups this node serves. */
+    private final NodeGroups groups;
+
+    /** The jobs this node runs: those it declares, in a group it serves. */
+    private final JobTargets served;
 
     private final Runnable wakeQueue;
 
@@ -61,6 +68,8 @@ public final class FireExecutor {
      * @param runner runs claimed attempts
      * @param guard the overlap guard, for fires claimed in the transaction that fires them
      * @param targets the jobs this node declares
+     * @param groups the node groups this node serves: a fire of a job in another group waits for
+     *     a node that serves it
      * @param wakeQueue makes this node's queue look for due attempts at once
      * @param clock the clock
      * @param listener hears of fires not run on this node
@@ -70,6 +79,7 @@ public final class FireExecutor {
             AttemptRunner runner,
             JobGuard guard,
             JobTargets targets,
+            NodeGroups groups,
             Runnable wakeQueue,
             Clock clock,
             ExecutionListener listener) {
@@ -78,9 +88,11 @@ public final class FireExecutor {
         this.runner = runner;
         this.guard = guard;
         this.targets = targets;
+        this.groups = groups;
+        this.served = groups.served(targets);
         this.wakeQueue = wakeQueue;
         this.clock = clock;
-        this.inTransaction = new ClaimsInTransaction(store, guard, targets, runner.nodeId());
+        this.inTransaction = new ClaimsInTransaction(store, guard, targets, groups, runner.nodeId());
     }
 
     /**
@@ -219,13 +231,19 @@ public final class FireExecutor {
      * @return what became of the fire
      */
     public Outcome fire(String jobName, Instant scheduledAt) {
-        if (this.targets.find(jobName).isEmpty()) {
-            // a newer deployment's job fired on this older node: queue the fire for a node that knows it
-            logger.debug("Queueing '{}' scheduled at {} for a node that declares it", jobName, scheduledAt);
+        if (this.served.find(jobName).isEmpty()) {
+            // a newer deployment's job fired on this older node, or a job of a group this node does
+            // not serve: queue the fire for a node that runs it
+            Optional<JobTarget> declared = this.targets.find(jobName);
+            logger.debug("Queueing '{}' scheduled at {} for a node that runs it", jobName, scheduledAt);
             // its worker runs at its time: due at once
-            queue(jobName, scheduledAt, this.clock.instant(), ClaimsInTransaction.notDeclared(this.runner.nodeId()));
+            queue(jobName, scheduledAt, this.clock.instant(), this.groups.whyNotHere(declared, this.runner.nodeId()));
             this.wakeQueue.run();
-            this.listener.skipped(jobName, ExecutionListener.SkipReason.NOT_DECLARED);
+            this.listener.skipped(
+                    jobName,
+                    declared.isPresent()
+                            ? ExecutionListener.SkipReason.OTHER_GROUP
+                            : ExecutionListener.SkipReason.NOT_DECLARED);
             return Outcome.DEFERRED;
         }
         // the claim's start is read at each try: the sweep of stale attempts measures from it

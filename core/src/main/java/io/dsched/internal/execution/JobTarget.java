@@ -10,6 +10,7 @@ import java.util.Objects;
  * runs.
  *
  * @param name the job or handler name
+ * @param group the node group it runs in: only nodes that serve it run its attempts
  * @param retry how its failures are retried
  * @param timeout longest a run may take, or {@code null}
  * @param guarded whether runs must not overlap (scheduled jobs)
@@ -19,6 +20,7 @@ import java.util.Objects;
  */
 public record JobTarget(
         String name,
+        String group,
         RetryPolicy retry,
         Duration timeout,
         boolean guarded,
@@ -28,6 +30,7 @@ public record JobTarget(
 
     public JobTarget {
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(group, "group");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(invoker, "invoker");
     }

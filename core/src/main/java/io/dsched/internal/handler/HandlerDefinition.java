@@ -11,16 +11,24 @@ import java.util.Objects;
  *
  * @param name the handler's name
  * @param payloadType the type its payload is read as, or {@code null} if it takes none
+ * @param group the node group it runs in, and the one-offs and runtime jobs that run it
  * @param retry how its failures are retried
  * @param timeout longest a run may take, or {@code null}
  * @param source where it was declared, for messages
  * @param invoker runs it
  */
 public record HandlerDefinition(
-        String name, Type payloadType, RetryPolicy retry, Duration timeout, String source, JobTarget.Invoker invoker) {
+        String name,
+        Type payloadType,
+        String group,
+        RetryPolicy retry,
+        Duration timeout,
+        String source,
+        JobTarget.Invoker invoker) {
 
     public HandlerDefinition {
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(group, "group");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(invoker, "invoker");
     }

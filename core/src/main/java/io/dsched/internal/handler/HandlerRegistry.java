@@ -43,7 +43,14 @@ public final class HandlerRegistry implements JobTargets {
     public Optional<JobTarget> find(String name) {
         return handler(name)
                 .map((handler) -> new JobTarget(
-                        handler.name(), handler.retry(), handler.timeout(), false, null, null, handler.invoker()));
+                        handler.name(),
+                        handler.group(),
+                        handler.retry(),
+                        handler.timeout(),
+                        false,
+                        null,
+                        null,
+                        handler.invoker()));
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.dsched.internal.history;
 import io.dsched.definition.MisfirePolicy;
 import io.dsched.definition.Schedule;
 import io.dsched.internal.definition.JobDefinition;
+import io.dsched.internal.execution.NodeGroups;
 import io.dsched.internal.retry.RetryPolicy;
 import io.dsched.internal.store.ClusterTables;
 import io.dsched.internal.store.DatabasePlatform;
@@ -106,6 +107,7 @@ public class Housekeeping {
                 JOB_NAME,
                 new Schedule.Cron(cron, ZoneOffset.UTC),
                 MisfirePolicy.SKIP,
+                NodeGroups.ANY,
                 noRetry,
                 null,
                 null,

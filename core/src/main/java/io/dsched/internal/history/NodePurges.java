@@ -38,11 +38,15 @@ final class NodePurges {
     }
 
     int deleteClocksGone(Object cutoff) {
-        // a node's clock is forgotten with the node; one a failed start left behind, here
+        // a node's clock and groups are forgotten with the node; those a failed start left behind, here
         return this.jdbc.update(
-                this.tables.sql(
-                        "DELETE FROM dsched_node_clock WHERE measured_at < ? AND node_id NOT IN (SELECT node_id FROM dsched_node)"),
-                cutoff);
+                        this.tables.sql("DELETE FROM dsched_node_clock WHERE measured_at < ?"
+                                + " AND node_id NOT IN (SELECT node_id FROM dsched_node)"),
+                        cutoff)
+                + this.jdbc.update(
+                        this.tables.sql("DELETE FROM dsched_node_group WHERE registered_at < ?"
+                                + " AND node_id NOT IN (SELECT node_id FROM dsched_node)"),
+                        cutoff);
     }
 
     int deleteFreeLocks(Duration retention) {

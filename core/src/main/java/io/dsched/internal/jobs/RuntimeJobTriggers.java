@@ -3,6 +3,7 @@ package io.dsched.internal.jobs;
 import io.dsched.engine.DschedQuartzJob;
 import io.dsched.internal.definition.JobDefinition;
 import io.dsched.internal.engine.Triggers;
+import io.dsched.internal.execution.NodeGroups;
 import io.dsched.internal.handler.HandlerDefinition;
 import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.retry.RetryPolicy;
@@ -79,6 +80,7 @@ final class RuntimeJobTriggers {
                 job.name(),
                 job.schedule(),
                 job.misfire(),
+                handler.map(HandlerDefinition::group).orElse(NodeGroups.DEFAULT),
                 handler.map(HandlerDefinition::retry).orElse(NO_RETRY),
                 handler.map(HandlerDefinition::timeout).orElse(null),
                 null,

@@ -76,6 +76,7 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
                 .handler(job.handler())
                 .map((handler) -> new JobTarget(
                         job.name(),
+                        handler.group(),
                         handler.retry(),
                         handler.timeout(),
                         true,

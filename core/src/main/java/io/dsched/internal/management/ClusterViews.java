@@ -79,7 +79,8 @@ public class ClusterViews {
                 this.deadLetters.openCount(),
                 window,
                 counts,
-                this.jobs.names().size());
+                this.jobs.names().size(),
+                this.nodes.groups());
     }
 
     /**

@@ -85,6 +85,7 @@ class ClockSkewTests {
                 null,
                 (handedOverAfter) -> java.util.Set.of(),
                 "node-1",
+                java.util.Set.of(),
                 Duration.ofSeconds(1),
                 Duration.ofSeconds(10),
                 this.databaseClock,

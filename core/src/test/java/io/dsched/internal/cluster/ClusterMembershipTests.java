@@ -166,6 +166,7 @@ class ClusterMembershipTests {
                 this.wakeUps::incrementAndGet,
                 (handedOverAfter) -> Set.of(),
                 "node-1",
+                Set.of("default"),
                 Duration.ofMillis(10),
                 NODE_TIMEOUT,
                 this.clock,
@@ -204,6 +205,7 @@ class ClusterMembershipTests {
                 this.wakeUps::incrementAndGet,
                 inFlight,
                 nodeId,
+                Set.of("default"),
                 HEARTBEAT,
                 NODE_TIMEOUT,
                 this.clock,
@@ -248,7 +250,7 @@ class ClusterMembershipTests {
         }
 
         @Override
-        public void heartbeat(String nodeId) {
+        public boolean heartbeat(String nodeId) {
             if (this.beats.incrementAndGet() > 1) {
                 this.started.countDown();
                 // a statement on its way to the database does not heed an interrupt
@@ -260,14 +262,14 @@ class ClusterMembershipTests {
                         interrupted = true;
                     }
                 }
-                super.heartbeat(nodeId);
+                boolean joined = super.heartbeat(nodeId);
                 this.finished.countDown();
                 if (interrupted) {
                     Thread.currentThread().interrupt();
                 }
-                return;
+                return joined;
             }
-            super.heartbeat(nodeId);
+            return super.heartbeat(nodeId);
         }
     }
 

@@ -6,6 +6,7 @@ import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.execution.JobTarget;
+import io.dsched.internal.execution.NodeGroups;
 import io.dsched.internal.retry.RetryPolicy;
 import io.dsched.internal.store.DeadLetter;
 import io.dsched.internal.store.DeadLetterStatus;
@@ -95,6 +96,6 @@ class RecoveryTests {
     private static JobTarget job(int maxAttempts) {
         RetryPolicy retry = new RetryPolicy(
                 maxAttempts, Duration.ofSeconds(1), 2.0, Duration.ofSeconds(10), Duration.ZERO, List.of(), List.of());
-        return new JobTarget("settle", retry, null, false, null, null, (context, payload) -> {});
+        return new JobTarget("settle", NodeGroups.DEFAULT, retry, null, false, null, null, (context, payload) -> {});
     }
 }

@@ -19,7 +19,7 @@ final class Fixtures {
     }
 
     static JobTarget job(String name, RetryPolicy retry, boolean guarded, Duration timeout, JobTarget.Invoker invoker) {
-        return new JobTarget(name, retry, timeout, guarded, null, null, invoker);
+        return new JobTarget(name, NodeGroups.DEFAULT, retry, timeout, guarded, null, null, invoker);
     }
 
     static JobTarget job(String name, boolean guarded) {

@@ -50,6 +50,7 @@ public final class TestPipeline {
             JobTargets targets,
             Runnable wakeQueue,
             Clock clock) {
-        return new FireExecutor(store, runner, guard, targets, wakeQueue, clock, new ExecutionListener() {});
+        return new FireExecutor(
+                store, runner, guard, targets, NodeGroups.defaultOnly(), wakeQueue, clock, new ExecutionListener() {});
     }
 }

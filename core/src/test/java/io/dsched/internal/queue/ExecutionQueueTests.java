@@ -12,6 +12,7 @@ import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.JobGuard;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.execution.NodeGroups;
 import io.dsched.internal.execution.StopRequests;
 import io.dsched.internal.execution.TestPipeline;
 import io.dsched.internal.retry.RetryPolicy;
@@ -246,6 +247,7 @@ class ExecutionQueueTests {
                 case "quick" ->
                     Optional.of(new JobTarget(
                             name,
+                            NodeGroups.DEFAULT,
                             this.once,
                             null,
                             false,
@@ -253,10 +255,11 @@ class ExecutionQueueTests {
                             null,
                             (context, payload) -> quickRuns.incrementAndGet()));
                 case "slow" ->
-                    Optional.of(new JobTarget(name, this.once, null, false, null, null, (context, payload) -> {
-                        slowStarted.countDown();
-                        release.await();
-                    }));
+                    Optional.of(new JobTarget(
+                            name, NodeGroups.DEFAULT, this.once, null, false, null, null, (context, payload) -> {
+                                slowStarted.countDown();
+                                release.await();
+                            }));
                 default -> Optional.empty();
             };
         }

@@ -19,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -154,7 +155,8 @@ abstract class AbstractHealthTests {
                 () -> 0,
                 () -> 0L,
                 new ClockSkew(new DatabaseClock(Clock.systemUTC()), Duration.ofSeconds(2), "node-1"),
-                () -> "polling");
+                () -> "polling",
+                List::of);
 
         Health health = indicator.health(true);
 

@@ -253,6 +253,10 @@ abstract class AbstractHousekeepingTests {
         nodeClock("gone-young", within(HISTORY));
         nodeClock("gone-running", beyond(HISTORY));
         nodeClock("never-seen", beyond(HISTORY));
+        nodeGroup("gone-old", beyond(HISTORY));
+        nodeGroup("gone-young", beyond(HISTORY));
+        nodeGroup("never-seen", beyond(HISTORY));
+        nodeGroup("left-just-now", within(HISTORY));
         rules.put("dsched_node", () -> {
             assertThat(count(
                             "dsched_node n WHERE n.last_seen < ? AND NOT EXISTS (SELECT 1 FROM dsched_execution e"
@@ -270,6 +274,17 @@ abstract class AbstractHousekeepingTests {
                     .isZero();
             assertThat(strings("SELECT node_id FROM dsched_node_clock"))
                     .containsExactlyInAnyOrder("node-1", "node-2", "gone-young", "gone-running");
+        });
+
+        rules.put("dsched_node_group", () -> {
+            // a node's groups go with the node: those of a node gone for the retention, here
+            assertThat(count(
+                            "dsched_node_group g WHERE g.registered_at < ?"
+                                    + " AND g.node_id NOT IN (SELECT node_id FROM dsched_node)",
+                            cutoff(HISTORY)))
+                    .isZero();
+            assertThat(strings("SELECT node_id FROM dsched_node_group"))
+                    .containsExactlyInAnyOrder("node-1", "node-2", "gone-young", "left-just-now");
         });
 
         // dsched_deployment, dsched_node_deployment, dsched_job_removal: after the deployment retention
@@ -546,6 +561,13 @@ abstract class AbstractHousekeepingTests {
                 id,
                 this.platform.dialect().bindable(lastSeen.minus(1, ChronoUnit.DAYS)),
                 this.platform.dialect().bindable(lastSeen));
+    }
+
+    private void nodeGroup(String id, Instant registeredAt) {
+        this.sql.update(
+                "INSERT INTO dsched_node_group (node_id, group_name, registered_at) VALUES (?, 'reports', ?)",
+                id,
+                this.platform.dialect().bindable(registeredAt));
     }
 
     private void nodeClock(String id, Instant measuredAt) {

@@ -104,6 +104,7 @@ abstract class AbstractSchemaScriptTests {
             "dsched_dead_letter",
             "dsched_node",
             "dsched_node_clock",
+            "dsched_node_group",
             "dsched_job",
             "dsched_execution_log",
             "dsched_audit",

@@ -77,6 +77,11 @@ abstract class AbstractAdminUiTests extends AdminUiSession {
         signIn("admin");
         this.browser.page("/", "Overview");
         assertThat(this.browser.text("main table")).contains("ui-node-1").contains("alive");
+        // the node serves the default group, in which every job of the sample runs
+        assertThat(this.browser.text("[data-group='default']"))
+                .contains("served")
+                .contains("ui-node-1");
+        assertThat(this.browser.text(".tiles")).contains("Node groups");
         assertThat(this.browser.all("svg.chart")).hasSize(3);
         assertThat(this.browser.text(".tiles")).contains("Dead-letter backlog").contains("Executions, last hour");
         // executions per minute stack what succeeded, failed and has not ended; every legend key

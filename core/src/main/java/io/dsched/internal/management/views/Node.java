@@ -1,6 +1,7 @@
 package io.dsched.internal.management.views;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * A node of the cluster.
@@ -14,6 +15,7 @@ import java.time.Instant;
  *     (negative when behind), or {@code null} if not measured
  * @param clockSkewed whether that offset is beyond {@code dsched.cluster.max-clock-skew}, so that
  *     the node takes no fires
+ * @param groups the node groups it serves, none for a node that runs no jobs
  */
 public record Node(
         String id,
@@ -22,4 +24,5 @@ public record Node(
         boolean alive,
         boolean self,
         Double clockOffsetSeconds,
-        boolean clockSkewed) {}
+        boolean clockSkewed,
+        List<String> groups) {}

@@ -16,6 +16,7 @@ import java.util.Map;
  * @param window the window the counts cover
  * @param counts attempts that started within the window, by state
  * @param jobs how many jobs this node knows
+ * @param groups the node groups of the cluster, with the live nodes that serve each
  */
 public record Overview(
         String node,
@@ -25,4 +26,5 @@ public record Overview(
         long deadLetterBacklog,
         Duration window,
         Map<ExecutionStatus, Long> counts,
-        int jobs) {}
+        int jobs,
+        List<Group> groups) {}
