@@ -64,6 +64,9 @@ public final class ClusterMembership implements SmartLifecycle {
 
     private volatile Instant healthySince;
 
+    /** Whether this node's groups are recorded since it last joined; a failed record is made again. */
+    private volatile boolean groupsRecorded;
+
     private final Instant createdAt;
 
     private final Function<Instant, Set<Long>> inFlight;
@@ -126,6 +129,7 @@ public final class ClusterMembership implements SmartLifecycle {
         awaitSilenceOfEarlierProcess();
         this.nodes.heartbeat(this.nodeId);
         this.nodes.serve(this.nodeId, this.groups);
+        this.groupsRecorded = true;
         this.healthySince = this.clock.instant();
         // attempts left running by an earlier process with this node id cannot be running now;
         // this process's own queue may already have claimed some (Spring starts it first, as a
@@ -172,9 +176,11 @@ public final class ClusterMembership implements SmartLifecycle {
             return;
         }
         try {
-            if (this.nodes.heartbeat(this.nodeId)) {
+            if (this.nodes.heartbeat(this.nodeId) || !this.groupsRecorded) {
                 // forgotten by the others while it could not reach the database: it joins again
+                this.groupsRecorded = false;
                 this.nodes.serve(this.nodeId, this.groups);
+                this.groupsRecorded = true;
             }
             if (this.healthySince == null) {
                 this.healthySince = this.clock.instant();

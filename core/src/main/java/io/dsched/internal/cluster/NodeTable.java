@@ -152,7 +152,12 @@ public class NodeTable {
                 this.dialect.bindable(sighting.lastSeen()));
         if (forgotten > 0) {
             this.jdbc.update(this.tables.sql("DELETE FROM dsched_node_clock WHERE node_id = ?"), sighting.nodeId());
-            this.jdbc.update(this.tables.sql("DELETE FROM dsched_node_group WHERE node_id = ?"), sighting.nodeId());
+            // unless the node joined again meanwhile, and recorded its groups anew
+            this.jdbc.update(
+                    this.tables.sql("DELETE FROM dsched_node_group WHERE node_id = ?"
+                            + " AND NOT EXISTS (SELECT 1 FROM dsched_node n WHERE n.node_id = ?)"),
+                    sighting.nodeId(),
+                    sighting.nodeId());
         }
     }
 

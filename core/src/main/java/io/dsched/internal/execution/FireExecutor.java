@@ -236,8 +236,13 @@ public final class FireExecutor {
             // not serve: queue the fire for a node that runs it
             Optional<JobTarget> declared = this.targets.find(jobName);
             logger.debug("Queueing '{}' scheduled at {} for a node that runs it", jobName, scheduledAt);
-            // its worker runs at its time: due at once
-            queue(jobName, scheduledAt, this.clock.instant(), this.groups.whyNotHere(declared, this.runner.nodeId()));
+            // its worker runs at its time: due at once; tried again while the database fails
+            // transiently, as a claim is, for the fire has no other record yet
+            String reason = this.groups.whyNotHere(declared, this.runner.nodeId());
+            TransientFailures.retry(
+                    "the fire of '" + jobName + "' queued for another node",
+                    CLAIM_PATIENCE,
+                    () -> queue(jobName, scheduledAt, this.clock.instant(), reason));
             this.wakeQueue.run();
             this.listener.skipped(
                     jobName,
