@@ -56,6 +56,7 @@ class AlertRulesTests {
             "dsched_recoveries_total",
             "dsched_cluster_nodes",
             "dsched_cluster_nodes_expected",
+            "dsched_group_nodes",
             "dsched_one_off_pending",
             "dsched_job_last_success_timestamp_seconds",
             "dsched_job_period_seconds");
@@ -131,7 +132,7 @@ class AlertRulesTests {
         Set<String> sections = runbookSections();
         List<Pattern> routes = uiRoutes();
         List<Map<String, Object>> rules = rules();
-        assertThat(rules).hasSize(7);
+        assertThat(rules).hasSize(8);
         for (Map<String, Object> rule : rules) {
             String alert = (String) rule.get("alert");
             @SuppressWarnings("unchecked")
