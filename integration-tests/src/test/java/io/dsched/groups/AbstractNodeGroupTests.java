@@ -1,6 +1,7 @@
 package io.dsched.groups;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.dsched.internal.health.DschedHealthIndicator;
@@ -16,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -155,7 +157,7 @@ abstract class AbstractNodeGroupTests {
 
         Map<String, Object> badGroup = new HashMap<>(EVERY_SECOND);
         badGroup.put("test.render.group", "no spaces");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> this.cluster.start("bad-1", GroupJobs.class, badGroup))
+        assertThatThrownBy(() -> this.cluster.start("bad-1", GroupJobs.class, badGroup))
                 .hasStackTraceContaining("Jobs.render()")
                 .hasStackTraceContaining("group 'no spaces' is not a valid group name");
     }
@@ -167,7 +169,7 @@ abstract class AbstractNodeGroupTests {
     }
 
     private static Set<String> nodesThatRan(String job) {
-        Set<String> nodes = new java.util.TreeSet<>();
+        Set<String> nodes = new TreeSet<>();
         GroupJobs.runs(job).values().forEach(nodes::addAll);
         return nodes;
     }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -48,7 +49,7 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
 
     private final Supplier<String> notices;
 
-    private final Supplier<List<GroupLiveness.Group>> groups;
+    private final Function<List<NodeSighting>, List<GroupLiveness.Group>> groups;
 
     /**
      * Creates the indicator.
@@ -60,7 +61,7 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
      * @param openDeadLetters counts the open dead letters
      * @param skew the node's clock measured against the database's
      * @param notices how the node hears of the attempts other nodes submit
-     * @param groups reads the node groups and the live nodes that serve each
+     * @param groups reads the node groups and which of the nodes read serve each
      */
     public DschedHealthIndicator(
             String nodeId,
@@ -71,7 +72,7 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
             LongSupplier openDeadLetters,
             ClockSkew skew,
             Supplier<String> notices,
-            Supplier<List<GroupLiveness.Group>> groups) {
+            Function<List<NodeSighting>, List<GroupLiveness.Group>> groups) {
         super("dsched health check failed");
         this.nodeId = nodeId;
         this.running = running;
@@ -96,7 +97,7 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
         builder.withDetail("liveNodes", live)
                 .withDetail("runningAttempts", this.runningAttempts.getAsInt())
                 .withDetail("openDeadLetters", this.openDeadLetters.getAsLong());
-        reportGroups(builder);
+        reportGroups(builder, sightings);
         Optional<NodeSighting> self = sightings.stream()
                 .filter((node) -> node.nodeId().equals(this.nodeId))
                 .findFirst();
@@ -115,10 +116,10 @@ public final class DschedHealthIndicator extends AbstractHealthIndicator {
         }
     }
 
-    private void reportGroups(Health.Builder builder) {
+    private void reportGroups(Health.Builder builder, List<NodeSighting> sightings) {
         Map<String, Integer> liveNodes = new LinkedHashMap<>();
         List<String> stalled = new ArrayList<>();
-        for (GroupLiveness.Group group : this.groups.get()) {
+        for (GroupLiveness.Group group : this.groups.apply(sightings)) {
             liveNodes.put(group.name(), group.liveNodes().size());
             if (group.stalled()) {
                 stalled.add(group.name());

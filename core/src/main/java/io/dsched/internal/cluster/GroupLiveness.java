@@ -2,6 +2,7 @@ package io.dsched.internal.cluster;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,8 +39,17 @@ public final class GroupLiveness {
      * @return the groups, by name
      */
     public List<Group> groups() {
-        Set<String> live = new java.util.HashSet<>();
-        for (NodeSighting node : this.nodes.sightings()) {
+        return groups(this.nodes.sightings());
+    }
+
+    /**
+     * Reads the groups, and the live nodes that serve each among nodes read already.
+     * @param sightings the nodes of the cluster, as just read
+     * @return the groups, by name
+     */
+    public List<Group> groups(List<NodeSighting> sightings) {
+        Set<String> live = new HashSet<>();
+        for (NodeSighting node : sightings) {
             if (node.isAlive(this.nodeTimeout)) {
                 live.add(node.nodeId());
             }

@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -103,7 +104,7 @@ public final class NodeGroups {
      * @return their groups, sorted
      */
     public static Set<String> of(JobTargets targets) {
-        Set<String> groups = new java.util.TreeSet<>();
+        Set<String> groups = new TreeSet<>();
         for (String name : targets.names()) {
             targets.find(name)
                     .map(JobTarget::group)

@@ -14,12 +14,14 @@ import io.dsched.internal.store.ExecutionStore;
 import io.dsched.internal.store.InMemoryStore;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.StreamSupport;
@@ -196,6 +198,40 @@ class ClusterMembershipTests {
                 .doesNotContain("node-1");
     }
 
+    @Test
+    void aNodeForgottenByTheOthersRecordsItsGroupsAgainWhenItRejoinsEvenIfTheFirstRecordFails() {
+        FailingGroupRecords failing = new FailingGroupRecords(this.dataSource);
+        ClusterMembership membership = new ClusterMembership(
+                failing,
+                this.store,
+                new NoTargets(),
+                this.wakeUps::incrementAndGet,
+                (handedOverAfter) -> Set.of(),
+                "node-1",
+                Set.of("reports", "default"),
+                Duration.ofMillis(10),
+                NODE_TIMEOUT,
+                this.clock,
+                new ClockSkew(this.clock, Duration.ofSeconds(5), "node-1"));
+        membership.start();
+        try {
+            assertThat(this.nodes.groups()).containsEntry("node-1", Set.of("default", "reports"));
+
+            // the others forget the node, as after an outage longer than the node timeout; its record
+            // of its groups on rejoining fails once
+            failing.failNext.set(true);
+            this.sql.update("DELETE FROM dsched_node WHERE node_id = 'node-1'");
+            this.sql.update("DELETE FROM dsched_node_group WHERE node_id = 'node-1'");
+
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> !failing.failNext.get() && this.nodes.groups().containsKey("node-1"));
+            assertThat(this.nodes.groups()).containsEntry("node-1", Set.of("default", "reports"));
+        } finally {
+            membership.stop();
+        }
+    }
+
     private ClusterMembership membership(String nodeId, Function<Instant, Set<Long>> inFlight) {
         ClockSkew skew = new ClockSkew(this.clock, Duration.ofSeconds(5), nodeId);
         return new ClusterMembership(
@@ -232,6 +268,24 @@ class ClusterMembershipTests {
                 .filter((attempt) -> attempt.jobName().equals(jobName))
                 .sorted(Comparator.comparingInt(ExecutionRecord::attempt))
                 .toList();
+    }
+
+    /** A node table whose next record of a node's groups fails once, when told to. */
+    private static final class FailingGroupRecords extends NodeTable {
+
+        final AtomicBoolean failNext = new AtomicBoolean();
+
+        FailingGroupRecords(DataSource dataSource) {
+            super(dataSource, DatabasePlatform.H2, ClusterTables.DEFAULT);
+        }
+
+        @Override
+        public void serve(String nodeId, Collection<String> groups) {
+            if (this.failNext.compareAndSet(true, false)) {
+                throw new IllegalStateException("the database did not answer");
+            }
+            super.serve(nodeId, groups);
+        }
     }
 
     /** A node whose heartbeats after the first are held, as a statement slow on the database is. */

@@ -156,7 +156,7 @@ abstract class AbstractHealthTests {
                 () -> 0L,
                 new ClockSkew(new DatabaseClock(Clock.systemUTC()), Duration.ofSeconds(2), "node-1"),
                 () -> "polling",
-                List::of);
+                (sightings) -> List.of());
 
         Health health = indicator.health(true);
 
