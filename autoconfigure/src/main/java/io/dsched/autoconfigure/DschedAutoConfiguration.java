@@ -6,6 +6,7 @@ import io.dsched.internal.engine.NodeId;
 import io.dsched.internal.engine.WorkerThreads;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.execution.NodeGroups;
+import io.dsched.internal.execution.WorkerPools;
 import io.dsched.internal.store.ClusterTables;
 import io.dsched.internal.store.DatabasePlatform;
 import javax.sql.DataSource;
@@ -56,6 +57,13 @@ public final class DschedAutoConfiguration {
     @ConditionalOnMissingBean
     NodeGroups dschedNodeGroups(DschedProperties properties) {
         return new NodeGroups(properties.getNode().getGroups());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    WorkerPools dschedWorkerPools(NodeGroups groups, DschedProperties properties) {
+        return new WorkerPools(
+                groups, properties.getThreads(), properties.getNode().getGroupThreads());
     }
 
     @Bean

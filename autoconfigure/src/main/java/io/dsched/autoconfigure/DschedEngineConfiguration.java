@@ -16,6 +16,7 @@ import io.dsched.internal.engine.NodeId;
 import io.dsched.internal.engine.QuartzSettings;
 import io.dsched.internal.engine.WorkerThreads;
 import io.dsched.internal.execution.FireExecutor;
+import io.dsched.internal.execution.WorkerPools;
 import io.dsched.internal.history.Housekeeping;
 import io.dsched.internal.jobs.RuntimeJobs;
 import io.dsched.internal.store.DeploymentStore;
@@ -58,6 +59,7 @@ final class DschedEngineConfiguration {
             ClockSkew skew,
             DatabaseClock clock,
             WorkerThreads workerThreads,
+            WorkerPools pools,
             StartBacklog backlog,
             ObjectProvider<DschedCustomizer> customizers)
             throws SchedulerException {
@@ -79,6 +81,7 @@ final class DschedEngineConfiguration {
                 cluster.getIdleWait(),
                 cluster.getMisfireThreshold(),
                 cluster.isSkipLocked());
+        QuartzSettings.groupThreads(quartz, pools.groupThreads());
         QuartzSettings.fireAhead(quartz, cluster.getFireAhead(), cluster.getFireAheadMax());
         QuartzSettings.workerThreads(quartz, workerThreads);
         DschedEngineSettings settings =

@@ -26,6 +26,9 @@ public final class DschedEngineSettings {
                     "dsched's pool starts each fire at its time, which a fire made ahead of it needs"),
             Map.entry("org.quartz.threadPool.capacity", "set dsched.cluster.fire-ahead-max instead"),
             Map.entry(
+                    "org.quartz.threadPool.groupThreads",
+                    "set dsched.node.group-threads instead: the queue's pools follow it too"),
+            Map.entry(
                     "org.quartz.threadPool.virtualThreads",
                     "set spring.threads.virtual.enabled instead (it takes effect on Java 21 and later)"),
             Map.entry("org.quartz.jobStore.fireAheadMillis", "set dsched.cluster.fire-ahead instead"),

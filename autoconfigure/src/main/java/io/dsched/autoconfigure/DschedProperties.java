@@ -6,7 +6,9 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.logging.LogLevel;
@@ -376,12 +378,29 @@ public class DschedProperties {
          */
         private List<String> groups = new ArrayList<>(List.of(NodeGroups.DEFAULT));
 
+        /**
+         * Threads of a worker pool of its own for a group this node serves, so that a slow group
+         * cannot take the threads of another (dsched.node.group-threads.reports=4): as many for
+         * its fires as for its one-offs, retries and replays. A fire that finds all of them busy
+         * waits in the queue for a free one on any node of the group. Groups not named, and
+         * dsched's own jobs, share the dsched.threads of the node.
+         */
+        private Map<String, Integer> groupThreads = new LinkedHashMap<>();
+
         public List<String> getGroups() {
             return this.groups;
         }
 
         public void setGroups(List<String> groups) {
             this.groups = groups;
+        }
+
+        public Map<String, Integer> getGroupThreads() {
+            return this.groupThreads;
+        }
+
+        public void setGroupThreads(Map<String, Integer> groupThreads) {
+            this.groupThreads = groupThreads;
         }
     }
 

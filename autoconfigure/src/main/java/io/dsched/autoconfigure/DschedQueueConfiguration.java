@@ -6,6 +6,7 @@ import io.dsched.internal.engine.WorkerThreads;
 import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.execution.NodeGroups;
+import io.dsched.internal.execution.WorkerPools;
 import io.dsched.internal.queue.AfterCommit;
 import io.dsched.internal.queue.ClusterNotices;
 import io.dsched.internal.queue.DueNotice;
@@ -49,20 +50,20 @@ final class DschedQueueConfiguration {
             ExecutionStore store,
             AttemptRunner runner,
             JobTargets targets,
-            NodeGroups groups,
+            WorkerPools pools,
             DschedProperties properties,
             DschedSchemaInitializer schemaInitializer,
             GracefulShutdown shutdown,
             DatabaseClock clock,
             WorkerThreads workerThreads) {
-        // the queue claims the attempts of the jobs and handlers of the groups this node serves alone
+        // the queue claims the attempts of the jobs and handlers of the groups this node serves alone,
+        // each worker pool those of its own groups
         return new ExecutionQueue(
                 store,
                 runner,
-                groups.served(targets),
+                pools.pools(targets),
                 clock,
                 properties.getQueue().getPollInterval(),
-                properties.getThreads(),
                 workerThreads,
                 shutdown,
                 properties.isRunJobs());

@@ -43,6 +43,25 @@ class DschedAutoConfigurationTests {
     }
 
     @Test
+    void aGroupWithWorkersOfItsOwnGrowsTheQuartzPoolAndAGroupTheNodeDoesNotServeFailsStartUp() {
+        this.withH2
+                .withPropertyValues(
+                        "dsched.threads=3", "dsched.node.groups=reports,default", "dsched.node.group-threads.reports=2")
+                .run((context) -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(DschedEngine.class)
+                                    .scheduler()
+                                    .getMetaData()
+                                    .getThreadPoolSize())
+                            .isEqualTo(5);
+                });
+        this.withH2.withPropertyValues("dsched.node.group-threads.billing=2").run((context) -> assertThat(context)
+                .getFailure()
+                .rootCause()
+                .hasMessageContaining("dsched.node.group-threads.billing: this node does not serve group"));
+    }
+
+    @Test
     void buildsOnePayloadMapperForSubmissionsAndHandlersAsItStartsNotAtTheFirstSubmission() {
         this.withH2.run((context) -> {
             assertThat(context).hasSingleBean(PayloadJsonMapper.class);

@@ -49,6 +49,11 @@ public interface ExecutionListener {
          * The job runs in a node group this node does not serve: a fire waits for a node that
          * serves it.
          */
-        OTHER_GROUP
+        OTHER_GROUP,
+        /**
+         * Every worker of the job's group on this node was busy: the fire waits for a free one on
+         * any node that serves the group.
+         */
+        NO_FREE_WORKER
     }
 }

@@ -162,6 +162,64 @@ abstract class AbstractNodeGroupTests {
                 .hasStackTraceContaining("group 'no spaces' is not a valid group name");
     }
 
+    @Test
+    void aSlowGroupWithWorkersOfItsOwnNeverDelaysTheFiresAndOneOffsOfAnotherGroup() {
+        Map<String, Object> properties = new HashMap<>(EVERY_SECOND);
+        properties.put("dsched.node.groups", "reports,default");
+        properties.put("dsched.threads", "2");
+        properties.put("dsched.node.group-threads.reports", "2");
+        properties.put("test.slow.cron", "* * * * * *");
+        try {
+            ClusterNode both = this.cluster.start("both-1", GroupJobs.class, properties);
+            JobScheduler scheduler = both.bean(JobScheduler.class);
+            for (int i = 0; i < 4; i++) {
+                scheduler.submit(OneOff.of("slow-render", null).withKey("slow-" + i));
+            }
+            // every worker of reports is held, for fires and for one-offs
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> slowReportsRunning() == 2
+                            && GroupJobs.runs("slow-render").size() == 2);
+
+            // meanwhile the default group's fires start on time and its one-offs at once
+            int ticks = GroupJobs.TICK_LAGS.size();
+            for (int i = 0; i < 5; i++) {
+                scheduler.submit(OneOff.of("quick", null).withKey("quick-" + i));
+            }
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> GroupJobs.TICK_LAGS.size() >= ticks + 4
+                            && GroupJobs.runs("quick").size() == 5);
+            assertThat(GroupJobs.TICK_LAGS.subList(ticks, ticks + 4))
+                    .allSatisfy((lag) -> assertThat(lag).isLessThan(Duration.ofMillis(800)));
+            assertThat(slowReportsRunning()).isEqualTo(2);
+            assertThat(GroupJobs.runs("slow-render")).hasSize(2);
+
+            // the fires of reports that found its workers busy wait for a free one, on any node
+            await().atMost(Duration.ofSeconds(10)).until(() -> waitingForAWorker() >= 3);
+            assertThat(new JdbcTemplate(this.cluster.observer())
+                            .queryForList(
+                                    "SELECT DISTINCT status_reason FROM dsched_execution WHERE job_name LIKE"
+                                            + " 'slow-report-%' AND status = 'SCHEDULED' AND status_reason LIKE"
+                                            + " 'waiting for a free worker%'",
+                                    String.class))
+                    .containsExactly("waiting for a free worker of group 'reports': all of node both-1's were busy");
+
+            // released, reports runs every attempt that waited for its workers, each once
+            List<String> waited = waitingKeysLike("slow-report-%");
+            GroupJobs.slow.countDown();
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> GroupJobs.runs("slow-render").size() == 4
+                            && ranKeys("slow-report-1", "slow-report-2", "slow-report-3")
+                                    .containsAll(waited));
+            for (String job : List.of("slow-report-1", "slow-report-2", "slow-report-3", "slow-render", "quick")) {
+                assertThat(runsOnMoreThanOneNode(job)).isEmpty();
+                assertThat(GroupJobs.runs(job).values())
+                        .allSatisfy((nodes) -> assertThat(nodes).hasSize(1));
+            }
+        } finally {
+            GroupJobs.slow.countDown();
+        }
+    }
+
     private ClusterNode start(String id, String groups) {
         Map<String, Object> properties = new HashMap<>(EVERY_SECOND);
         properties.put("dsched.node.groups", groups);
@@ -179,6 +237,37 @@ abstract class AbstractNodeGroupTests {
                 .filter((run) -> run.getValue().size() > 1)
                 .map(Map.Entry::getKey)
                 .toList();
+    }
+
+    private static long slowReportsRunning() {
+        return GroupJobs.runs("slow-report-1").size()
+                + GroupJobs.runs("slow-report-2").size()
+                + GroupJobs.runs("slow-report-3").size();
+    }
+
+    private static Set<String> ranKeys(String... jobs) {
+        Set<String> keys = new TreeSet<>();
+        for (String job : jobs) {
+            keys.addAll(GroupJobs.runs(job).keySet());
+        }
+        return keys;
+    }
+
+    private long waitingForAWorker() {
+        return new JdbcTemplate(this.cluster.observer())
+                .queryForObject(
+                        "SELECT COUNT(*) FROM dsched_execution WHERE job_name LIKE 'slow-report-%'"
+                                + " AND status = 'SCHEDULED' AND status_reason LIKE 'waiting for a free worker%'",
+                        Long.class);
+    }
+
+    private List<String> waitingKeysLike(String jobs) {
+        return new JdbcTemplate(this.cluster.observer())
+                .queryForList(
+                        "SELECT idempotency_key FROM dsched_execution WHERE job_name LIKE ?"
+                                + " AND status IN ('SCHEDULED', 'RETRY_SCHEDULED')",
+                        String.class,
+                        jobs);
     }
 
     private long waiting(String job) {

@@ -64,8 +64,8 @@ public final class FireDispatcher implements JobFactory, FireClaims {
     }
 
     /**
-     * Creates the job of a fire, and tells the {@link TimedWorkerPool} when the fire is to start
-     * and, if it was claimed in the transaction that fired it, that it is in its worker's hands
+     * Creates the job of a fire, and tells the {@link TimedWorkerPool} when the fire is to start,
+     * the group whose workers run it and, if it was claimed in the transaction that fired it, that it is in its worker's hands
      * from the moment that worker starts it.
      */
     @Override
@@ -74,6 +74,7 @@ public final class FireDispatcher implements JobFactory, FireClaims {
         Date scheduledAt = bundle.getScheduledFireTime();
         TimedWorkerPool.startAt(
                 (scheduledAt != null) ? scheduledAt.getTime() : 0,
+                this.executor.groupOf(bundle.getJobDetail().getKey().getName()),
                 (claimedAhead != null) ? () -> this.executor.handedOver(claimedAhead) : () -> {});
         return new DschedQuartzJob(this::dispatch);
     }
@@ -157,7 +158,10 @@ public final class FireDispatcher implements JobFactory, FireClaims {
             return;
         }
         try {
-            if (claimedAhead != null) {
+            if (TimedWorkerPool.spilled()) {
+                this.executor.waitForWorker(
+                        jobName, context.getScheduledFireTime().toInstant(), claimedAhead);
+            } else if (claimedAhead != null) {
                 this.executor.run(claimedAhead);
             } else {
                 this.executor.fire(jobName, context.getScheduledFireTime().toInstant());

@@ -7,16 +7,19 @@ package io.dsched.internal.engine;
  * job's runnable can see the other: the hint travels on that thread.
  *
  * @param epochMillis the time the fire was scheduled for
+ * @param group the node group of the fire's job, which picks its worker pool
  * @param onStart run on the worker as it starts the fire, before the job
  */
-record FireStart(long epochMillis, Runnable onStart) {
+record FireStart(long epochMillis, String group, Runnable onStart) {
 
     private static final ThreadLocal<FireStart> NEXT = new ThreadLocal<>();
 
     private static final ThreadLocal<Boolean> GIVEN_UP = new ThreadLocal<>();
 
-    /** A fire with no hint: it starts at once. */
-    static final FireStart NOW = new FireStart(0, () -> {});
+    private static final ThreadLocal<Boolean> SPILLED = new ThreadLocal<>();
+
+    /** A fire with no hint: it starts at once, in the shared pool. */
+    static final FireStart NOW = new FireStart(0, "", () -> {});
 
     /** Tells the pool, on Quartz's thread, of the next fire it is handed. */
     static void next(FireStart start) {
@@ -46,5 +49,23 @@ record FireStart(long epochMillis, Runnable onStart) {
      */
     static boolean givenUp() {
         return Boolean.TRUE.equals(GIVEN_UP.get());
+    }
+
+    /** Runs a fire on this thread as one spilled: see {@link #spilled}. */
+    static void runSpilled(Runnable fire) {
+        SPILLED.set(Boolean.TRUE);
+        try {
+            fire.run();
+        } finally {
+            SPILLED.remove();
+        }
+    }
+
+    /**
+     * Whether the fire running on this thread found every worker of its pool busy: its job does not
+     * run here, and the fire waits for a free worker of its group on any node.
+     */
+    static boolean spilled() {
+        return Boolean.TRUE.equals(SPILLED.get());
     }
 }

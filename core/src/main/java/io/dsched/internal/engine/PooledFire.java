@@ -2,7 +2,7 @@ package io.dsched.internal.engine;
 
 /**
  * A fire handed to the {@link TimedWorkerPool}: Quartz's runnable of the fire, what to do as a
- * worker starts it, and the time it is to start at. Kept by identity: two fires are never equal.
+ * worker starts it, the time it is to start at, and its job's group. Kept by identity: two fires are never equal.
  */
 final class PooledFire {
 
@@ -12,10 +12,18 @@ final class PooledFire {
 
     private final long startAt;
 
-    PooledFire(Runnable shell, Runnable onStart, long startAt) {
+    private final String group;
+
+    PooledFire(Runnable shell, Runnable onStart, long startAt, String group) {
         this.shell = shell;
         this.onStart = onStart;
         this.startAt = startAt;
+        this.group = group;
+    }
+
+    /** The node group of the fire's job, which picks its worker pool. */
+    String group() {
+        return this.group;
     }
 
     /** The time the fire is to start at, in epoch milliseconds. */

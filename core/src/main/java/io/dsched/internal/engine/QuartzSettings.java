@@ -5,6 +5,8 @@ import io.dsched.quartz.ClusterJobStore;
 import io.dsched.quartz.SkipLockedJobStore;
 import io.dsched.quartz.SpringCronTriggerPersistenceDelegate;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import javax.sql.DataSource;
 import org.quartz.utils.DBConnectionManager;
@@ -110,6 +112,24 @@ public final class QuartzSettings {
     }
 
     /**
+     * Gives node groups workers of their own in a node's {@link TimedWorkerPool}, besides the
+     * shared ones: the pool, and each acquisition of triggers, grows by their number.
+     * @param properties the node's Quartz properties, from {@link #forNode}
+     * @param groupThreads the threads of each group with workers of its own
+     */
+    public static void groupThreads(Properties properties, Map<String, Integer> groupThreads) {
+        if (groupThreads.isEmpty()) {
+            return;
+        }
+        int extra = groupThreads.values().stream().mapToInt(Integer::intValue).sum();
+        properties.setProperty("org.quartz.threadPool.groupThreads", WorkerLanes.spec(groupThreads));
+        for (String key :
+                List.of("org.quartz.threadPool.capacity", "org.quartz.scheduler.batchTriggerAcquisitionMaxCount")) {
+            properties.setProperty(key, String.valueOf(Integer.parseInt(properties.getProperty(key)) + extra));
+        }
+    }
+
+    /**
      * Has a node's store fire triggers ahead of their time, when it is the {@link SkipLockedJobStore}:
      * each trigger is fired and claimed at least the lead before it is due, and its fire waits in
      * the node's {@link TimedWorkerPool} for its time.
@@ -123,7 +143,8 @@ public final class QuartzSettings {
                 || !SkipLockedJobStore.class.getName().equals(properties.getProperty("org.quartz.jobStore.class"))) {
             return false;
         }
-        int threads = Integer.parseInt(properties.getProperty("org.quartz.threadPool.threadCount"));
+        // all the workers, the shared ones and those of groups with workers of their own
+        int threads = Integer.parseInt(properties.getProperty("org.quartz.threadPool.capacity"));
         int capacity = Math.max(threads, most);
         properties.setProperty("org.quartz.jobStore.fireAheadMillis", String.valueOf(lead.toMillis()));
         properties.setProperty("org.quartz.threadPool.capacity", String.valueOf(capacity));

@@ -4,12 +4,8 @@ import io.dsched.quartz.StartBacklog;
 import io.dsched.quartz.StoreHooks;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import org.quartz.spi.ThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +26,14 @@ import org.slf4j.LoggerFactory;
  * ({@link #startAt}), called on Quartz's scheduler thread for each fire just before it is handed
  * over.
  *
+ * <p>With groups that have workers of their own ({@code org.quartz.threadPool.groupThreads}, from
+ * {@code dsched.node.group-threads}), each such group's fires run on its own {@link WorkerLane}
+ * and every other fire on the shared one of {@code threadCount} threads: a fire whose lane has no
+ * free worker is not queued behind the others of its group, which would in time fill the pool and
+ * keep Quartz's thread from taking any group's fires, but spilled ({@link #spilled}): its job does
+ * not run here, and the fire waits in the queue of attempts for a free worker of its group on any
+ * node. Quartz's thread waits only while every lane is busy.
+ *
  * <p>It counts the fires whose time has come and that wait for a worker in the {@link
  * StartBacklog} of the scheduler it is created with ({@link StoreHooks#beingInstalled}): the node's
  * writes that can wait hold back while there are any.
@@ -42,28 +46,24 @@ public final class TimedWorkerPool implements ThreadPool {
 
     private int capacity;
 
+    private String groupThreads = "";
+
     private String threadNamePrefix = "dsched-worker";
 
     private WorkerThreads workerThreads = WorkerThreads.PLATFORM;
 
     private StartBacklog backlog = StartBacklog.NONE;
 
-    private ScheduledThreadPoolExecutor timer;
+    private FireTimer timer;
 
-    private ThreadPoolExecutor workers;
+    private WorkerLanes lanes;
 
     private final Object room = new Object();
 
     /** Fires taken, waiting or running; guarded by {@link #room}. */
     private int taken;
 
-    /** Fires handed to the workers, running or waiting for one; guarded by {@link #room}. */
-    private int atWorkers;
-
     private boolean shutDown;
-
-    /** Fires handed over before their time, waiting for it. */
-    private final java.util.Set<PooledFire> waiting = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * Tells the pool on this thread when the next fire it is handed should start, and what to do as
@@ -72,7 +72,19 @@ public final class TimedWorkerPool implements ThreadPool {
      * @param onStart run on the worker as it starts the fire, before the job
      */
     public static void startAt(long epochMillis, Runnable onStart) {
-        FireStart.next(new FireStart(epochMillis, onStart));
+        startAt(epochMillis, "", onStart);
+    }
+
+    /**
+     * Tells the pool on this thread when the next fire it is handed should start, in which group's
+     * pool, and what to do as a worker starts it.
+     * @param epochMillis the fire's scheduled time
+     * @param group the node group of the fire's job; a group without workers of its own runs on the
+     *     shared ones
+     * @param onStart run on the worker as it starts the fire, before the job
+     */
+    public static void startAt(long epochMillis, String group, Runnable onStart) {
+        FireStart.next(new FireStart(epochMillis, group, onStart));
     }
 
     /**
@@ -82,6 +94,15 @@ public final class TimedWorkerPool implements ThreadPool {
      */
     public static boolean givenUp() {
         return FireStart.givenUp();
+    }
+
+    /**
+     * Whether the fire running on this thread found no free worker in its group's pool: its job
+     * must not run here, and the fire waits for a free worker of its group on any node.
+     * @return {@code true} if it was spilled
+     */
+    public static boolean spilled() {
+        return FireStart.spilled();
     }
 
     public void setThreadCount(int threadCount) {
@@ -98,6 +119,18 @@ public final class TimedWorkerPool implements ThreadPool {
 
     public int getCapacity() {
         return this.capacity;
+    }
+
+    /**
+     * Gives groups workers of their own, besides the {@code threadCount} shared ones.
+     * @param groupThreads the groups and their threads, as {@code reports=4,payments=2}
+     */
+    public void setGroupThreads(String groupThreads) {
+        this.groupThreads = groupThreads;
+    }
+
+    public String getGroupThreads() {
+        return this.groupThreads;
     }
 
     public void setThreadNamePrefix(String threadNamePrefix) {
@@ -118,24 +151,21 @@ public final class TimedWorkerPool implements ThreadPool {
         if (this.threadCount < 1) {
             throw new IllegalArgumentException("A worker pool needs at least one thread: " + this.threadCount);
         }
-        this.capacity = Math.max(this.capacity, this.threadCount);
+        this.capacity = Math.max(this.capacity, getPoolSize());
         this.backlog = StoreHooks.beingInstalled().backlog();
-        this.workers = new ThreadPoolExecutor(
+        this.lanes = new WorkerLanes(
                 this.threadCount,
-                this.threadCount,
-                0,
-                TimeUnit.MILLISECONDS,
-                new LinkedBlockingQueue<>(),
-                this.workerThreads.factory(this.threadNamePrefix + "-"));
-        this.workers.prestartAllCoreThreads();
-        this.timer = new ScheduledThreadPoolExecutor(1, threads(this.threadNamePrefix + "-timer"));
-        this.timer.setRemoveOnCancelPolicy(true);
+                WorkerLanes.groupThreads(this.groupThreads),
+                this.workerThreads,
+                this.threadNamePrefix,
+                TimedWorkerPool::threads);
+        this.timer = new FireTimer(threads(this.threadNamePrefix + "-timer"));
     }
 
     @Override
     public boolean runInThread(Runnable shell) {
         FireStart start = FireStart.take();
-        PooledFire fire = new PooledFire(shell, start.onStart(), start.epochMillis());
+        PooledFire fire = new PooledFire(shell, start.onStart(), start.epochMillis(), start.group());
         boolean shutDown;
         synchronized (this.room) {
             this.taken++;
@@ -151,50 +181,56 @@ public final class TimedWorkerPool implements ThreadPool {
     }
 
     private void startWhenDue(PooledFire fire) {
-        long early = fire.startAt() - System.currentTimeMillis();
-        if (early <= 0) {
-            start(fire);
-            return;
-        }
-        this.waiting.add(fire);
-        try {
-            this.timer.schedule(
-                    () -> {
-                        if (this.waiting.remove(fire)) {
-                            startWhenDue(fire);
-                        }
-                    },
-                    early,
-                    TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException ex) {
-            // the pool shut down meanwhile
-            if (this.waiting.remove(fire)) {
-                giveUp(List.of(fire));
-            }
-        }
+        // given up if the pool shut down meanwhile
+        this.timer.whenDue(fire, this::start, (stopped) -> giveUp(List.of(stopped)));
     }
 
     private void start(PooledFire fire) {
+        WorkerLane lane = this.lanes.of(fire.group());
+        boolean spilled;
         synchronized (this.room) {
-            this.atWorkers++;
+            spilled = this.lanes.spills(lane);
+            if (!spilled) {
+                lane.taken();
+            }
+        }
+        if (spilled) {
+            spill(fire);
+            return;
         }
         this.backlog.due();
         try {
-            this.workers.execute(() -> {
+            lane.workers().execute(() -> {
                 this.backlog.started();
                 try {
                     fire.run();
                 } catch (RuntimeException ex) {
                     escaped(ex);
                 } finally {
-                    ended(true);
+                    ended(lane);
                 }
             });
         } catch (RejectedExecutionException ex) {
             this.backlog.started();
             synchronized (this.room) {
-                this.atWorkers--;
+                lane.ended();
             }
+            giveUp(List.of(fire));
+        }
+    }
+
+    /** Hands a fire whose lane has no free worker to the spill thread, to wait for one elsewhere. */
+    private void spill(PooledFire fire) {
+        try {
+            this.lanes.spill(() -> {
+                try {
+                    FireStart.runSpilled(notAtWorker(fire));
+                } catch (RuntimeException ex) {
+                    escaped(ex);
+                }
+            });
+        } catch (RejectedExecutionException ex) {
+            // the pool shut down meanwhile
             giveUp(List.of(fire));
         }
     }
@@ -213,7 +249,7 @@ public final class TimedWorkerPool implements ThreadPool {
             try {
                 fire.run();
             } finally {
-                ended(false);
+                ended(null);
             }
         };
     }
@@ -248,10 +284,11 @@ public final class TimedWorkerPool implements ThreadPool {
         logger.debug("What ended the fire", ex);
     }
 
-    private void ended(boolean atWorker) {
+    /** Counts a fire off: one that ran at a worker of a lane, or {@code null}, one that did not. */
+    private void ended(WorkerLane lane) {
         synchronized (this.room) {
-            if (atWorker) {
-                this.atWorkers--;
+            if (lane != null) {
+                lane.ended();
             }
             this.taken--;
             this.room.notifyAll();
@@ -259,13 +296,13 @@ public final class TimedWorkerPool implements ThreadPool {
     }
 
     /**
-     * Waits until the pool has room for a fire and a worker is free, as Quartz's thread asks before
-     * it looks for due triggers.
+     * Waits until the pool has room for a fire and a worker of some lane is free, as Quartz's thread
+     * asks before it looks for due triggers.
      */
     @Override
     public int blockForAvailableThreads() {
         synchronized (this.room) {
-            while (!this.shutDown && (this.taken >= this.capacity || this.atWorkers >= this.threadCount)) {
+            while (!this.shutDown && (this.taken >= this.capacity || this.lanes.allBusy())) {
                 try {
                     this.room.wait(500);
                 } catch (InterruptedException ex) {
@@ -292,44 +329,35 @@ public final class TimedWorkerPool implements ThreadPool {
             this.shutDown = true;
             this.room.notifyAll();
         }
-        this.timer.shutdownNow();
-        try {
-            // a fire the timer is handing to a worker right now gets there before the workers stop
-            this.timer.awaitTermination(1, TimeUnit.SECONDS);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-        List<PooledFire> given = new ArrayList<>();
-        for (PooledFire fire : List.copyOf(this.waiting)) {
-            if (this.waiting.remove(fire)) {
-                given.add(fire);
-            }
-        }
+        // a fire the timer is handing to a worker right now gets there before the workers stop
+        List<PooledFire> given = this.timer.stop();
         // fires due and waiting for a busy worker, which may not end before the stop: given up too
         List<Runnable> tasks = new ArrayList<>();
-        this.workers.getQueue().drainTo(tasks);
+        this.lanes.drainWaiting(tasks);
         for (PooledFire fire : given) {
             tasks.add(notAtWorker(fire));
         }
         Thread leaving = tasks.isEmpty() ? null : giveUpTasks(tasks);
-        this.workers.shutdown();
+        this.lanes.shutdown();
         if (waitForJobsToComplete) {
             try {
                 if (leaving != null) {
                     leaving.join();
                 }
-                while (!this.workers.awaitTermination(1, TimeUnit.SECONDS)) {
-                    // Quartz's own pool waits for its running jobs as long as they take
-                }
+                this.lanes.awaitTermination();
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
             }
         }
     }
 
+    /** All the workers: the shared ones and each group's. */
     @Override
     public int getPoolSize() {
-        return this.threadCount;
+        return this.threadCount
+                + WorkerLanes.groupThreads(this.groupThreads).values().stream()
+                        .mapToInt(Integer::intValue)
+                        .sum();
     }
 
     @Override

@@ -165,24 +165,81 @@ public final class FireExecutor {
      * @param claimedAhead the attempt claimed in the fire's transaction, or {@code null}
      */
     public void leave(String jobName, Instant scheduledAt, Attempt claimedAhead) {
-        String reason = "node " + this.runner.nodeId() + " stopped before it ran the fire";
+        boolean left = handBack(
+                jobName,
+                scheduledAt,
+                claimedAhead,
+                "node " + this.runner.nodeId() + " stopped before it ran the fire",
+                "left to the other nodes");
+        if (left) {
+            logger.info("Left '{}' scheduled at {} to any node: this node is stopping", jobName, scheduledAt);
+        }
+    }
+
+    /**
+     * Returns the group of a job this node runs, which picks the worker pool its fires run in.
+     * @param jobName the job
+     * @return its group, or {@link WorkerPools#SHARED} if this node does not run it
+     */
+    public String groupOf(String jobName) {
+        return this.served.find(jobName).map(JobTarget::group).orElse(WorkerPools.SHARED);
+    }
+
+    /**
+     * Hands a fire whose group's workers on this node were all busy to the queue: its first attempt
+     * waits, due at its time or at once, for a free worker of the group on any node, whether it
+     * was claimed in the fire's transaction (then it is put back, and a guard taken with it let go)
+     * or not yet (then it is queued). It counts as no failure. A fire of a job this node does not
+     * run is queued for a node that runs it, as {@link #fire} does.
+     * @param jobName the job
+     * @param scheduledAt the time the fire was scheduled for
+     * @param claimedAhead the attempt claimed in the fire's transaction, or {@code null}
+     * @return what became of the fire
+     */
+    public Outcome waitForWorker(String jobName, Instant scheduledAt, Attempt claimedAhead) {
+        Optional<JobTarget> job = this.served.find(jobName);
+        if (job.isEmpty() && claimedAhead == null) {
+            return fire(jobName, scheduledAt);
+        }
+        String group = job.map(JobTarget::group).orElse(WorkerPools.SHARED);
+        boolean queued = handBack(
+                jobName,
+                scheduledAt,
+                claimedAhead,
+                "waiting for a free worker of group '" + group + "': all of node " + this.runner.nodeId()
+                        + "'s were busy",
+                "queued for a free worker");
+        if (!queued) {
+            return Outcome.ALREADY_CLAIMED;
+        }
+        logger.debug("Queued '{}' scheduled at {} for a free worker of group '{}'", jobName, scheduledAt, group);
+        this.listener.skipped(jobName, ExecutionListener.SkipReason.NO_FREE_WORKER);
+        return Outcome.DEFERRED;
+    }
+
+    /**
+     * Writes a fire that does not run on this worker as waiting, for the queue of any node: see
+     * {@link #leave}.
+     * @return whether it was written, {@code false} if it was claimed or stopped meanwhile
+     */
+    private boolean handBack(String jobName, Instant scheduledAt, Attempt claimedAhead, String reason, String what) {
         Instant due = notBefore(scheduledAt);
         if (claimedAhead != null && claimedAhead.guardTakenWithClaim() != null) {
             claimedAhead.guardTakenWithClaim().unlock();
         }
         try {
             boolean left = TransientFailures.retry(
-                    "the fire of '" + jobName + "' left to the other nodes",
+                    "the fire of '" + jobName + "' " + what,
                     LEAVE_PATIENCE,
                     () -> (claimedAhead == null)
                             ? queue(jobName, scheduledAt, due, reason)
                             : this.store.outcomes().defer(claimedAhead.claim(), due, reason));
             if (left) {
                 this.wakeQueue.run();
-                logger.info("Left '{}' scheduled at {} to any node: this node is stopping", jobName, scheduledAt);
             } else {
                 logger.debug("'{}' scheduled at {} was claimed or stopped meanwhile", jobName, scheduledAt);
             }
+            return left;
         } catch (RuntimeException ex) {
             if (claimedAhead == null) {
                 logger.error(
@@ -204,6 +261,7 @@ public final class FireExecutor {
                 this.runner.letGo(claimedAhead.claim().id());
             }
         }
+        return false;
     }
 
     /**

@@ -95,7 +95,7 @@ public final class NodeGroups {
      * @return a view of them, which follows the declared targets
      */
     public JobTargets served(JobTargets declared) {
-        return new ServedTargets(declared, this);
+        return new ServedTargets(declared, this::serves);
     }
 
     /**

@@ -1,21 +1,16 @@
 package io.dsched.internal.queue;
 
-import io.dsched.execution.ExecutionRecord;
 import io.dsched.internal.engine.DschedPhases;
 import io.dsched.internal.engine.GracefulShutdown;
 import io.dsched.internal.engine.WorkerThreads;
 import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.execution.WorkerPools;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -23,16 +18,17 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Claims waiting attempts that have fallen due and runs them on this node's workers. Each
  * attempt is claimed by a fenced update, so only one node runs it; a node claims only attempts of
- * the jobs and handlers it declares, and no more than it has free workers for, plus, while its
+ * the jobs and handlers it runs, and no more than it has free workers for, plus, while its
  * attempts are short, some held ready so that no worker waits for the next claim ({@link Intake}).
  * Long attempts are never claimed ahead: they spread over the nodes instead of queueing on one.
+ *
+ * <p>Each worker pool of the node ({@link WorkerPools}) claims and runs its own targets' attempts
+ * in a {@link QueueLane} of its own: a pool whose workers are all busy claims nothing, and the
+ * others go on claiming.
  */
 public final class ExecutionQueue implements SmartLifecycle {
 
     private static final Logger logger = LoggerFactory.getLogger(ExecutionQueue.class);
-
-    /** How long a claim in flight at the end of the shutdown wait has to give its attempts back. */
-    private static final Duration HAND_BACK = Duration.ofSeconds(5);
 
     /**
      * How far ahead of this node's clock a notice's time may be and still make the queue look
@@ -40,48 +36,17 @@ public final class ExecutionQueue implements SmartLifecycle {
      */
     static final Duration NOTICE_LEAD_LIMIT = Duration.ofSeconds(1);
 
-    private final ExecutionStore store;
-
-    private final AttemptRunner runner;
-
-    private final JobTargets targets;
-
-    private final Clock clock;
-
-    private final Duration pollInterval;
-
-    private final int threads;
-
-    private final WorkerThreads workerThreads;
-
-    private final GracefulShutdown shutdown;
+    private final List<QueueLane> lanes;
 
     private final boolean runJobs;
 
-    private final Intake intake;
-
-    private final Object signal = new Object();
-
-    private ExecutorService workers;
-
-    private Handover handover;
-
-    private Thread poller;
-
     private volatile boolean running;
 
-    private volatile boolean accepting;
-
-    private boolean wakeRequested;
-
-    /** The latest time a notice said attempts were due by, until a claim is made at or after it. */
-    private Instant lookAgainAt;
-
     /**
-     * Creates a queue.
+     * Creates a queue of one pool.
      * @param store the execution history
      * @param runner runs claimed attempts
-     * @param targets the jobs and handlers this node can run
+     * @param targets the jobs and handlers this node runs
      * @param clock the clock
      * @param pollInterval how often to look for due attempts
      * @param threads how many attempts to run at once
@@ -99,24 +64,56 @@ public final class ExecutionQueue implements SmartLifecycle {
             WorkerThreads workerThreads,
             GracefulShutdown shutdown,
             boolean runJobs) {
-        this.store = store;
-        this.runner = runner;
-        this.targets = targets;
-        this.clock = clock;
-        this.pollInterval = pollInterval;
-        this.threads = threads;
-        this.workerThreads = workerThreads;
-        this.shutdown = shutdown;
-        shutdown.onQuiesce(this::quiesce);
+        this(
+                store,
+                runner,
+                List.of(new WorkerPools.Pool(WorkerPools.SHARED, threads, targets)),
+                clock,
+                pollInterval,
+                workerThreads,
+                shutdown,
+                runJobs);
+    }
+
+    /**
+     * Creates a queue of the node's worker pools.
+     * @param store the execution history
+     * @param runner runs claimed attempts
+     * @param pools the node's worker pools, each with the targets it runs
+     * @param clock the clock
+     * @param pollInterval how often to look for due attempts
+     * @param workerThreads the kind of thread they run on
+     * @param shutdown how stopping waits for running attempts
+     * @param runJobs whether this node runs attempts; when not, the queue never starts
+     */
+    public ExecutionQueue(
+            ExecutionStore store,
+            AttemptRunner runner,
+            List<WorkerPools.Pool> pools,
+            Clock clock,
+            Duration pollInterval,
+            WorkerThreads workerThreads,
+            GracefulShutdown shutdown,
+            boolean runJobs) {
+        this.lanes = pools.stream()
+                .map((pool) -> new QueueLane(
+                        store,
+                        runner,
+                        pool.targets(),
+                        clock,
+                        pollInterval,
+                        pool.threads(),
+                        workerThreads,
+                        shutdown,
+                        pool.name()))
+                .toList();
         this.runJobs = runJobs;
-        this.intake = new Intake(threads, pollInterval);
     }
 
     /** Makes the queue look for due attempts now rather than at its next poll. */
     public void wakeUp() {
-        synchronized (this.signal) {
-            this.wakeRequested = true;
-            this.signal.notifyAll();
+        for (QueueLane lane : this.lanes) {
+            lane.wakeUp();
         }
     }
 
@@ -131,158 +128,33 @@ public final class ExecutionQueue implements SmartLifecycle {
      * @param dueBy the time the notice was sent, by its sender's estimate of the database's clock
      */
     public void wakeUp(Instant dueBy) {
-        Instant now = this.clock.instant();
-        synchronized (this.signal) {
-            if (!dueBy.isAfter(now.plus(NOTICE_LEAD_LIMIT))
-                    && (this.lookAgainAt == null || dueBy.isAfter(this.lookAgainAt))) {
-                this.lookAgainAt = dueBy;
-            }
-            this.wakeRequested = true;
-            this.signal.notifyAll();
+        for (QueueLane lane : this.lanes) {
+            lane.wakeUp(dueBy);
         }
     }
 
     @Override
     public void start() {
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(
-                this.threads,
-                this.threads,
-                0,
-                TimeUnit.MILLISECONDS,
-                new LinkedBlockingQueue<>(),
-                this.workerThreads.factory("dsched-queue-"));
-        this.workers = pool;
-        this.handover =
-                new Handover(pool, pool.getQueue(), this.intake, this.runner::hold, this.runner::letGo, this::putBack);
+        for (QueueLane lane : this.lanes) {
+            lane.start();
+        }
         this.running = true;
-        this.accepting = true;
-        this.poller = new Thread(this::poll, "dsched-queue-poller");
-        this.poller.setDaemon(true);
-        this.poller.start();
-    }
-
-    private void poll() {
-        long nextPoll = System.nanoTime();
-        while (this.accepting) {
-            int claimed = 0;
-            int free = this.intake.free();
-            try {
-                // while a backlog is held ready, a notice or a submission wakes no claim of one or two;
-                // once a poll interval has passed without a claim, the node claims however few
-                if (free > 0 && (System.nanoTime() - nextPoll >= 0 || !this.intake.holding())) {
-                    nextPoll = System.nanoTime() + this.pollInterval.toNanos();
-                    claimed = claimAndRun(free);
-                }
-            } catch (RuntimeException ex) {
-                logger.warn("Could not look for due attempts: {}", ex.getMessage());
-            }
-            if (this.intake.waitsAfter(free, claimed)) {
-                awaitNextPoll();
-            }
-        }
-    }
-
-    private int claimAndRun(int free) {
-        Set<String> names = this.targets.names();
-        if (names.isEmpty()) {
-            return 0;
-        }
-        Instant now = this.clock.instant();
-        this.intake.claiming(free);
-        List<ExecutionRecord> attempts;
-        try {
-            attempts = this.store.claims().claimDue(this.runner.nodeId(), now, free, names);
-        } catch (RuntimeException ex) {
-            this.intake.claimed(free, 0);
-            throw ex;
-        }
-        // this claim took what a notice said was due by a time now past
-        synchronized (this.signal) {
-            if (this.lookAgainAt != null && !this.lookAgainAt.isAfter(now)) {
-                this.lookAgainAt = null;
-            }
-        }
-        this.intake.claimed(free, attempts.size());
-        return this.handover.handOver(attempts, this::runClaimed);
-    }
-
-    private void runClaimed(ExecutionRecord attempt) {
-        long start = System.nanoTime();
-        try {
-            this.runner.run(attempt);
-        } catch (RuntimeException ex) {
-            logger.error("Attempt {} of '{}' could not be recorded", attempt.attempt(), attempt.jobName(), ex);
-        } finally {
-            if (this.intake.finished((System.nanoTime() - start) / 1e6)) {
-                wakeUp();
-            }
-        }
-    }
-
-    private void putBack(ExecutionRecord attempt) {
-        // as it was: due when it was due (its place among the due attempts, its fire lag), its reason;
-        // the queue claims only waiting attempts, which all have a due time
-        this.store.outcomes().defer(attempt, attempt.dueAt(), attempt.statusReason());
-    }
-
-    private void awaitNextPoll() {
-        synchronized (this.signal) {
-            if (!this.wakeRequested && this.accepting) {
-                long wait = this.pollInterval.toMillis();
-                Instant now = this.clock.instant();
-                if (this.lookAgainAt != null && this.lookAgainAt.isAfter(now)) {
-                    wait = Math.min(
-                            wait, Duration.between(now, this.lookAgainAt).toMillis() + 1);
-                }
-                try {
-                    this.signal.wait(wait);
-                } catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                    this.accepting = false;
-                }
-            }
-            this.wakeRequested = false;
-        }
-    }
-
-    private void quiesce() {
-        this.accepting = false;
-        wakeUp();
     }
 
     @Override
     public void stop() {
-        quiesce();
-        if (this.workers == null) {
-            return;
+        // every pool stops claiming and taking work before any waits for its running attempts
+        for (QueueLane lane : this.lanes) {
+            lane.beginStop();
         }
-        boolean finished = false;
-        try {
-            // a claim in flight when the shutdown began hands its attempts to the workers first
-            this.poller.join(Math.max(1, this.shutdown.remaining().toMillis()));
-            this.workers.shutdown();
-            finished = this.workers.awaitTermination(this.shutdown.remaining().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        } finally {
-            this.workers.shutdown();
-            // before this node leaves the cluster: what no worker started goes back to wait, and a
-            // claim that outlived the wait gives back what the stopped workers refuse
-            this.handover.giveBackWaiting();
-            awaitPoller();
-            this.running = false;
+        boolean finished = true;
+        for (QueueLane lane : this.lanes) {
+            finished &= lane.awaitStopped();
         }
+        this.running = false;
         if (!finished) {
             logger.warn("Stopping with attempts still running after the shutdown timeout; another node takes"
                     + " them over");
-        }
-    }
-
-    private void awaitPoller() {
-        try {
-            this.poller.join(HAND_BACK.toMillis());
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
         }
     }
 

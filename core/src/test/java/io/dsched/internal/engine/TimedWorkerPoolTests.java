@@ -208,6 +208,73 @@ class TimedWorkerPoolTests {
         }
     }
 
+    @Test
+    void aGroupWithWorkersOfItsOwnRunsOnThemAndWhenTheyAreAllBusyItsFiresAreSpilledWhileOtherGroupsStartAtOnce()
+            throws Exception {
+        this.pool.setGroupThreads("reports=2");
+        start(1, 10);
+        assertThat(this.pool.getPoolSize()).isEqualTo(3);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> reportThreads = new CopyOnWriteArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            handOver(0, "reports", () -> {
+                reportThreads.add(Thread.currentThread().getName());
+                awaitQuietly(release);
+            });
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> reportThreads.size() == 2);
+        assertThat(reportThreads).allMatch((name) -> name.startsWith("pool-test-reports-"));
+
+        // the group's workers are busy: its next fire does not wait behind them, it is spilled at once
+        List<String> spilled = new CopyOnWriteArrayList<>();
+        handOver(
+                0,
+                "reports",
+                () -> spilled.add(
+                        TimedWorkerPool.spilled() + " " + Thread.currentThread().getName()));
+        await().atMost(Duration.ofSeconds(5)).until(() -> spilled.size() == 1);
+        assertThat(spilled).containsExactly("true pool-test-spill");
+
+        // a fire of another group starts at once on the shared worker, not spilled
+        List<String> shared = new CopyOnWriteArrayList<>();
+        handOver(
+                0,
+                "default",
+                () -> shared.add(
+                        TimedWorkerPool.spilled() + " " + Thread.currentThread().getName()));
+        await().atMost(Duration.ofSeconds(5)).until(() -> shared.size() == 1);
+        assertThat(shared).containsExactly("false pool-test-1");
+        // while the shared worker is free, Quartz's thread takes more fires
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.pool.blockForAvailableThreads() == 8);
+
+        // with every lane busy, it waits
+        CountDownLatch sharedBusy = new CountDownLatch(1);
+        handOver(0, "default", () -> {
+            sharedBusy.countDown();
+            awaitQuietly(release);
+        });
+        assertThat(sharedBusy.await(5, TimeUnit.SECONDS)).isTrue();
+        Thread looking = new Thread(this.pool::blockForAvailableThreads);
+        looking.start();
+        looking.join(300);
+        assertThat(looking.isAlive()).isTrue();
+        release.countDown();
+        looking.join(5000);
+        assertThat(looking.isAlive()).isFalse();
+    }
+
+    @Test
+    void withoutGroupsOfTheirOwnAFireWaitsForABusyWorkerAndIsNotSpilled() throws Exception {
+        start(1, 10);
+        CountDownLatch release = new CountDownLatch(1);
+        occupyTheWorker(release);
+        List<Boolean> spilled = new CopyOnWriteArrayList<>();
+        handOver(0, "reports", () -> spilled.add(TimedWorkerPool.spilled()));
+        release.countDown();
+        await().atMost(Duration.ofSeconds(5)).until(() -> spilled.size() == 1);
+        assertThat(spilled).containsExactly(false);
+    }
+
     /** Starts the pool with one worker, created as a scheduler's with a backlog that it counts in. */
     private StartBacklog oneWorkerCounting() throws Exception {
         StartBacklog backlog = new StartBacklog(Duration.ofHours(1));
@@ -237,6 +304,11 @@ class TimedWorkerPoolTests {
 
     private void handOver(long startAt, Runnable onStart, Runnable shell) {
         TimedWorkerPool.startAt(startAt, onStart);
+        assertThat(this.pool.runInThread(shell)).isTrue();
+    }
+
+    private void handOver(long startAt, String group, Runnable shell) {
+        TimedWorkerPool.startAt(startAt, group, () -> {});
         assertThat(this.pool.runInThread(shell)).isTrue();
     }
 
