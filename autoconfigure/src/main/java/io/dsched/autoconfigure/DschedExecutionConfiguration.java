@@ -11,8 +11,8 @@ import io.dsched.internal.execution.ExecutionListeners;
 import io.dsched.internal.execution.FireExecutor;
 import io.dsched.internal.execution.JobGuard;
 import io.dsched.internal.execution.JobTargets;
-import io.dsched.internal.execution.NodeGroups;
 import io.dsched.internal.execution.StopRequests;
+import io.dsched.internal.execution.WorkerPools;
 import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.jobs.RuntimeJobs;
 import io.dsched.internal.queue.ExecutionQueue;
@@ -79,11 +79,11 @@ final class DschedExecutionConfiguration {
             AttemptRunner runner,
             JobGuard guard,
             JobTargets targets,
-            NodeGroups groups,
+            WorkerPools pools,
             ExecutionQueue queue,
             ObjectProvider<ExecutionListener> listeners,
             DatabaseClock clock) {
-        return new FireExecutor(store, runner, guard, targets, groups, queue::wakeUp, clock, listeners(listeners));
+        return new FireExecutor(store, runner, guard, targets, pools, queue::wakeUp, clock, listeners(listeners));
     }
 
     private static ExecutionListener listeners(ObjectProvider<ExecutionListener> listeners) {

@@ -445,8 +445,8 @@ public class DschedProperties {
 
         /**
          * Most fires a node holds at once, waiting for their time or running, when it fires ahead
-         * (at least dsched.threads). A node takes only its share of the fires due soon, and none
-         * while all its workers are busy.
+         * (at least dsched.threads and the dsched.node.group-threads). A node takes only its share
+         * of the fires due soon, and none while all its workers are busy.
          */
         private int fireAheadMax = 500;
 

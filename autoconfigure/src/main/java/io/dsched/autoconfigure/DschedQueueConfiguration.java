@@ -7,6 +7,7 @@ import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.execution.NodeGroups;
 import io.dsched.internal.execution.WorkerPools;
+import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.queue.AfterCommit;
 import io.dsched.internal.queue.ClusterNotices;
 import io.dsched.internal.queue.DueNotice;
@@ -51,6 +52,7 @@ final class DschedQueueConfiguration {
             AttemptRunner runner,
             JobTargets targets,
             WorkerPools pools,
+            HandlerRegistry handlers,
             DschedProperties properties,
             DschedSchemaInitializer schemaInitializer,
             GracefulShutdown shutdown,
@@ -62,6 +64,8 @@ final class DschedQueueConfiguration {
                 store,
                 runner,
                 pools.pools(targets),
+                // a one-off handler's maxConcurrent
+                handlers,
                 clock,
                 properties.getQueue().getPollInterval(),
                 workerThreads,

@@ -38,4 +38,12 @@ public @interface JobHandler {
      * name the handler. Empty for the {@code default} group.
      */
     String group() default "";
+
+    /**
+     * The most attempts of the handler's one-off jobs running at once in the whole cluster, such
+     * as {@code 3}; {@code 1} makes the handler a mutex. Counted in the database as attempts are
+     * claimed, so that it holds across nodes, restarts and crashes: the attempts over it wait,
+     * and a dead node's attempts count until they are taken over. {@code 0} for no limit.
+     */
+    int maxConcurrent() default 0;
 }

@@ -277,6 +277,13 @@ CREATE TABLE IF NOT EXISTS dsched_node_clock (
     PRIMARY KEY (node_id)
 ) ENGINE = InnoDB;
 
+-- One row per one-off handler with a cluster-wide concurrency limit (maxConcurrent): the nodes
+-- claim the handler's attempts under the lock of its row, and count those running.
+CREATE TABLE IF NOT EXISTS dsched_limit (
+    name       VARCHAR(200) NOT NULL PRIMARY KEY,
+    created_at DATETIME(3) NOT NULL
+) ENGINE = InnoDB;
+
 -- The node groups each node serves (dsched.node.groups), written when the node joins and removed
 -- with it: a group no live node serves is stalled, and its attempts wait.
 CREATE TABLE IF NOT EXISTS dsched_node_group (

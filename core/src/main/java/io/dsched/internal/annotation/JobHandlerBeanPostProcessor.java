@@ -106,7 +106,16 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
                 this.values.retryPolicy(annotation.retry(), source),
                 timeout,
                 source,
+                maxConcurrent(annotation.maxConcurrent(), source),
                 invoker(bean, invocable, types.length, contextIndex, payloadIndex, payloadType));
+    }
+
+    private static int maxConcurrent(int maxConcurrent, String source) {
+        if (maxConcurrent < 0) {
+            throw new InvalidJobDefinitionException(
+                    source, "maxConcurrent is the most attempts running at once, 0 for no limit, not " + maxConcurrent);
+        }
+        return maxConcurrent;
     }
 
     private JobTarget.Invoker invoker(

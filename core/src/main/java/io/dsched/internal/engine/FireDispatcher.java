@@ -65,16 +65,23 @@ public final class FireDispatcher implements JobFactory, FireClaims {
 
     /**
      * Creates the job of a fire, and tells the {@link TimedWorkerPool} when the fire is to start,
-     * the group whose workers run it and, if it was claimed in the transaction that fired it, that it is in its worker's hands
-     * from the moment that worker starts it.
+     * the group whose workers run it, whether it may be spilled and, if it was claimed in the
+     * transaction that fired it, that it is in its worker's hands from the moment that worker
+     * starts it.
      */
     @Override
     public DschedQuartzJob newJob(TriggerFiredBundle bundle, org.quartz.Scheduler scheduler) {
         Attempt claimedAhead = claimedAhead(bundle.getJobDetail().getJobDataMap());
         Date scheduledAt = bundle.getScheduledFireTime();
+        String jobName = bundle.getJobDetail().getKey().getName();
         TimedWorkerPool.startAt(
                 (scheduledAt != null) ? scheduledAt.getTime() : 0,
-                this.executor.groupOf(bundle.getJobDetail().getKey().getName()),
+                this.executor.groupOf(jobName),
+                // a fixed delay's next fire is timed from the end of this one: it waits for its workers
+                this.registry
+                        .definition(jobName)
+                        .filter((job) -> job.schedule() instanceof Schedule.FixedDelay)
+                        .isEmpty(),
                 (claimedAhead != null) ? () -> this.executor.handedOver(claimedAhead) : () -> {});
         return new DschedQuartzJob(this::dispatch);
     }

@@ -8,9 +8,11 @@ package io.dsched.internal.engine;
  *
  * @param epochMillis the time the fire was scheduled for
  * @param group the node group of the fire's job, which picks its worker pool
+ * @param spillable whether the fire may be spilled when its pool's workers are busy (not that of a
+ *     fixed-delay job, whose next fire is timed from the end of this one)
  * @param onStart run on the worker as it starts the fire, before the job
  */
-record FireStart(long epochMillis, String group, Runnable onStart) {
+record FireStart(long epochMillis, String group, boolean spillable, Runnable onStart) {
 
     private static final ThreadLocal<FireStart> NEXT = new ThreadLocal<>();
 
@@ -19,7 +21,7 @@ record FireStart(long epochMillis, String group, Runnable onStart) {
     private static final ThreadLocal<Boolean> SPILLED = new ThreadLocal<>();
 
     /** A fire with no hint: it starts at once, in the shared pool. */
-    static final FireStart NOW = new FireStart(0, "", () -> {});
+    static final FireStart NOW = new FireStart(0, "", true, () -> {});
 
     /** Tells the pool, on Quartz's thread, of the next fire it is handed. */
     static void next(FireStart start) {

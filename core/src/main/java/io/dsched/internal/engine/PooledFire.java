@@ -2,7 +2,8 @@ package io.dsched.internal.engine;
 
 /**
  * A fire handed to the {@link TimedWorkerPool}: Quartz's runnable of the fire, what to do as a
- * worker starts it, the time it is to start at, and its job's group. Kept by identity: two fires are never equal.
+ * worker starts it, the time it is to start at, and its job's group. Kept by identity: two fires
+ * are never equal.
  */
 final class PooledFire {
 
@@ -14,11 +15,19 @@ final class PooledFire {
 
     private final String group;
 
-    PooledFire(Runnable shell, Runnable onStart, long startAt, String group) {
+    private final boolean spillable;
+
+    PooledFire(Runnable shell, Runnable onStart, long startAt, String group, boolean spillable) {
         this.shell = shell;
         this.onStart = onStart;
         this.startAt = startAt;
         this.group = group;
+        this.spillable = spillable;
+    }
+
+    /** Whether the fire may be spilled when its pool's workers are busy. */
+    boolean spillable() {
+        return this.spillable;
     }
 
     /** The node group of the fire's job, which picks its worker pool. */

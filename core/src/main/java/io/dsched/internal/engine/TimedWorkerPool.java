@@ -72,7 +72,7 @@ public final class TimedWorkerPool implements ThreadPool {
      * @param onStart run on the worker as it starts the fire, before the job
      */
     public static void startAt(long epochMillis, Runnable onStart) {
-        startAt(epochMillis, "", onStart);
+        startAt(epochMillis, "", true, onStart);
     }
 
     /**
@@ -81,10 +81,12 @@ public final class TimedWorkerPool implements ThreadPool {
      * @param epochMillis the fire's scheduled time
      * @param group the node group of the fire's job; a group without workers of its own runs on the
      *     shared ones
+     * @param spillable whether the fire may be spilled ({@link #spilled}) when its pool's workers are
+     *     all busy; else it waits for one of them
      * @param onStart run on the worker as it starts the fire, before the job
      */
-    public static void startAt(long epochMillis, String group, Runnable onStart) {
-        FireStart.next(new FireStart(epochMillis, group, onStart));
+    public static void startAt(long epochMillis, String group, boolean spillable, Runnable onStart) {
+        FireStart.next(new FireStart(epochMillis, group, spillable, onStart));
     }
 
     /**
@@ -165,7 +167,7 @@ public final class TimedWorkerPool implements ThreadPool {
     @Override
     public boolean runInThread(Runnable shell) {
         FireStart start = FireStart.take();
-        PooledFire fire = new PooledFire(shell, start.onStart(), start.epochMillis(), start.group());
+        PooledFire fire = new PooledFire(shell, start.onStart(), start.epochMillis(), start.group(), start.spillable());
         boolean shutDown;
         synchronized (this.room) {
             this.taken++;
@@ -189,8 +191,12 @@ public final class TimedWorkerPool implements ThreadPool {
         WorkerLane lane = this.lanes.of(fire.group());
         boolean spilled;
         synchronized (this.room) {
-            spilled = this.lanes.spills(lane);
-            if (!spilled) {
+            spilled = fire.spillable() && this.lanes.spills(lane);
+            if (spilled) {
+                // on its way to the database: it holds no room here, which other groups' fires need
+                this.taken--;
+                this.room.notifyAll();
+            } else {
                 lane.taken();
             }
         }
@@ -219,18 +225,24 @@ public final class TimedWorkerPool implements ThreadPool {
         }
     }
 
-    /** Hands a fire whose lane has no free worker to the spill thread, to wait for one elsewhere. */
+    /**
+     * Hands a fire whose lane has no free worker to the spill thread, to wait for one elsewhere. It
+     * is no longer counted as taken.
+     */
     private void spill(PooledFire fire) {
         try {
             this.lanes.spill(() -> {
                 try {
-                    FireStart.runSpilled(notAtWorker(fire));
+                    FireStart.runSpilled(fire::run);
                 } catch (RuntimeException ex) {
                     escaped(ex);
                 }
             });
         } catch (RejectedExecutionException ex) {
-            // the pool shut down meanwhile
+            // the pool shut down meanwhile: given up, and counted off as such
+            synchronized (this.room) {
+                this.taken++;
+            }
             giveUp(List.of(fire));
         }
     }

@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.core.task.VirtualThreadTaskExecutor;
 
 /**
- * The kind of thread a node runs its attempts on. Their number stays {@code dsched.threads} either
- * way: virtual threads cost less to block, they do not lift the limit on how many attempts a node
+ * The kind of thread a node runs its attempts on. Their number stays {@code dsched.threads} (and
+ * {@code dsched.node.group-threads}) either way: virtual threads cost less to block, they do not lift the limit on how many attempts a node
  * runs at once.
  */
 public enum WorkerThreads {

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
 
 /**
@@ -50,6 +51,9 @@ public final class AttemptRunner implements AutoCloseable {
     private final Map<Long, Instant> held = new ConcurrentHashMap<>();
 
     private final Clock clock;
+
+    /** Hears of each attempt whose outcome was written, by its job or handler name. */
+    private volatile Consumer<String> outcomeWritten = (name) -> {};
 
     /**
      * Creates a runner.
@@ -133,6 +137,16 @@ public final class AttemptRunner implements AutoCloseable {
      */
     public void handOver(long executionId) {
         this.held.replace(executionId, this.clock.instant());
+    }
+
+    /**
+     * Tells a listener of each attempt this runner ran whose outcome has been written, so that the
+     * attempt no longer counts as running in the database: the queue claims again for a limited
+     * target whose slot came free.
+     * @param listener takes the attempt's job or handler name
+     */
+    public void whenOutcomeWritten(Consumer<String> listener) {
+        this.outcomeWritten = listener;
     }
 
     /**
@@ -231,6 +245,8 @@ public final class AttemptRunner implements AutoCloseable {
                 this.inFlight.remove(claim.id());
                 if (ex != null) {
                     this.report.successNotWritten(claim, ex);
+                } else {
+                    this.outcomeWritten.accept(claim.jobName());
                 }
             });
             this.report.succeeded(claim, result);
@@ -238,10 +254,13 @@ public final class AttemptRunner implements AutoCloseable {
         }
         if (verdict instanceof Verdict.Stopped stopped) {
             Outcome outcome = this.recording.stopped(claim, result, stopped.stoppedBy());
+            this.outcomeWritten.accept(claim.jobName());
             this.report.stopped(claim, result, stopped.stoppedBy(), outcome);
             return outcome;
         }
-        return this.report.failed(claim, result, verdict, this.recording.failed(claim, result, verdict));
+        Outcome failed = this.report.failed(claim, result, verdict, this.recording.failed(claim, result, verdict));
+        this.outcomeWritten.accept(claim.jobName());
+        return failed;
     }
 
     @Override

@@ -31,25 +31,17 @@ public final class FireExecutor {
      * was written although its answer was lost is found by the membership's sweep of stale
      * attempts and run again.
      */
-    private static final Duration CLAIM_PATIENCE = Duration.ofMinutes(1);
-
-    /**
-     * How long a stopping node keeps trying to leave a fire to the others while the database is
-     * unreachable: the shutdown should not wait on an outage for long.
-     */
-    private static final Duration LEAVE_PATIENCE = Duration.ofSeconds(10);
+    static final Duration CLAIM_PATIENCE = Duration.ofMinutes(1);
 
     private final ExecutionStore store;
 
     private final AttemptRunner runner;
 
-    private final JobGuard guard;
-
     /** The jobs this node declares. */
     private final JobTargets targets;
 
-    /** The groups this node serves. */
-    private final NodeGroups groups;
+    /** The groups this node serves, and the worker pools it runs them in. */
+    private final WorkerPools pools;
 
     /** The jobs this node runs: those it declares, in a group it serves. */
     private final JobTargets served;
@@ -62,14 +54,16 @@ public final class FireExecutor {
 
     private final ClaimsInTransaction inTransaction;
 
+    private final FireHandBack handBack;
+
     /**
      * Creates an executor.
      * @param store the execution history
      * @param runner runs claimed attempts
      * @param guard the overlap guard, for fires claimed in the transaction that fires them
      * @param targets the jobs this node declares
-     * @param groups the node groups this node serves: a fire of a job in another group waits for
-     *     a node that serves it
+     * @param pools the node groups this node serves, and its worker pools: a fire of a job in
+     *     another group waits for a node that serves it
      * @param wakeQueue makes this node's queue look for due attempts at once
      * @param clock the clock
      * @param listener hears of fires not run on this node
@@ -79,20 +73,20 @@ public final class FireExecutor {
             AttemptRunner runner,
             JobGuard guard,
             JobTargets targets,
-            NodeGroups groups,
+            WorkerPools pools,
             Runnable wakeQueue,
             Clock clock,
             ExecutionListener listener) {
         this.listener = listener;
         this.store = store;
         this.runner = runner;
-        this.guard = guard;
         this.targets = targets;
-        this.groups = groups;
-        this.served = groups.served(targets);
+        this.pools = pools;
+        this.served = pools.groups().served(targets);
         this.wakeQueue = wakeQueue;
         this.clock = clock;
-        this.inTransaction = new ClaimsInTransaction(store, guard, targets, groups, runner.nodeId());
+        this.inTransaction = new ClaimsInTransaction(store, guard, targets, pools.groups(), runner.nodeId());
+        this.handBack = new FireHandBack(store, runner, pools, wakeQueue, clock, listener);
     }
 
     /**
@@ -156,24 +150,13 @@ public final class FireExecutor {
      * ahead and will reach no worker here, to any node: its first attempt waits, due at its time
      * or at once if that has passed, whether it was claimed in the fire's transaction (then it
      * is put back, and the guard taken with it let go) or not yet (then it is queued). It never
-     * ran, so it counts as no failure. The write is tried again while the database fails
-     * transiently, for a while; should it fail for good, a claimed attempt is taken over once this
-     * node stops checking in, as a running one would be, and an unclaimed fire is lost, which is
-     * logged as an error with its key.
+     * ran, so it counts as no failure. See {@link FireHandBack#leave}.
      * @param jobName the job
      * @param scheduledAt the time the fire was scheduled for
      * @param claimedAhead the attempt claimed in the fire's transaction, or {@code null}
      */
     public void leave(String jobName, Instant scheduledAt, Attempt claimedAhead) {
-        boolean left = handBack(
-                jobName,
-                scheduledAt,
-                claimedAhead,
-                "node " + this.runner.nodeId() + " stopped before it ran the fire",
-                "left to the other nodes");
-        if (left) {
-            logger.info("Left '{}' scheduled at {} to any node: this node is stopping", jobName, scheduledAt);
-        }
+        this.handBack.leave(jobName, scheduledAt, claimedAhead);
     }
 
     /**
@@ -186,11 +169,10 @@ public final class FireExecutor {
     }
 
     /**
-     * Hands a fire whose group's workers on this node were all busy to the queue: its first attempt
-     * waits, due at its time or at once, for a free worker of the group on any node, whether it
-     * was claimed in the fire's transaction (then it is put back, and a guard taken with it let go)
-     * or not yet (then it is queued). It counts as no failure. A fire of a job this node does not
-     * run is queued for a node that runs it, as {@link #fire} does.
+     * Hands a fire whose pool's workers on this node were all busy to the queue, to wait for a free
+     * worker of its group on any node; or records it skipped while an earlier attempt of its job,
+     * due already, still waits (see {@link FireHandBack#waitForWorker}). A fire of a job this node
+     * does not run is queued for a node that runs it, as {@link #fire} does.
      * @param jobName the job
      * @param scheduledAt the time the fire was scheduled for
      * @param claimedAhead the attempt claimed in the fire's transaction, or {@code null}
@@ -201,85 +183,8 @@ public final class FireExecutor {
         if (job.isEmpty() && claimedAhead == null) {
             return fire(jobName, scheduledAt);
         }
-        String group = job.map(JobTarget::group).orElse(WorkerPools.SHARED);
-        boolean queued = handBack(
-                jobName,
-                scheduledAt,
-                claimedAhead,
-                "waiting for a free worker of group '" + group + "': all of node " + this.runner.nodeId()
-                        + "'s were busy",
-                "queued for a free worker");
-        if (!queued) {
-            return Outcome.ALREADY_CLAIMED;
-        }
-        logger.debug("Queued '{}' scheduled at {} for a free worker of group '{}'", jobName, scheduledAt, group);
-        this.listener.skipped(jobName, ExecutionListener.SkipReason.NO_FREE_WORKER);
-        return Outcome.DEFERRED;
-    }
-
-    /**
-     * Writes a fire that does not run on this worker as waiting, for the queue of any node: see
-     * {@link #leave}.
-     * @return whether it was written, {@code false} if it was claimed or stopped meanwhile
-     */
-    private boolean handBack(String jobName, Instant scheduledAt, Attempt claimedAhead, String reason, String what) {
-        Instant due = notBefore(scheduledAt);
-        if (claimedAhead != null && claimedAhead.guardTakenWithClaim() != null) {
-            claimedAhead.guardTakenWithClaim().unlock();
-        }
-        try {
-            boolean left = TransientFailures.retry(
-                    "the fire of '" + jobName + "' " + what,
-                    LEAVE_PATIENCE,
-                    () -> (claimedAhead == null)
-                            ? queue(jobName, scheduledAt, due, reason)
-                            : this.store.outcomes().defer(claimedAhead.claim(), due, reason));
-            if (left) {
-                this.wakeQueue.run();
-            } else {
-                logger.debug("'{}' scheduled at {} was claimed or stopped meanwhile", jobName, scheduledAt);
-            }
-            return left;
-        } catch (RuntimeException ex) {
-            if (claimedAhead == null) {
-                logger.error(
-                        "Could not leave '{}' scheduled at {} (key {}) to the other nodes, and it did not run: {}",
-                        jobName,
-                        scheduledAt,
-                        ExecutionRecord.idempotencyKey(jobName, scheduledAt),
-                        ex.getMessage());
-            } else {
-                logger.warn(
-                        "Could not leave '{}' scheduled at {} to the other nodes ({}); one of them takes it over"
-                                + " once this node stops checking in",
-                        jobName,
-                        scheduledAt,
-                        ex.getMessage());
-            }
-        } finally {
-            if (claimedAhead != null) {
-                this.runner.letGo(claimedAhead.claim().id());
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Writes a fire's first attempt as waiting, due at once, for the queue of any node to claim.
-     * @return {@code false} if the fire has an attempt already
-     */
-    private boolean queue(String jobName, Instant scheduledAt, Instant dueAt, String reason) {
-        return this.store
-                .inserts()
-                .claim(ClaimsInTransaction.waiting(
-                        jobName, scheduledAt, this.runner.nodeId(), this.clock.instant(), dueAt, reason))
-                .isPresent();
-    }
-
-    /** The fire's time, or now if that has passed. */
-    private Instant notBefore(Instant scheduledAt) {
-        Instant now = this.clock.instant();
-        return scheduledAt.isAfter(now) ? scheduledAt : now;
+        return this.handBack.waitForWorker(
+                jobName, scheduledAt, claimedAhead, job.map(JobTarget::group).orElse(NodeGroups.DEFAULT));
     }
 
     /**
@@ -296,11 +201,11 @@ public final class FireExecutor {
             logger.debug("Queueing '{}' scheduled at {} for a node that runs it", jobName, scheduledAt);
             // its worker runs at its time: due at once; tried again while the database fails
             // transiently, as a claim is, for the fire has no other record yet
-            String reason = this.groups.whyNotHere(declared, this.runner.nodeId());
+            String reason = this.pools.groups().whyNotHere(declared, this.runner.nodeId());
             TransientFailures.retry(
                     "the fire of '" + jobName + "' queued for another node",
                     CLAIM_PATIENCE,
-                    () -> queue(jobName, scheduledAt, this.clock.instant(), reason));
+                    () -> this.handBack.queue(jobName, scheduledAt, this.clock.instant(), reason));
             this.wakeQueue.run();
             this.listener.skipped(
                     jobName,

@@ -41,7 +41,8 @@ public final class WorkerPools {
             String group = pool.getKey();
             if (!groups.served().contains(group)) {
                 throw new IllegalArgumentException("dsched.node.group-threads." + group + ": this node does not serve"
-                        + " group '" + group + "' (dsched.node.groups=" + groups + ")");
+                        + " group '" + group + "' (dsched.node.groups=" + groups + "); a group name with '.', '_' or"
+                        + " capitals is written in brackets: dsched.node.group-threads.[" + group + "]");
             }
             if (pool.getValue() == null || pool.getValue() < 1) {
                 throw new IllegalArgumentException(

@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param retry how its failures are retried
  * @param timeout longest a run may take, or {@code null}
  * @param source where it was declared, for messages
+ * @param maxConcurrent the most of its one-off attempts running at once in the cluster, or 0 for
+ *     no limit
  * @param invoker runs it
  */
 public record HandlerDefinition(
@@ -24,6 +26,7 @@ public record HandlerDefinition(
         RetryPolicy retry,
         Duration timeout,
         String source,
+        int maxConcurrent,
         JobTarget.Invoker invoker) {
 
     public HandlerDefinition {
@@ -31,5 +34,8 @@ public record HandlerDefinition(
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(invoker, "invoker");
+        if (maxConcurrent < 0) {
+            throw new IllegalArgumentException("maxConcurrent must not be negative: " + maxConcurrent);
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.dsched.internal.handler;
 
 import io.dsched.definition.InvalidJobDefinitionException;
+import io.dsched.internal.execution.ConcurrencyLimits;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
 import java.util.LinkedHashMap;
@@ -13,7 +14,7 @@ import java.util.TreeSet;
  * The {@code @JobHandler} methods this node declares, by name. One-off jobs run on any node
  * that declares their handler, several at once.
  */
-public final class HandlerRegistry implements JobTargets {
+public final class HandlerRegistry implements JobTargets, ConcurrencyLimits {
 
     private final Map<String, HandlerDefinition> handlers = new LinkedHashMap<>();
 
@@ -51,6 +52,11 @@ public final class HandlerRegistry implements JobTargets {
                         null,
                         null,
                         handler.invoker()));
+    }
+
+    @Override
+    public int maxConcurrent(String name) {
+        return handler(name).map(HandlerDefinition::maxConcurrent).orElse(0);
     }
 
     @Override

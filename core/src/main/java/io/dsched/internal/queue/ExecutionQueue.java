@@ -4,7 +4,7 @@ import io.dsched.internal.engine.DschedPhases;
 import io.dsched.internal.engine.GracefulShutdown;
 import io.dsched.internal.engine.WorkerThreads;
 import io.dsched.internal.execution.AttemptRunner;
-import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.execution.ConcurrencyLimits;
 import io.dsched.internal.execution.WorkerPools;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Clock;
@@ -36,6 +36,9 @@ public final class ExecutionQueue implements SmartLifecycle {
      */
     static final Duration NOTICE_LEAD_LIMIT = Duration.ofSeconds(1);
 
+    /** How long a claim in flight at the end of the shutdown wait has to give its attempts back. */
+    private static final Duration HAND_BACK = Duration.ofSeconds(5);
+
     private final List<QueueLane> lanes;
 
     private final boolean runJobs;
@@ -43,43 +46,11 @@ public final class ExecutionQueue implements SmartLifecycle {
     private volatile boolean running;
 
     /**
-     * Creates a queue of one pool.
-     * @param store the execution history
-     * @param runner runs claimed attempts
-     * @param targets the jobs and handlers this node runs
-     * @param clock the clock
-     * @param pollInterval how often to look for due attempts
-     * @param threads how many attempts to run at once
-     * @param workerThreads the kind of thread they run on
-     * @param shutdown how stopping waits for running attempts
-     * @param runJobs whether this node runs attempts; when not, the queue never starts
-     */
-    public ExecutionQueue(
-            ExecutionStore store,
-            AttemptRunner runner,
-            JobTargets targets,
-            Clock clock,
-            Duration pollInterval,
-            int threads,
-            WorkerThreads workerThreads,
-            GracefulShutdown shutdown,
-            boolean runJobs) {
-        this(
-                store,
-                runner,
-                List.of(new WorkerPools.Pool(WorkerPools.SHARED, threads, targets)),
-                clock,
-                pollInterval,
-                workerThreads,
-                shutdown,
-                runJobs);
-    }
-
-    /**
      * Creates a queue of the node's worker pools.
      * @param store the execution history
      * @param runner runs claimed attempts
      * @param pools the node's worker pools, each with the targets it runs
+     * @param limits the targets whose attempts are limited cluster-wide, and how
      * @param clock the clock
      * @param pollInterval how often to look for due attempts
      * @param workerThreads the kind of thread they run on
@@ -90,6 +61,7 @@ public final class ExecutionQueue implements SmartLifecycle {
             ExecutionStore store,
             AttemptRunner runner,
             List<WorkerPools.Pool> pools,
+            ConcurrencyLimits limits,
             Clock clock,
             Duration pollInterval,
             WorkerThreads workerThreads,
@@ -100,6 +72,7 @@ public final class ExecutionQueue implements SmartLifecycle {
                         store,
                         runner,
                         pool.targets(),
+                        limits,
                         clock,
                         pollInterval,
                         pool.threads(),
@@ -108,6 +81,12 @@ public final class ExecutionQueue implements SmartLifecycle {
                         pool.name()))
                 .toList();
         this.runJobs = runJobs;
+        // a limited target's slot came free: claim its next attempt now, not at the next poll
+        runner.whenOutcomeWritten((name) -> {
+            if (limits.maxConcurrent(name) > 0) {
+                wakeUp();
+            }
+        });
     }
 
     /** Makes the queue look for due attempts now rather than at its next poll. */
@@ -149,7 +128,11 @@ public final class ExecutionQueue implements SmartLifecycle {
         }
         boolean finished = true;
         for (QueueLane lane : this.lanes) {
-            finished &= lane.awaitStopped();
+            finished &= lane.awaitWorkers();
+        }
+        long deadline = System.nanoTime() + HAND_BACK.toNanos();
+        for (QueueLane lane : this.lanes) {
+            lane.awaitPoller(deadline);
         }
         this.running = false;
         if (!finished) {

@@ -4,11 +4,14 @@ import io.dsched.execution.ExecutionRecord;
 import io.dsched.internal.engine.GracefulShutdown;
 import io.dsched.internal.engine.WorkerThreads;
 import io.dsched.internal.execution.AttemptRunner;
+import io.dsched.internal.execution.ConcurrencyLimits;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -27,14 +30,13 @@ final class QueueLane {
 
     private static final Logger logger = LoggerFactory.getLogger(QueueLane.class);
 
-    /** How long a claim in flight at the end of the shutdown wait has to give its attempts back. */
-    private static final Duration HAND_BACK = Duration.ofSeconds(5);
-
     private final ExecutionStore store;
 
     private final AttemptRunner runner;
 
     private final JobTargets targets;
+
+    private final ConcurrencyLimits limits;
 
     private final Clock clock;
 
@@ -70,6 +72,7 @@ final class QueueLane {
      * @param store the execution history
      * @param runner runs claimed attempts
      * @param targets the jobs and handlers the lane's pool runs
+     * @param limits the targets whose attempts are limited cluster-wide, and how
      * @param clock the clock
      * @param pollInterval how often to look for due attempts
      * @param threads how many attempts to run at once
@@ -81,6 +84,7 @@ final class QueueLane {
             ExecutionStore store,
             AttemptRunner runner,
             JobTargets targets,
+            ConcurrencyLimits limits,
             Clock clock,
             Duration pollInterval,
             int threads,
@@ -90,6 +94,7 @@ final class QueueLane {
         this.store = store;
         this.runner = runner;
         this.targets = targets;
+        this.limits = limits;
         this.clock = clock;
         this.pollInterval = pollInterval;
         this.threads = threads;
@@ -168,7 +173,7 @@ final class QueueLane {
         this.intake.claiming(free);
         List<ExecutionRecord> attempts;
         try {
-            attempts = this.store.claims().claimDue(this.runner.nodeId(), now, free, names);
+            attempts = claim(names, now, free);
         } catch (RuntimeException ex) {
             this.intake.claimed(free, 0);
             throw ex;
@@ -181,6 +186,29 @@ final class QueueLane {
         }
         this.intake.claimed(free, attempts.size());
         return this.handover.handOver(attempts, this::runClaimed);
+    }
+
+    /**
+     * Claims the due attempts of the targets with a cluster-wide limit first, each within its limit,
+     * then those of the others: a backlog of unlimited attempts does not keep a limited target's
+     * free slots unused.
+     */
+    private List<ExecutionRecord> claim(Set<String> names, Instant now, int free) {
+        List<ExecutionRecord> claimed = new ArrayList<>();
+        Set<String> open = new LinkedHashSet<>();
+        for (String name : names) {
+            int limit = this.limits.maxConcurrent(name);
+            if (limit <= 0) {
+                open.add(name);
+            } else if (claimed.size() < free) {
+                claimed.addAll(
+                        this.store.claims().claimDue(this.runner.nodeId(), now, free - claimed.size(), name, limit));
+            }
+        }
+        if (!open.isEmpty() && claimed.size() < free) {
+            claimed.addAll(this.store.claims().claimDue(this.runner.nodeId(), now, free - claimed.size(), open));
+        }
+        return claimed;
     }
 
     private void runClaimed(ExecutionRecord attempt) {
@@ -229,7 +257,7 @@ final class QueueLane {
 
     /**
      * Stops claiming, waits for a claim in flight to hand its attempts to the workers, and has the
-     * workers take no more; {@link #awaitStopped} then waits for them.
+     * workers take no more; {@link #awaitWorkers} then waits for them.
      */
     void beginStop() {
         quiesce();
@@ -248,10 +276,11 @@ final class QueueLane {
 
     /**
      * Waits, as long as the shutdown lets it, for the attempts running on the workers, then gives
-     * back what no worker started.
+     * back what no worker started; a claim that outlives the wait gives back, as it ends, what the
+     * stopped workers refuse ({@link #awaitPoller}).
      * @return whether every attempt ended in time
      */
-    boolean awaitStopped() {
+    boolean awaitWorkers() {
         if (this.workers == null) {
             return true;
         }
@@ -261,12 +290,25 @@ final class QueueLane {
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         } finally {
-            // before this node leaves the cluster: what no worker started goes back to wait, and a
-            // claim that outlived the wait gives back what the stopped workers refuse
+            // before this node leaves the cluster: what no worker started goes back to wait
             this.handover.giveBackWaiting();
-            awaitPoller();
         }
         return finished;
+    }
+
+    /**
+     * Waits for the poller to end, so that a claim in flight gives back what it could not hand over.
+     * @param deadline the {@link System#nanoTime} to wait until at most
+     */
+    void awaitPoller(long deadline) {
+        if (this.poller == null) {
+            return;
+        }
+        try {
+            this.poller.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** A thread name of this lane: the prefix, then the group of its pool, if it is not shared. */
@@ -275,13 +317,5 @@ final class QueueLane {
             return prefix;
         }
         return prefix.endsWith("-") ? prefix + this.name + "-" : prefix + "-" + this.name;
-    }
-
-    private void awaitPoller() {
-        try {
-            this.poller.join(HAND_BACK.toMillis());
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

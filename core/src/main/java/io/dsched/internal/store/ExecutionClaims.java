@@ -21,10 +21,27 @@ public final class ExecutionClaims {
 
     private final boolean skipLocked;
 
+    private final LimitedClaims limited;
+
     ExecutionClaims(ExecutionRows rows, TransactionTemplate transactions, boolean skipLocked) {
         this.rows = rows;
         this.transactions = transactions;
         this.skipLocked = skipLocked && rows.dialect.skipsLocked();
+        this.limited = new LimitedClaims(rows, transactions);
+    }
+
+    /**
+     * Claims waiting attempts of a target with a cluster-wide concurrency limit that have fallen
+     * due, no more than the limit leaves room for: see {@link LimitedClaims}.
+     * @param nodeId the claiming node
+     * @param now the current time
+     * @param limit how many at most this node takes
+     * @param name the target
+     * @param maxConcurrent the most of its attempts running at once in the cluster
+     * @return the attempts this node claimed, now running: the oldest due, oldest first
+     */
+    public List<ExecutionRecord> claimDue(String nodeId, Instant now, int limit, String name, int maxConcurrent) {
+        return this.limited.claimDue(nodeId, now, limit, name, maxConcurrent);
     }
 
     /**

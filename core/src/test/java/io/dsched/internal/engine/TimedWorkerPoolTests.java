@@ -264,6 +264,36 @@ class TimedWorkerPoolTests {
     }
 
     @Test
+    void aFireThatMayNotBeSpilledWaitsForItsGroupsWorkersAndSpilledFiresHoldNoRoom() throws Exception {
+        this.pool.setGroupThreads("reports=1");
+        start(1, 2);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch held = new CountDownLatch(1);
+        handOver(0, "reports", () -> {
+            held.countDown();
+            awaitQuietly(release);
+        });
+        assertThat(held.await(5, TimeUnit.SECONDS)).isTrue();
+        // spilled fires are on their way to the database, however slow: they leave the room to others
+        for (int i = 0; i < 3; i++) {
+            handOver(0, "reports", () -> awaitQuietly(release));
+        }
+        AtomicInteger room = new AtomicInteger(-1);
+        Thread looking = new Thread(() -> room.set(this.pool.blockForAvailableThreads()));
+        looking.start();
+        looking.join(5000);
+        assertThat(room).as("room left once three fires were spilled").hasValue(1);
+        // a fixed delay's fire waits for the group's worker instead
+        List<String> waited = new CopyOnWriteArrayList<>();
+        TimedWorkerPool.startAt(0, "reports", false, () -> {});
+        this.pool.runInThread(() -> waited.add(
+                TimedWorkerPool.spilled() + " " + Thread.currentThread().getName()));
+        release.countDown();
+        await().atMost(Duration.ofSeconds(5)).until(() -> waited.size() == 1);
+        assertThat(waited).containsExactly("false pool-test-reports-1");
+    }
+
+    @Test
     void withoutGroupsOfTheirOwnAFireWaitsForABusyWorkerAndIsNotSpilled() throws Exception {
         start(1, 10);
         CountDownLatch release = new CountDownLatch(1);
@@ -308,7 +338,7 @@ class TimedWorkerPoolTests {
     }
 
     private void handOver(long startAt, String group, Runnable shell) {
-        TimedWorkerPool.startAt(startAt, group, () -> {});
+        TimedWorkerPool.startAt(startAt, group, true, () -> {});
         assertThat(this.pool.runInThread(shell)).isTrue();
     }
 

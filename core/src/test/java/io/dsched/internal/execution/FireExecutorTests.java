@@ -67,14 +67,8 @@ class FireExecutorTests {
     @Test
     void aFireClaimedWithItsGuardThatReachesItsWorkerOnceTheNodeStopsWaitsUnrunAndLetsTheGuardGo() {
         Instant scheduledAt = this.clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        ExecutionRecord claim = this.database
-                .store()
-                .inserts()
-                .claim(ExecutionRecord.claim("settle", scheduledAt, "node-1", this.clock.instant()))
-                .orElseThrow();
-        SimpleLock guardTaken = this.locks
-                .lock(new LockConfiguration(this.clock.instant(), "settle", Duration.ofMinutes(10), Duration.ZERO))
-                .orElseThrow();
+        ExecutionRecord claim = claim(scheduledAt);
+        SimpleLock guardTaken = takeGuard();
 
         this.executor.leave("settle", scheduledAt, new Attempt(claim, this.job, guardTaken));
 
@@ -126,12 +120,71 @@ class FireExecutorTests {
                 .until(() -> this.runner.inFlight().isEmpty());
     }
 
-    private Attempt claimedAhead(Instant scheduledAt) {
-        ExecutionRecord claim = this.database
+    @Test
+    void aFireWhoseWorkersAreBusyWaitsForAFreeOneAndWhileItWaitsTheJobsFurtherFiresAreSkipped() {
+        Instant scheduledAt = this.clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        ExecutionRecord claim = claim(scheduledAt);
+        this.runner.hold(claim.id());
+        SimpleLock guardTaken = takeGuard();
+
+        // claimed in the fire's transaction: put back to wait, its guard and its hold let go
+        assertThat(this.executor.waitForWorker("settle", scheduledAt, new Attempt(claim, this.job, guardTaken)))
+                .isEqualTo(Outcome.DEFERRED);
+        ExecutionRecord waiting =
+                this.database.executions().findById(claim.id()).orElseThrow();
+        assertThat(waiting.status()).isEqualTo(ExecutionStatus.SCHEDULED);
+        assertThat(waiting.attempt()).as("it never ran: no failure counted").isEqualTo(1);
+        assertThat(waiting.statusReason())
+                .isEqualTo("waiting for a free worker of group 'default': the shared workers of node node-1 were"
+                        + " busy");
+        assertThat(this.locks.isHeld("settle")).isFalse();
+        assertThat(this.runner.inFlight()).isEmpty();
+        assertThat(this.wakeUps).hasValue(1);
+
+        // the next fire, not claimed ahead, finds the first still waiting: recorded skipped
+        Instant next = scheduledAt.plusSeconds(1);
+        assertThat(this.executor.waitForWorker("settle", next, null)).isEqualTo(Outcome.SKIPPED);
+        assertThat(this.database.executions().findByIdempotencyKey(ExecutionRecord.idempotencyKey("settle", next)))
+                .singleElement()
+                .satisfies((skipped) -> {
+                    assertThat(skipped.status()).isEqualTo(ExecutionStatus.SKIPPED);
+                    assertThat(skipped.statusReason())
+                            .isEqualTo("skipped: the shared workers of node node-1 were busy, and an earlier"
+                                    + " attempt of the job still waited for one");
+                });
+        // so is one claimed ahead, which lets go of what it held
+        Attempt third = claimedAhead(scheduledAt.plusSeconds(2));
+        assertThat(this.executor.waitForWorker("settle", scheduledAt.plusSeconds(2), third))
+                .isEqualTo(Outcome.SKIPPED);
+        assertThat(this.database
+                        .executions()
+                        .findById(third.claim().id())
+                        .orElseThrow()
+                        .status())
+                .isEqualTo(ExecutionStatus.SKIPPED);
+        assertThat(this.runner.inFlight()).isEmpty();
+        assertThat(this.runs).hasValue(0);
+        assertThat(this.wakeUps)
+                .as("only the attempt that waits woke the queue")
+                .hasValue(1);
+    }
+
+    private ExecutionRecord claim(Instant scheduledAt) {
+        return this.database
                 .store()
                 .inserts()
                 .claim(ExecutionRecord.claim("settle", scheduledAt, "node-1", this.clock.instant()))
                 .orElseThrow();
+    }
+
+    private SimpleLock takeGuard() {
+        return this.locks
+                .lock(new LockConfiguration(this.clock.instant(), "settle", Duration.ofMinutes(10), Duration.ZERO))
+                .orElseThrow();
+    }
+
+    private Attempt claimedAhead(Instant scheduledAt) {
+        ExecutionRecord claim = claim(scheduledAt);
         this.runner.hold(claim.id());
         return new Attempt(claim, this.job, null);
     }

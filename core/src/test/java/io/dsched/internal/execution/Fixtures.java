@@ -4,7 +4,11 @@ import io.dsched.execution.ExecutionRecord;
 import io.dsched.internal.retry.RetryPolicy;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /** Jobs and claims for the engine's unit tests, which need no database. */
 final class Fixtures {
@@ -24,6 +28,31 @@ final class Fixtures {
 
     static JobTarget job(String name, boolean guarded) {
         return job(name, retries(1), guarded, null, (context, payload) -> {});
+    }
+
+    /** A target of a group, run once, that does nothing. */
+    static JobTarget inGroup(String name, String group) {
+        return new JobTarget(name, group, retries(1), null, false, null, null, (context, payload) -> {});
+    }
+
+    /** The targets of a node, by name. */
+    static JobTargets targets(JobTarget... targets) {
+        Map<String, JobTarget> byName = new LinkedHashMap<>();
+        for (JobTarget target : targets) {
+            byName.put(target.name(), target);
+        }
+        return new JobTargets() {
+
+            @Override
+            public Optional<JobTarget> find(String name) {
+                return Optional.ofNullable(byName.get(name));
+            }
+
+            @Override
+            public Set<String> names() {
+                return byName.keySet();
+            }
+        };
     }
 
     static ExecutionRecord claim(String jobName, int attempt, long id) {

@@ -3,36 +3,16 @@ package io.dsched.internal.execution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import io.dsched.internal.retry.RetryPolicy;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class NodeGroupsTests {
 
-    private static final RetryPolicy ONCE =
-            new RetryPolicy(1, Duration.ZERO, 1, Duration.ZERO, Duration.ZERO, List.of(), List.of());
-
-    private final JobTargets declared = new JobTargets() {
-
-        private final Map<String, JobTarget> targets = Map.of(
-                "report", target("report", "reports"),
-                "tick", target("tick", NodeGroups.DEFAULT),
-                "housekeeping", target("housekeeping", NodeGroups.ANY));
-
-        @Override
-        public Optional<JobTarget> find(String name) {
-            return Optional.ofNullable(this.targets.get(name));
-        }
-
-        @Override
-        public Set<String> names() {
-            return this.targets.keySet();
-        }
-    };
+    private final JobTargets declared = Fixtures.targets(
+            Fixtures.inGroup("report", "reports"),
+            Fixtures.inGroup("tick", NodeGroups.DEFAULT),
+            Fixtures.inGroup("housekeeping", NodeGroups.ANY));
 
     @Test
     void aNodeRunsTheTargetsOfTheGroupsItServesAndDschedsOwnJobsWhateverItServes() {
@@ -72,9 +52,5 @@ class NodeGroupsTests {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new NodeGroups(List.of("reports", "*")))
                 .withMessageContaining("'*' is not a valid group name");
-    }
-
-    private static JobTarget target(String name, String group) {
-        return new JobTarget(name, group, ONCE, null, false, null, null, (context, payload) -> {});
     }
 }

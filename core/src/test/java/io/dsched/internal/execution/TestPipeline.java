@@ -51,6 +51,13 @@ public final class TestPipeline {
             Runnable wakeQueue,
             Clock clock) {
         return new FireExecutor(
-                store, runner, guard, targets, NodeGroups.defaultOnly(), wakeQueue, clock, new ExecutionListener() {});
+                store,
+                runner,
+                guard,
+                targets,
+                WorkerPools.shared(NodeGroups.defaultOnly(), 1),
+                wakeQueue,
+                clock,
+                new ExecutionListener() {});
     }
 }

@@ -3,37 +3,17 @@ package io.dsched.internal.execution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import io.dsched.internal.retry.RetryPolicy;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class WorkerPoolsTests {
 
-    private static final RetryPolicy ONCE =
-            new RetryPolicy(1, Duration.ZERO, 1, Duration.ZERO, Duration.ZERO, List.of(), List.of());
-
-    private final JobTargets declared = new JobTargets() {
-
-        private final Map<String, JobTarget> targets = Map.of(
-                "report", target("report", "reports"),
-                "invoice", target("invoice", "billing"),
-                "tick", target("tick", NodeGroups.DEFAULT),
-                "housekeeping", target("housekeeping", NodeGroups.ANY));
-
-        @Override
-        public Optional<JobTarget> find(String name) {
-            return Optional.ofNullable(this.targets.get(name));
-        }
-
-        @Override
-        public Set<String> names() {
-            return this.targets.keySet();
-        }
-    };
+    private final JobTargets declared = Fixtures.targets(
+            Fixtures.inGroup("report", "reports"),
+            Fixtures.inGroup("invoice", "billing"),
+            Fixtures.inGroup("tick", NodeGroups.DEFAULT),
+            Fixtures.inGroup("housekeeping", NodeGroups.ANY));
 
     @Test
     void aGroupWithThreadsOfItsOwnRunsInItsPoolAndTheOtherServedGroupsAndDschedsOwnJobsShareOne() {
@@ -73,9 +53,5 @@ class WorkerPoolsTests {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> WorkerPools.shared(groups, 0))
                 .withMessageContaining("dsched.threads");
-    }
-
-    private static JobTarget target(String name, String group) {
-        return new JobTarget(name, group, ONCE, null, false, null, null, (context, payload) -> {});
     }
 }

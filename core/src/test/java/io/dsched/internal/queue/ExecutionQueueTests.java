@@ -9,12 +9,14 @@ import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.engine.GracefulShutdown;
 import io.dsched.internal.engine.WorkerThreads;
 import io.dsched.internal.execution.AttemptRunner;
+import io.dsched.internal.execution.ConcurrencyLimits;
 import io.dsched.internal.execution.JobGuard;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.execution.NodeGroups;
 import io.dsched.internal.execution.StopRequests;
 import io.dsched.internal.execution.TestPipeline;
+import io.dsched.internal.execution.WorkerPools;
 import io.dsched.internal.retry.RetryPolicy;
 import io.dsched.internal.store.CuttingDataSource;
 import io.dsched.internal.store.ExecutionRepository;
@@ -206,10 +208,10 @@ class ExecutionQueueTests {
         return new ExecutionQueue(
                 store,
                 this.runner,
-                new Targets(),
+                List.of(new WorkerPools.Pool(WorkerPools.SHARED, 1, new Targets())),
+                ConcurrencyLimits.NONE,
                 nodeClock,
                 poll,
-                1,
                 WorkerThreads.PLATFORM,
                 new GracefulShutdown(Duration.ofMillis(300), this.clock),
                 true);

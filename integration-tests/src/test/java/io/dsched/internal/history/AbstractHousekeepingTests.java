@@ -351,6 +351,14 @@ abstract class AbstractHousekeepingTests {
         rules.put("dsched_job", () -> assertThat(strings("SELECT name FROM dsched_job"))
                 .containsExactly("nightly"));
 
+        // dsched_limit: a concurrency limit's row is kept however old: one per limited handler, and a
+        // row deleted while nodes claim under its lock would let two of them fill the same slot
+        this.sql.update(
+                "INSERT INTO dsched_limit (name, created_at) VALUES ('old-limit', ?)",
+                this.platform.dialect().bindable(ago(400)));
+        rules.put("dsched_limit", () -> assertThat(strings("SELECT name FROM dsched_limit"))
+                .containsExactly("old-limit"));
+
         // dsched_lock: the row of a job removed from the cluster, free for the history's retention;
         // the rows of jobs still declared, and an application's own, stay however long free
         LocalDateTime lockNow = this.sql.queryForObject(

@@ -105,6 +105,7 @@ abstract class AbstractSchemaScriptTests {
             "dsched_node",
             "dsched_node_clock",
             "dsched_node_group",
+            "dsched_limit",
             "dsched_job",
             "dsched_execution_log",
             "dsched_audit",

@@ -1,0 +1,192 @@
+package io.dsched.limits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.OneOff;
+import io.dsched.test.ClusterNode;
+import io.dsched.test.TestCluster;
+import io.dsched.test.TestDatabases;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Cluster-wide concurrency limits: never more attempts of a handler with {@code maxConcurrent}
+ * running at once than its limit, counted in the jobs themselves and sampled from the table,
+ * across nodes of many free workers; and a dead node's slots come back with its takeover. Run
+ * against each database by a small subclass.
+ */
+abstract class AbstractConcurrencyLimitTests {
+
+    private static final Map<String, Object> PROPERTIES = Map.of(
+            "dsched.threads", "10",
+            "dsched.metrics.refresh", "0s",
+            "dsched.recovery.node-timeout", "5s",
+            // the nodes cut off in the crash test stop without waiting for their held runs
+            "dsched.shutdown.timeout", "1s",
+            "dsched.queue.poll-interval", "200ms");
+
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
+
+    private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+
+    /**
+     * Returns the database this suite runs on.
+     * @return the kind of database
+     */
+    protected abstract TestDatabases.Kind kind();
+
+    @BeforeEach
+    void reset() {
+        LimitJobs.reset();
+    }
+
+    @AfterEach
+    void release() {
+        LimitJobs.held.countDown();
+        this.sampler.shutdownNow();
+    }
+
+    @Test
+    void threeNodesOfTenWorkersNeverRunMoreAttemptsOfAHandlerAtOnceThanItsLimit() {
+        List<ClusterNode> nodes = List.of(start("limits-1"), start("limits-2"), start("limits-3"));
+        AtomicLong mostInTable = sampleRunning("limited");
+        List<OneOff> oneOffs = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            oneOffs.add(OneOff.of("limited", null).withKey("limited-" + i));
+        }
+        for (int i = 0; i < 100; i++) {
+            oneOffs.add(OneOff.of("open", null).withKey("open-" + i));
+        }
+        nodes.get(0).bean(JobScheduler.class).submitAll(oneOffs);
+
+        await().atMost(Duration.ofSeconds(90))
+                .until(() -> LimitJobs.runs("limited").size() == 300
+                        && LimitJobs.runs("open").size() == 100);
+        assertThat(LimitJobs.most("limited"))
+                .as("most runs of 'limited' at once")
+                .isEqualTo(3);
+        assertThat(mostInTable.get())
+                .as("most attempts of 'limited' RUNNING in the table")
+                .isBetween(1L, 3L);
+        // the handler without a limit ran as many at once as the workers allowed
+        assertThat(LimitJobs.most("open")).isGreaterThan(3);
+        assertThat(nodesThatRan("limited"))
+                .as("the limit is the cluster's, not one node's")
+                .hasSizeGreaterThan(1);
+        assertThat(LimitJobs.runs("limited").values())
+                .allSatisfy((ran) -> assertThat(ran).hasSize(1));
+    }
+
+    @Test
+    void aLimitOfOneIsAMutexForOneOffWork() {
+        List<ClusterNode> nodes = List.of(start("mutex-1"), start("mutex-2"), start("mutex-3"));
+        List<OneOff> oneOffs = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            oneOffs.add(OneOff.of("mutex", null).withKey("mutex-" + i));
+        }
+        nodes.get(1).bean(JobScheduler.class).submitAll(oneOffs);
+
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> LimitJobs.runs("mutex").size() == 60);
+        assertThat(LimitJobs.most("mutex")).isEqualTo(1);
+        assertThat(LimitJobs.runs("mutex").values())
+                .allSatisfy((ran) -> assertThat(ran).hasSize(1));
+    }
+
+    @Test
+    void theSlotsOfANodeThatDiedComeBackWithItsTakeoverNotBefore() {
+        ClusterNode doomed = start("held-1");
+        JobScheduler scheduler = doomed.bean(JobScheduler.class);
+        for (int i = 0; i < 5; i++) {
+            scheduler.submit(OneOff.of("held", null).withKey("held-" + i));
+        }
+        await().atMost(Duration.ofSeconds(15)).until(() -> LimitJobs.running("held") == 2);
+        ClusterNode survivor = start("held-2");
+        doomed.cutOff();
+
+        // the dead node's two attempts hold both slots until it is taken over: none starts elsewhere
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(4))
+                .until(() -> ranOn("held", survivor.id()) == 0);
+        // taken over, its attempts wait again and the survivor runs two at once, no more
+        await().atMost(Duration.ofSeconds(30)).until(() -> ranOn("held", survivor.id()) == 2);
+        assertThat(runningInTable("held", survivor.id())).isEqualTo(2);
+        assertThat(runningInTable("held", null)).isEqualTo(2);
+        // what is left of the dead node stops while its runs are still held: nothing of it to write
+        doomed.close();
+        LimitJobs.held.countDown();
+        await().atMost(Duration.ofSeconds(30)).until(() -> ranOn("held", survivor.id()) == 5);
+        assertThat(new JdbcTemplate(this.cluster.observer())
+                        .queryForObject(
+                                "SELECT COUNT(DISTINCT idempotency_key) FROM dsched_execution WHERE job_name = 'held'"
+                                        + " AND status = 'SUCCEEDED'",
+                                Long.class))
+                .isEqualTo(5);
+    }
+
+    private ClusterNode start(String id) {
+        return this.cluster.start(id, LimitJobs.class, new HashMap<>(PROPERTIES));
+    }
+
+    /** Samples how many attempts of a handler the table says are running, and keeps the most. */
+    private AtomicLong sampleRunning(String handler) {
+        AtomicLong most = new AtomicLong();
+        JdbcTemplate sql = new JdbcTemplate(this.cluster.observer());
+        this.sampler.scheduleAtFixedRate(
+                () -> {
+                    Long running = sql.queryForObject(
+                            "SELECT COUNT(*) FROM dsched_execution WHERE job_name = ? AND status = 'RUNNING'",
+                            Long.class,
+                            handler);
+                    most.accumulateAndGet(running, Math::max);
+                },
+                0,
+                5,
+                TimeUnit.MILLISECONDS);
+        return most;
+    }
+
+    private long runningInTable(String handler, String nodeId) {
+        JdbcTemplate sql = new JdbcTemplate(this.cluster.observer());
+        return (nodeId == null)
+                ? sql.queryForObject(
+                        "SELECT COUNT(*) FROM dsched_execution WHERE job_name = ? AND status = 'RUNNING'",
+                        Long.class,
+                        handler)
+                : sql.queryForObject(
+                        "SELECT COUNT(*) FROM dsched_execution WHERE job_name = ? AND status = 'RUNNING'"
+                                + " AND node_id = ?",
+                        Long.class,
+                        handler,
+                        nodeId);
+    }
+
+    private static long ranOn(String handler, String nodeId) {
+        return LimitJobs.runs(handler).values().stream()
+                .filter((nodes) -> nodes.contains(nodeId))
+                .count();
+    }
+
+    private static Set<String> nodesThatRan(String handler) {
+        Set<String> nodes = new TreeSet<>();
+        LimitJobs.runs(handler).values().forEach(nodes::addAll);
+        return nodes;
+    }
+}
