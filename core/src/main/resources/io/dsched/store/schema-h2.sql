@@ -281,9 +281,11 @@ CREATE TABLE IF NOT EXISTS dsched_node_clock (
 );
 
 -- One row per one-off handler with a cluster-wide concurrency limit (maxConcurrent): the nodes
--- claim the handler's attempts under the lock of its row, and count those running.
+-- claim the handler's attempts under the lock of its row, count those running, and take no more
+-- than the limit the row holds, which the node that started last wrote.
 CREATE TABLE IF NOT EXISTS dsched_limit (
-    name       VARCHAR(200) NOT NULL PRIMARY KEY,
+    name           VARCHAR(200) NOT NULL PRIMARY KEY,
+    max_concurrent INTEGER      NOT NULL,
     created_at TIMESTAMP WITH TIME ZONE NOT NULL
 );
 

@@ -9,6 +9,7 @@ import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,6 +47,8 @@ abstract class AbstractConcurrencyLimitTests {
     final TestCluster cluster = TestCluster.of(this::kind);
 
     private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+
+    private final AtomicInteger samples = new AtomicInteger();
 
     /**
      * Returns the database this suite runs on.
@@ -85,6 +89,7 @@ abstract class AbstractConcurrencyLimitTests {
         assertThat(mostInTable.get())
                 .as("most attempts of 'limited' RUNNING in the table")
                 .isBetween(1L, 3L);
+        assertThat(this.samples).as("samples of the table").hasValueGreaterThan(100);
         // the handler without a limit ran as many at once as the workers allowed
         assertThat(LimitJobs.most("open")).isGreaterThan(3);
         assertThat(nodesThatRan("limited"))
@@ -129,6 +134,18 @@ abstract class AbstractConcurrencyLimitTests {
         await().atMost(Duration.ofSeconds(30)).until(() -> ranOn("held", survivor.id()) == 2);
         assertThat(runningInTable("held", survivor.id())).isEqualTo(2);
         assertThat(runningInTable("held", null)).isEqualTo(2);
+        // and not before: every run on the survivor started once the dead node's runs were taken over
+        JdbcTemplate sql = new JdbcTemplate(this.cluster.observer());
+        Instant takenOver = sql.queryForObject(
+                "SELECT MAX(finished_at) FROM dsched_execution WHERE job_name = 'held' AND status = 'FAILED'",
+                Instant.class);
+        List<Instant> started = sql.queryForList(
+                "SELECT started_at FROM dsched_execution WHERE job_name = 'held' AND node_id = ?"
+                        + " AND status = 'RUNNING'",
+                Instant.class,
+                survivor.id());
+        assertThat(takenOver).isNotNull();
+        assertThat(started).hasSize(2).allSatisfy((at) -> assertThat(at).isAfterOrEqualTo(takenOver));
         // what is left of the dead node stops while its runs are still held: nothing of it to write
         doomed.close();
         LimitJobs.held.countDown();
@@ -151,11 +168,16 @@ abstract class AbstractConcurrencyLimitTests {
         JdbcTemplate sql = new JdbcTemplate(this.cluster.observer());
         this.sampler.scheduleAtFixedRate(
                 () -> {
-                    Long running = sql.queryForObject(
-                            "SELECT COUNT(*) FROM dsched_execution WHERE job_name = ? AND status = 'RUNNING'",
-                            Long.class,
-                            handler);
-                    most.accumulateAndGet(running, Math::max);
+                    try {
+                        Long running = sql.queryForObject(
+                                "SELECT COUNT(*) FROM dsched_execution WHERE job_name = ? AND status = 'RUNNING'",
+                                Long.class,
+                                handler);
+                        most.accumulateAndGet(running, Math::max);
+                        this.samples.incrementAndGet();
+                    } catch (RuntimeException ex) {
+                        // a sample missed; the next one is taken all the same
+                    }
                 },
                 0,
                 5,

@@ -1,6 +1,7 @@
 package io.dsched.internal.execution;
 
 import io.dsched.execution.ExecutionListener;
+import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.execution.Outcome;
@@ -28,6 +29,9 @@ final class FireHandBack {
      * unreachable: the shutdown should not wait on an outage for long.
      */
     private static final Duration LEAVE_PATIENCE = Duration.ofSeconds(10);
+
+    /** How many due attempts of a job to look at for the first attempt of an earlier fire. */
+    private static final int EARLIER_LOOKS_AT = 5;
 
     private final ExecutionStore store;
 
@@ -100,12 +104,7 @@ final class FireHandBack {
         String pool = this.pools.poolOf(group).equals(WorkerPools.SHARED)
                 ? "the shared workers of node " + this.runner.nodeId()
                 : "the workers of group '" + group + "' on node " + this.runner.nodeId();
-        Instant now = this.clock.instant();
-        boolean earlierWaits = TransientFailures.retry(
-                "the look for a waiting attempt of '" + jobName + "'",
-                FireExecutor.CLAIM_PATIENCE,
-                () -> !this.store.repository().findDue(now, 1, List.of(jobName)).isEmpty());
-        if (earlierWaits) {
+        if (earlierFireWaits(jobName)) {
             return skipBehindEarlier(jobName, scheduledAt, claimedAhead, pool);
         }
         boolean queued = handBack(
@@ -121,6 +120,20 @@ final class FireHandBack {
         logger.debug("Queued '{}' scheduled at {} for a free worker of group '{}'", jobName, scheduledAt, group);
         this.listener.skipped(jobName, ExecutionListener.SkipReason.NO_FREE_WORKER);
         return Outcome.DEFERRED;
+    }
+
+    /**
+     * Whether the first attempt of an earlier fire of the job waits, due already: not a retry, a run
+     * by hand or a replay. Should the database not answer, the fire is handed back as if none did.
+     */
+    private boolean earlierFireWaits(String jobName) {
+        try {
+            return this.store.repository().findDue(this.clock.instant(), EARLIER_LOOKS_AT, List.of(jobName)).stream()
+                    .anyMatch((waiting) -> waiting.origin() == ExecutionOrigin.SCHEDULE && waiting.attempt() == 1);
+        } catch (RuntimeException ex) {
+            logger.debug("Could not look for a waiting fire of '{}': {}", jobName, ex.getMessage());
+            return false;
+        }
     }
 
     /** Records a fire skipped, as an earlier attempt of its job still waits for a free worker. */
@@ -143,6 +156,10 @@ final class FireHandBack {
                 this.store.outcomes().finish(claim.get(), ExecutionStatus.SKIPPED, now, now, null, reason);
                 return null;
             });
+        } catch (RuntimeException ex) {
+            // a claim written and not finished is taken over by the sweep of stale attempts, and re-run
+            logger.warn("Could not record '{}' scheduled at {} skipped: {}", jobName, scheduledAt, ex.getMessage());
+            return Outcome.LOST;
         } finally {
             if (claimedAhead != null) {
                 if (claimedAhead.guardTakenWithClaim() != null) {

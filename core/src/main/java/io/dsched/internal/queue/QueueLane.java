@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -37,6 +38,9 @@ final class QueueLane {
     private final JobTargets targets;
 
     private final ConcurrencyLimits limits;
+
+    /** Counts the claims, which take turns at what they claim first; the poller's alone. */
+    private int turns;
 
     private final Clock clock;
 
@@ -189,32 +193,78 @@ final class QueueLane {
     }
 
     /**
-     * Claims the due attempts of the targets with a cluster-wide limit first, each within its limit,
-     * then those of the others: a backlog of unlimited attempts does not keep a limited target's
-     * free slots unused.
+     * Claims the due attempts of the targets with a cluster-wide limit, each within its limit, and
+     * those of the others: by turns the limited ones first and the others first, and among the
+     * limited each first in turn, so that neither a backlog of unlimited attempts keeps a limited
+     * target's free slots unused nor one of limited attempts the others' workers. Each claim is a
+     * transaction of its own: one that fails leaves those made before it to run, and is logged.
      */
     private List<ExecutionRecord> claim(Set<String> names, Instant now, int free) {
-        List<ExecutionRecord> claimed = new ArrayList<>();
+        List<String> limited = new ArrayList<>();
         Set<String> open = new LinkedHashSet<>();
         for (String name : names) {
-            int limit = this.limits.maxConcurrent(name);
-            if (limit <= 0) {
-                open.add(name);
-            } else if (claimed.size() < free) {
-                claimed.addAll(
-                        this.store.claims().claimDue(this.runner.nodeId(), now, free - claimed.size(), name, limit));
+            (this.limits.maxConcurrent(name) > 0 ? limited : open).add(name);
+        }
+        int turn = this.turns;
+        this.turns = (turn + 1) & Integer.MAX_VALUE;
+        if (!limited.isEmpty()) {
+            Collections.rotate(limited, turn % limited.size());
+        }
+        List<ExecutionRecord> claimed = new ArrayList<>();
+        List<RuntimeException> failures = new ArrayList<>();
+        boolean openFirst = turn % 2 == 1;
+        if (openFirst) {
+            claimOpen(open, now, free, claimed, failures);
+        }
+        for (String name : limited) {
+            if (claimed.size() < free) {
+                try {
+                    claimed.addAll(this.store
+                            .claims()
+                            .claimDue(
+                                    this.runner.nodeId(),
+                                    now,
+                                    free - claimed.size(),
+                                    name,
+                                    this.limits.maxConcurrent(name)));
+                } catch (RuntimeException ex) {
+                    failures.add(ex);
+                }
             }
         }
-        if (!open.isEmpty() && claimed.size() < free) {
-            claimed.addAll(this.store.claims().claimDue(this.runner.nodeId(), now, free - claimed.size(), open));
+        if (!openFirst) {
+            claimOpen(open, now, free, claimed, failures);
+        }
+        if (!failures.isEmpty()) {
+            if (claimed.isEmpty()) {
+                throw failures.get(0);
+            }
+            logger.warn(
+                    "Could not look for some due attempts: {}", failures.get(0).getMessage());
         }
         return claimed;
+    }
+
+    private void claimOpen(
+            Set<String> open, Instant now, int free, List<ExecutionRecord> claimed, List<RuntimeException> failures) {
+        if (open.isEmpty() || claimed.size() >= free) {
+            return;
+        }
+        try {
+            claimed.addAll(this.store.claims().claimDue(this.runner.nodeId(), now, free - claimed.size(), open));
+        } catch (RuntimeException ex) {
+            failures.add(ex);
+        }
     }
 
     private void runClaimed(ExecutionRecord attempt) {
         long start = System.nanoTime();
         try {
             this.runner.run(attempt);
+            if (this.limits.maxConcurrent(attempt.jobName()) > 0) {
+                // its slot stays taken until its outcome is written: not behind the node's due fires
+                this.store.outcomes().hurry();
+            }
         } catch (RuntimeException ex) {
             logger.error("Attempt {} of '{}' could not be recorded", attempt.attempt(), attempt.jobName(), ex);
         } finally {

@@ -4,9 +4,11 @@ import io.dsched.execution.ExecutionRecord;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.springframework.dao.DataIntegrityViolationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -17,11 +19,15 @@ import org.springframework.transaction.support.TransactionTemplate;
  * slots left. The count is read after the lock, in read-committed isolation, so it sees every
  * claim committed before; as claims of the target are made under the lock alone, two nodes never
  * fill the same slot. A slot comes back when its attempt stops running: its outcome, a takeover
- * of its dead node, or its return to wait.
+ * of its dead node, or its return to wait. The limit is the one the row holds, which each node
+ * writes as it first claims: the nodes of a cluster claim by one limit, that of the node that
+ * started last.
  */
 final class LimitedClaims {
 
-    private static final String LOCK = "SELECT name FROM dsched_limit WHERE name = ? FOR UPDATE";
+    private static final Logger logger = LoggerFactory.getLogger(LimitedClaims.class);
+
+    private static final String LOCK = "SELECT max_concurrent FROM dsched_limit WHERE name = ? FOR UPDATE";
 
     private static final String RUNNING =
             "SELECT COUNT(*) FROM dsched_execution WHERE status = 'RUNNING' AND job_name = ?";
@@ -30,8 +36,8 @@ final class LimitedClaims {
 
     private final TransactionTemplate transactions;
 
-    /** The limits whose row this node knows to exist. */
-    private final Set<String> created = ConcurrentHashMap.newKeySet();
+    /** The limits this node wrote to their rows, by target. */
+    private final Map<String, Integer> written = new ConcurrentHashMap<>();
 
     LimitedClaims(ExecutionRows rows, TransactionTemplate transactions) {
         this.rows = rows;
@@ -46,43 +52,63 @@ final class LimitedClaims {
      * @param now the current time
      * @param limit how many at most this node takes
      * @param name the target
-     * @param maxConcurrent the most of its attempts running at once in the cluster
+     * @param maxConcurrent the limit this node declares for it
      * @return the attempts claimed, oldest due first
      */
     List<ExecutionRecord> claimDue(String nodeId, Instant now, int limit, String name, int maxConcurrent) {
-        createRow(name);
-        return this.transactions.execute((tx) -> {
-            this.rows.jdbc.queryForList(this.rows.tables.sql(LOCK), String.class, name);
+        ExecutionRepository repository = this.rows.repository;
+        // no lock taken while nothing of the target is due
+        if (repository.findDue(now, 1, List.of(name)).isEmpty()) {
+            return List.of();
+        }
+        write(name, maxConcurrent);
+        List<ExecutionRecord> claimed = this.transactions.execute((tx) -> {
+            List<Integer> locked = this.rows.jdbc.queryForList(this.rows.tables.sql(LOCK), Integer.class, name);
+            if (locked.isEmpty()) {
+                // the row is gone: without it nothing is locked, so nothing is claimed until it is back
+                return null;
+            }
             Integer running = this.rows.jdbc.queryForObject(this.rows.tables.sql(RUNNING), Integer.class, name);
-            int room = Math.min(limit, maxConcurrent - ((running != null) ? running : 0));
-            List<ExecutionRecord> claimed = new ArrayList<>();
+            int room = Math.min(limit, locked.get(0) - ((running != null) ? running : 0));
+            List<ExecutionRecord> attempts = new ArrayList<>();
             if (room <= 0) {
-                return claimed;
+                return attempts;
             }
             // no other node claims these rows meanwhile: they wait for the lock this transaction holds
-            ExecutionRepository repository = this.rows.repository;
             for (ExecutionRecord candidate : repository.findDue(now, room, List.of(name))) {
                 if (repository.claimWaiting(candidate.id(), candidate.status().name(), nodeId, now) == 1) {
-                    claimed.add(candidate.claimedBy(nodeId, now));
+                    attempts.add(candidate.claimedBy(nodeId, now));
                 }
             }
-            return claimed;
+            return attempts;
         });
+        if (claimed == null) {
+            logger.warn("The row of the concurrency limit of '{}' was missing; it is written again", name);
+            this.written.remove(name);
+            return List.of();
+        }
+        return claimed;
     }
 
-    /** Writes the limit's row, once: the lock of a row that does not exist locks nothing. */
-    private void createRow(String name) {
-        if (this.created.contains(name)) {
+    /** Writes the limit this node declares to its row, once: the last node to start sets it. */
+    private void write(String name, int maxConcurrent) {
+        if (Integer.valueOf(maxConcurrent).equals(this.written.get(name))) {
             return;
         }
-        try {
-            this.rows.jdbc.update(
-                    this.rows.tables.sql("INSERT INTO dsched_limit (name, created_at) VALUES (?, "
-                            + this.rows.dialect.currentTimestampSql() + ")"),
-                    name);
-        } catch (DataIntegrityViolationException ex) {
-            // another node wrote it
+        String update = this.rows.tables.sql("UPDATE dsched_limit SET max_concurrent = ? WHERE name = ?");
+        if (this.rows.jdbc.update(update, maxConcurrent, name) == 0) {
+            try {
+                this.rows.jdbc.update(
+                        this.rows.tables.sql(
+                                "INSERT INTO dsched_limit (name, max_concurrent, created_at) VALUES (?, ?, "
+                                        + this.rows.dialect.currentTimestampSql() + ")"),
+                        name,
+                        maxConcurrent);
+            } catch (DuplicateKeyException ex) {
+                // another node wrote it meanwhile, with its own limit
+                this.rows.jdbc.update(update, maxConcurrent, name);
+            }
         }
-        this.created.add(name);
+        this.written.put(name, maxConcurrent);
     }
 }
