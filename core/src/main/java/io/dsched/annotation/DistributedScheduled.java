@@ -82,4 +82,14 @@ public @interface DistributedScheduled {
      * for the {@code default} group.
      */
     String group() default "";
+
+    /**
+     * Spreads the start of each fire over a window after its time, such as {@code "30s"} (or
+     * {@code "${...}"}), so that many jobs on the same schedule do not start at once: each fire
+     * starts at an offset of its own within the window, derived from the job and the fire's time,
+     * the same on every node. The fire keeps its scheduled time in the history; it waits in the
+     * queue until its offset time, and its lag counts from then. Empty to start each fire at its
+     * time.
+     */
+    String jitter() default "";
 }

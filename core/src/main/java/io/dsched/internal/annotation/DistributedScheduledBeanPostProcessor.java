@@ -106,8 +106,17 @@ public class DistributedScheduledBeanPostProcessor implements BeanPostProcessor,
                 timeout,
                 atMostFor,
                 atLeastFor,
+                jitter(annotation.jitter(), source),
                 source,
                 invoker(bean, invocable, passesContext));
+    }
+
+    private Duration jitter(String jitter, String source) {
+        Duration window = this.values.duration(jitter, "jitter", source);
+        if (window != null) {
+            DeclarationValues.positive(window, "jitter", source);
+        }
+        return window;
     }
 
     private static boolean checkParameters(Method method, String source) {

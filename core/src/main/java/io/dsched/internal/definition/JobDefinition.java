@@ -22,6 +22,8 @@ import java.util.Objects;
  * @param timeout longest a run may take before it is interrupted, or {@code null} for no limit
  * @param lockAtMostFor longest time a run holds the job's lock, or {@code null} for the configured default
  * @param lockAtLeastFor shortest time a run holds the job's lock, or {@code null} for the configured default
+ * @param jitter the window each fire's start is spread over by an offset of its own, or {@code null}
+ *     to start each fire at its time
  * @param source where the job was declared, for messages (for example {@code OrderJobs.settle()})
  * @param invoker what a run executes
  */
@@ -34,6 +36,7 @@ public record JobDefinition(
         Duration timeout,
         Duration lockAtMostFor,
         Duration lockAtLeastFor,
+        Duration jitter,
         String source,
         JobInvoker invoker) {
 

@@ -72,6 +72,7 @@ public final class JobRegistry implements JobTargets {
                 true,
                 job.lockAtMostFor(),
                 job.lockAtLeastFor(),
+                job.jitter(),
                 (context, payload) -> job.invoker().invoke(context));
     }
 }

@@ -70,6 +70,17 @@ final class ClaimsInTransaction {
             if (job.isEmpty()) {
                 String reason = this.groups.whyNotHere(this.targets.find(fire.jobName()), this.nodeId);
                 undeclared.add(waiting(fire.jobName(), fire.scheduledAt(), this.nodeId, now, start, reason));
+            } else if (job.get().jitter() != null) {
+                // staggered: it waits for its offset time in the queue, for any node of its group
+                Instant offset = Jitter.startOf(
+                        fire.jobName(), fire.scheduledAt(), job.get().jitter());
+                undeclared.add(waiting(
+                        fire.jobName(),
+                        fire.scheduledAt(),
+                        this.nodeId,
+                        now,
+                        offset.isAfter(now) ? offset : now,
+                        Jitter.reason(fire.scheduledAt(), offset, job.get().jitter())));
             } else if (!job.get().guarded() || this.guard.locksInTransactions()) {
                 ExecutionRecord claim = ExecutionRecord.claim(fire.jobName(), fire.scheduledAt(), this.nodeId, start);
                 claims.add(claim);

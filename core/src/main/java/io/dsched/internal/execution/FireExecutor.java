@@ -180,11 +180,36 @@ public final class FireExecutor {
      */
     public Outcome waitForWorker(String jobName, Instant scheduledAt, Attempt claimedAhead) {
         Optional<JobTarget> job = this.served.find(jobName);
-        if (job.isEmpty() && claimedAhead == null) {
+        if ((job.isEmpty() || job.get().jitter() != null) && claimedAhead == null) {
+            // queued as a fire of another group, or staggered, it takes no worker of its pool
             return fire(jobName, scheduledAt);
         }
         return this.handBack.waitForWorker(
                 jobName, scheduledAt, claimedAhead, job.map(JobTarget::group).orElse(NodeGroups.DEFAULT));
+    }
+
+    /**
+     * Queues a fire of a job with a jitter window, due at its offset time, for the queue of any node
+     * of its group; tried again while the database fails transiently, as a claim is.
+     */
+    private Outcome stagger(String jobName, Instant scheduledAt, Duration jitter) {
+        Instant now = this.clock.instant();
+        Instant start = Jitter.startOf(jobName, scheduledAt, jitter);
+        boolean queued = TransientFailures.retry(
+                "the fire of '" + jobName + "' staggered",
+                CLAIM_PATIENCE,
+                () -> this.handBack.queue(
+                        jobName,
+                        scheduledAt,
+                        start.isAfter(now) ? start : now,
+                        Jitter.reason(scheduledAt, start, jitter)));
+        if (!queued) {
+            logger.debug("Not queueing '{}' scheduled at {}: already claimed", jobName, scheduledAt);
+            this.listener.skipped(jobName, ExecutionListener.SkipReason.ALREADY_CLAIMED);
+            return Outcome.ALREADY_CLAIMED;
+        }
+        this.wakeQueue.run();
+        return Outcome.DEFERRED;
     }
 
     /**
@@ -213,6 +238,10 @@ public final class FireExecutor {
                             ? ExecutionListener.SkipReason.OTHER_GROUP
                             : ExecutionListener.SkipReason.NOT_DECLARED);
             return Outcome.DEFERRED;
+        }
+        Duration jitter = this.served.find(jobName).map(JobTarget::jitter).orElse(null);
+        if (jitter != null) {
+            return stagger(jobName, scheduledAt, jitter);
         }
         // the claim's start is read at each try: the sweep of stale attempts measures from it
         Optional<ExecutionRecord> claimed =

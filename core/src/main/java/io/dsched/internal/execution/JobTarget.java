@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param guarded whether runs must not overlap (scheduled jobs)
  * @param lockAtMostFor longest a run holds the guard, or {@code null} for the default
  * @param lockAtLeastFor shortest a run holds the guard, or {@code null} for the default
+ * @param jitter the window a scheduled job's fires are spread over, or {@code null}
  * @param invoker runs it
  */
 public record JobTarget(
@@ -26,6 +27,7 @@ public record JobTarget(
         boolean guarded,
         Duration lockAtMostFor,
         Duration lockAtLeastFor,
+        Duration jitter,
         Invoker invoker) {
 
     public JobTarget {

@@ -51,6 +51,7 @@ public final class HandlerRegistry implements JobTargets, ConcurrencyLimits {
                         false,
                         null,
                         null,
+                        null,
                         handler.invoker()));
     }
 

@@ -112,6 +112,7 @@ public class Housekeeping {
                 null,
                 null,
                 null,
+                null,
                 "dsched housekeeping",
                 (context) -> purge());
     }

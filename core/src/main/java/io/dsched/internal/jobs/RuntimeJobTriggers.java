@@ -85,6 +85,7 @@ final class RuntimeJobTriggers {
                 handler.map(HandlerDefinition::timeout).orElse(null),
                 null,
                 null,
+                null,
                 "runtime job " + job.name(),
                 (context) -> {
                     throw new IllegalStateException("Runtime jobs run through their handler");

@@ -82,6 +82,7 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
                         true,
                         null,
                         null,
+                        null,
                         (context, payload) -> invoke(handler, job, context, payload)));
     }
 

@@ -96,6 +96,7 @@ class RecoveryTests {
     private static JobTarget job(int maxAttempts) {
         RetryPolicy retry = new RetryPolicy(
                 maxAttempts, Duration.ofSeconds(1), 2.0, Duration.ofSeconds(10), Duration.ZERO, List.of(), List.of());
-        return new JobTarget("settle", NodeGroups.DEFAULT, retry, null, false, null, null, (context, payload) -> {});
+        return new JobTarget(
+                "settle", NodeGroups.DEFAULT, retry, null, false, null, null, null, (context, payload) -> {});
     }
 }

@@ -255,10 +255,11 @@ class ExecutionQueueTests {
                             false,
                             null,
                             null,
+                            null,
                             (context, payload) -> quickRuns.incrementAndGet()));
                 case "slow" ->
                     Optional.of(new JobTarget(
-                            name, NodeGroups.DEFAULT, this.once, null, false, null, null, (context, payload) -> {
+                            name, NodeGroups.DEFAULT, this.once, null, false, null, null, null, (context, payload) -> {
                                 slowStarted.countDown();
                                 release.await();
                             }));

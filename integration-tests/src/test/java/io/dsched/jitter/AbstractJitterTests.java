@@ -1,0 +1,129 @@
+package io.dsched.jitter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.internal.execution.Jitter;
+import io.dsched.test.ClusterNode;
+import io.dsched.test.TestCluster;
+import io.dsched.test.TestDatabases;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Staggered fires: {@value JitterJobs#JOBS} jobs on one cron with a jitter window of 10 s, on three
+ * nodes, start spread over the window at offsets of their own, the same whichever node fired them,
+ * each fire once, none before its offset time, and the history keeps each fire's scheduled time.
+ * Run against each database by a small subclass.
+ */
+abstract class AbstractJitterTests {
+
+    private static final Duration WINDOW = Duration.ofSeconds(10);
+
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
+
+    /**
+     * Returns the database this suite runs on.
+     * @return the kind of database
+     */
+    protected abstract TestDatabases.Kind kind();
+
+    @BeforeEach
+    void reset() {
+        JitterJobs.reset();
+    }
+
+    @Test
+    void theFiresOfManyJobsOnOneCronSpreadOverTheWindowEachOnceAtOneOffsetWhicheverNodeFiredThem() {
+        List<ClusterNode> nodes = new ArrayList<>();
+        for (int i = 1; i <= 3; i++) {
+            Map<String, Object> properties = new HashMap<>();
+            properties.put("test.cron", "*/15 * * * * *");
+            properties.put("test.jitter", "10s");
+            properties.put("dsched.threads", "20");
+            properties.put("dsched.queue.poll-interval", "200ms");
+            properties.put("dsched.metrics.refresh", "0s");
+            nodes.add(this.cluster.start("spread-" + i, JitterJobs.class, properties));
+        }
+
+        // the first fire every job ran after the nodes started
+        await().atMost(Duration.ofSeconds(50)).until(() -> completeFire().isPresent());
+        Instant fire = completeFire().orElseThrow();
+        List<JitterJobs.Run> runs = JitterJobs.RUNS.values().stream()
+                .flatMap(List::stream)
+                .filter((run) -> run.scheduledAt().equals(fire))
+                .toList();
+        assertThat(runs).hasSize(JitterJobs.JOBS);
+        assertThat(JitterJobs.RUNS.values()).allSatisfy((ran) -> assertThat(ran).hasSize(1));
+
+        // spread over the window: no second of it starts more than three times the mean
+        Map<Long, Long> perSecond = runs.stream()
+                .collect(Collectors.groupingBy(
+                        (run) -> Duration.between(fire, run.startedAt()).toSeconds(), Collectors.counting()));
+        long mean = JitterJobs.JOBS / WINDOW.toSeconds();
+        assertThat(perSecond.values()).allSatisfy((count) -> assertThat(count).isLessThanOrEqualTo(3 * mean));
+        assertThat(perSecond.keySet()).as("seconds of the window with starts").hasSizeGreaterThanOrEqualTo(9);
+
+        // each at its own offset, the same whichever node fired it, and not before it
+        Set<String> ranOn = new TreeSet<>();
+        int atTheirOffset = 0;
+        for (int i = 0; i < JitterJobs.JOBS; i++) {
+            String job = "spread-" + i;
+            ExecutionRecord row = this.cluster
+                    .executions()
+                    .findByIdempotencyKey(ExecutionRecord.idempotencyKey(job, fire))
+                    .get(0);
+            assertThat(row.scheduledAt()).as(job).isEqualTo(fire);
+            // due at its offset time, or, if that had passed when the fire was queued, at once
+            Instant offset = Jitter.startOf(job, fire, WINDOW);
+            assertThat(row.dueAt()).as(job).isBetween(offset, offset.plusSeconds(2));
+            if (row.dueAt().equals(offset)) {
+                atTheirOffset++;
+            }
+            assertThat(row.startedAt()).as(job).isAfterOrEqualTo(row.dueAt());
+            ranOn.add(row.nodeId());
+        }
+        assertThat(ranOn).as("the nodes that ran them").hasSizeGreaterThan(1);
+        assertThat(atTheirOffset).as("fires due exactly at their offset").isGreaterThan(JitterJobs.JOBS * 3 / 4);
+        // by the JVM's clock, which differs from the database's by the node's estimate of it
+        for (JitterJobs.Run run : runs) {
+            assertThat(run.startedAt())
+                    .isAfterOrEqualTo(Jitter.startOf(run.job(), fire, WINDOW).minusMillis(100));
+        }
+
+        // their lag counts from their offset time, not from the fire's
+        for (ClusterNode node : nodes) {
+            for (Timer lag :
+                    node.bean(MeterRegistry.class).find("dsched.fire.lag").timers()) {
+                assertThat(lag.max(TimeUnit.MILLISECONDS)).isLessThan(3000);
+            }
+        }
+    }
+
+    /** The earliest fire every job has run, if any. */
+    private static Optional<Instant> completeFire() {
+        Map<Instant, Long> perFire = JitterJobs.RUNS.values().stream()
+                .flatMap(List::stream)
+                .collect(Collectors.groupingBy(JitterJobs.Run::scheduledAt, Collectors.counting()));
+        return perFire.entrySet().stream()
+                .filter((entry) -> entry.getValue() == JitterJobs.JOBS)
+                .map(Map.Entry::getKey)
+                .min(Instant::compareTo);
+    }
+}
