@@ -2,6 +2,8 @@ package io.dsched.jobs;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -69,6 +71,38 @@ public final class OneOff {
             throw new IllegalArgumentException("The delay of a one-off job must not be negative, was " + delay);
         }
         return new OneOff(this.handler, this.payload, null, delay, this.key, this.uniqueFor);
+    }
+
+    /**
+     * Spreads a batch over a window, so that its jobs do not all fall due at once: the i-th of n
+     * falls due {@code i * window / n} after it would have, evenly from the first (not delayed) to
+     * the last (delayed by nearly the whole window). Submit what it returns with
+     * {@link JobScheduler#submitAll}.
+     * @param batch the one-off jobs, in the order they are to fall due
+     * @param window the window to spread them over
+     * @return the same jobs, each due at its place in the window
+     */
+    public static List<OneOff> spreadOver(List<OneOff> batch, Duration window) {
+        if (window.isNegative()) {
+            throw new IllegalArgumentException(
+                    "The window to spread one-off jobs over must not be negative, was " + window);
+        }
+        List<OneOff> spread = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            OneOff job = batch.get(i);
+            Duration offset = window.multipliedBy(i).dividedBy(batch.size());
+            spread.add(
+                    (job.at != null)
+                            ? new OneOff(job.handler, job.payload, job.at.plus(offset), null, job.key, job.uniqueFor)
+                            : new OneOff(
+                                    job.handler,
+                                    job.payload,
+                                    null,
+                                    (job.delay != null) ? job.delay.plus(offset) : offset,
+                                    job.key,
+                                    job.uniqueFor));
+        }
+        return spread;
     }
 
     /**
