@@ -46,4 +46,13 @@ public @interface JobHandler {
      * and a dead node's attempts count until they are taken over. {@code 0} for no limit.
      */
     int maxConcurrent() default 0;
+
+    /**
+     * The most attempts of the handler's one-off jobs started per period in the whole cluster,
+     * such as {@code "50/1s"} or {@code "5000/1h"} (or {@code "${...}"}): a token bucket of that
+     * many tokens, refilled evenly over the period, kept in the database and shared by the
+     * nodes. Attempts over it wait; a full bucket lets a burst of that many start at once. Empty
+     * for no limit.
+     */
+    String rate() default "";
 }

@@ -285,13 +285,17 @@ CREATE TABLE IF NOT EXISTS dsched_node_clock (
     PRIMARY KEY (node_id)
 );
 
--- One row per one-off handler with a cluster-wide concurrency limit (maxConcurrent): the nodes
--- claim the handler's attempts under the lock of its row, count those running, and take no more
--- than the limit the row holds, which the node that started last wrote.
+-- One row per one-off handler with cluster-wide limits (maxConcurrent, rate): the nodes claim the
+-- handler's attempts under the lock of its row, count those running, take tokens from its bucket,
+-- and go by the limits the row holds, which the node that started last wrote.
 CREATE TABLE IF NOT EXISTS dsched_limit (
     name           VARCHAR(200) NOT NULL PRIMARY KEY,
     max_concurrent INTEGER      NOT NULL,
-    created_at TIMESTAMP WITH TIME ZONE NOT NULL
+    rate_permits   INTEGER      NOT NULL,
+    rate_period_ms BIGINT       NOT NULL,
+    tokens         DOUBLE PRECISION NOT NULL,
+    refilled_at    TIMESTAMP WITH TIME ZONE NOT NULL,
+    created_at     TIMESTAMP WITH TIME ZONE NOT NULL
 );
 
 -- The node groups each node serves (dsched.node.groups), written when the node joins and removed

@@ -99,6 +99,11 @@ public class LimitJobs {
             run(context, () -> work(20));
         }
 
+        @JobHandler(value = "paced", rate = "50/1s")
+        public void paced(JobContext context) {
+            run(context, () -> {});
+        }
+
         @JobHandler(value = "held", maxConcurrent = 2)
         public void held(JobContext context) {
             run(context, () -> {

@@ -69,6 +69,17 @@ class InvalidDeclarationTests {
     }
 
     @Test
+    void aJitterWithAFixedDelayOrNotShorterThanAFixedRateFailsStartup() {
+        assertStartupFails(JitterWithDelay.class, "JitterWithDelay.Jobs.settle()", "a fixed delay times each fire");
+        assertStartupFails(JitterOverRate.class, "JitterOverRate.Jobs.settle()", "is not shorter than the fixed rate");
+    }
+
+    @Test
+    void aMalformedRateOfAHandlerFailsStartup() {
+        assertStartupFails(MalformedRate.class, "MalformedRate.Jobs.settle()", "'fifty a second' is not a rate");
+    }
+
+    @Test
     void initialDelayWithCronFailsStartup() {
         assertStartupFails(InitialDelayWithCron.class, "initialDelay is not supported with cron");
     }
@@ -191,6 +202,45 @@ class InvalidDeclarationTests {
 
         static class Jobs {
             @DistributedScheduled(cron = "0 0 * * * *", zone = "Mars/Olympus")
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class JitterWithDelay {
+        @Bean
+        JitterWithDelay.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled(fixedDelay = "10s", jitter = "5s")
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class JitterOverRate {
+        @Bean
+        JitterOverRate.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled(fixedRate = "10s", jitter = "10s")
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class MalformedRate {
+        @Bean
+        MalformedRate.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @io.dsched.annotation.JobHandler(value = "settle", rate = "fifty a second")
             void settle() {}
         }
     }

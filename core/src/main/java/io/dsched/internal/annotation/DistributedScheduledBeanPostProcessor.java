@@ -106,15 +106,26 @@ public class DistributedScheduledBeanPostProcessor implements BeanPostProcessor,
                 timeout,
                 atMostFor,
                 atLeastFor,
-                jitter(annotation.jitter(), source),
+                jitter(annotation.jitter(), schedule, source),
                 source,
                 invoker(bean, invocable, passesContext));
     }
 
-    private Duration jitter(String jitter, String source) {
+    private Duration jitter(String jitter, Schedule schedule, String source) {
         Duration window = this.values.duration(jitter, "jitter", source);
-        if (window != null) {
-            DeclarationValues.positive(window, "jitter", source);
+        if (window == null) {
+            return null;
+        }
+        DeclarationValues.positive(window, "jitter", source);
+        if (schedule instanceof Schedule.FixedDelay) {
+            throw new InvalidJobDefinitionException(
+                    source,
+                    "a fixed delay times each fire from the end of the"
+                            + " last run, which a jitter would move: use a fixed rate or a cron");
+        }
+        if (schedule instanceof Schedule.FixedRate rate && window.compareTo(rate.interval()) >= 0) {
+            throw new InvalidJobDefinitionException(
+                    source, "jitter " + window + " is not shorter than the fixed rate " + rate.interval());
         }
         return window;
     }

@@ -4,6 +4,7 @@ import io.dsched.annotation.JobHandler;
 import io.dsched.definition.InvalidJobDefinitionException;
 import io.dsched.execution.JobContext;
 import io.dsched.internal.execution.JobTarget;
+import io.dsched.internal.execution.Rate;
 import io.dsched.internal.handler.HandlerDefinition;
 import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.retry.RetryDefaults;
@@ -107,6 +108,7 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
                 timeout,
                 source,
                 maxConcurrent(annotation.maxConcurrent(), source),
+                rate(annotation.rate(), source),
                 invoker(bean, invocable, types.length, contextIndex, payloadIndex, payloadType));
     }
 
@@ -116,6 +118,18 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
                     source, "maxConcurrent is the most attempts running at once, 0 for no limit, not " + maxConcurrent);
         }
         return maxConcurrent;
+    }
+
+    private Rate rate(String rate, String source) {
+        String value = this.values.resolve(rate);
+        if (!StringUtils.hasText(value)) {
+            return null;
+        }
+        try {
+            return Rate.parse(value);
+        } catch (IllegalArgumentException ex) {
+            throw new InvalidJobDefinitionException(source, "rate " + ex.getMessage());
+        }
     }
 
     private JobTarget.Invoker invoker(

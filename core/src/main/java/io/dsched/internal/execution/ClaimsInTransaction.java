@@ -68,8 +68,11 @@ final class ClaimsInTransaction {
             // a fire claimed ahead of its time is to start at its time, and waits for it
             Instant start = fire.scheduledAt().isAfter(now) ? fire.scheduledAt() : now;
             if (job.isEmpty()) {
-                String reason = this.groups.whyNotHere(this.targets.find(fire.jobName()), this.nodeId);
-                undeclared.add(waiting(fire.jobName(), fire.scheduledAt(), this.nodeId, now, start, reason));
+                Optional<JobTarget> declared = this.targets.find(fire.jobName());
+                String reason = this.groups.whyNotHere(declared, this.nodeId);
+                // a staggered job of another group is due at its offset time there too
+                Instant due = Jitter.dueAt(fire.jobName(), fire.scheduledAt(), declared, start);
+                undeclared.add(waiting(fire.jobName(), fire.scheduledAt(), this.nodeId, now, due, reason));
             } else if (job.get().jitter() != null) {
                 // staggered: it waits for its offset time in the queue, for any node of its group
                 Instant offset = Jitter.startOf(

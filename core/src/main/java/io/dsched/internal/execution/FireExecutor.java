@@ -203,12 +203,10 @@ public final class FireExecutor {
                         scheduledAt,
                         start.isAfter(now) ? start : now,
                         Jitter.reason(scheduledAt, start, jitter)));
-        if (!queued) {
-            logger.debug("Not queueing '{}' scheduled at {}: already claimed", jobName, scheduledAt);
-            this.listener.skipped(jobName, ExecutionListener.SkipReason.ALREADY_CLAIMED);
-            return Outcome.ALREADY_CLAIMED;
+        if (queued) {
+            this.wakeQueue.run();
         }
-        this.wakeQueue.run();
+        // else queued already, as the transaction that fired it does on PostgreSQL and MariaDB
         return Outcome.DEFERRED;
     }
 
@@ -227,10 +225,11 @@ public final class FireExecutor {
             // its worker runs at its time: due at once; tried again while the database fails
             // transiently, as a claim is, for the fire has no other record yet
             String reason = this.pools.groups().whyNotHere(declared, this.runner.nodeId());
+            Instant due = Jitter.dueAt(jobName, scheduledAt, declared, this.clock.instant());
             TransientFailures.retry(
                     "the fire of '" + jobName + "' queued for another node",
                     CLAIM_PATIENCE,
-                    () -> this.handBack.queue(jobName, scheduledAt, this.clock.instant(), reason));
+                    () -> this.handBack.queue(jobName, scheduledAt, due, reason));
             this.wakeQueue.run();
             this.listener.skipped(
                     jobName,

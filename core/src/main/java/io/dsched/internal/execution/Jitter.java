@@ -3,6 +3,7 @@ package io.dsched.internal.execution;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * The offset of a fire's start within its job's jitter window: derived from the job's name and the
@@ -30,6 +31,22 @@ public final class Jitter {
             hash = (hash ^ (b & 0xff)) * 0x100000001b3L;
         }
         return scheduledAt.plusMillis(Math.floorMod(mix(hash), millis));
+    }
+
+    /**
+     * Returns when a fire of a job this node declares, and does not run, falls due for the node
+     * that runs it: at its offset time if the job has a jitter window, else at once.
+     * @param jobName the job
+     * @param scheduledAt the fire's time
+     * @param declared what this node declares of the job, or empty
+     * @param now the current time
+     * @return the due time
+     */
+    static Instant dueAt(String jobName, Instant scheduledAt, Optional<JobTarget> declared, Instant now) {
+        Instant start = declared.map(JobTarget::jitter)
+                .map((window) -> startOf(jobName, scheduledAt, window))
+                .orElse(now);
+        return start.isAfter(now) ? start : now;
     }
 
     /**

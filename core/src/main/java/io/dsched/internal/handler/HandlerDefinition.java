@@ -1,6 +1,7 @@
 package io.dsched.internal.handler;
 
 import io.dsched.internal.execution.JobTarget;
+import io.dsched.internal.execution.Rate;
 import io.dsched.internal.retry.RetryPolicy;
 import java.lang.reflect.Type;
 import java.time.Duration;
@@ -17,6 +18,7 @@ import java.util.Objects;
  * @param source where it was declared, for messages
  * @param maxConcurrent the most of its one-off attempts running at once in the cluster, or 0 for
  *     no limit
+ * @param rate the most of its one-off attempts started per period in the cluster, or {@code null}
  * @param invoker runs it
  */
 public record HandlerDefinition(
@@ -27,6 +29,7 @@ public record HandlerDefinition(
         Duration timeout,
         String source,
         int maxConcurrent,
+        Rate rate,
         JobTarget.Invoker invoker) {
 
     public HandlerDefinition {

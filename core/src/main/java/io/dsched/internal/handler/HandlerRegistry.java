@@ -4,6 +4,7 @@ import io.dsched.definition.InvalidJobDefinitionException;
 import io.dsched.internal.execution.ConcurrencyLimits;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.execution.Rate;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -58,6 +59,11 @@ public final class HandlerRegistry implements JobTargets, ConcurrencyLimits {
     @Override
     public int maxConcurrent(String name) {
         return handler(name).map(HandlerDefinition::maxConcurrent).orElse(0);
+    }
+
+    @Override
+    public Rate rate(String name) {
+        return handler(name).map(HandlerDefinition::rate).orElse(null);
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.dsched.internal.engine.WorkerThreads;
 import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.ConcurrencyLimits;
 import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.execution.Rate;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -174,10 +175,11 @@ final class QueueLane {
             return 0;
         }
         Instant now = this.clock.instant();
+        int idle = this.intake.idle();
         this.intake.claiming(free);
         List<ExecutionRecord> attempts;
         try {
-            attempts = claim(names, now, free);
+            attempts = claim(names, now, free, idle);
         } catch (RuntimeException ex) {
             this.intake.claimed(free, 0);
             throw ex;
@@ -199,16 +201,17 @@ final class QueueLane {
      * target's free slots unused nor one of limited attempts the others' workers. Each claim is a
      * transaction of its own: one that fails leaves those made before it to run, and is logged.
      */
-    private List<ExecutionRecord> claim(Set<String> names, Instant now, int free) {
+    private List<ExecutionRecord> claim(Set<String> names, Instant now, int free, int idle) {
         List<String> limited = new ArrayList<>();
         Set<String> open = new LinkedHashSet<>();
         for (String name : names) {
-            (this.limits.maxConcurrent(name) > 0 ? limited : open).add(name);
+            (this.limits.limits(name) ? limited : open).add(name);
         }
         int turn = this.turns;
         this.turns = (turn + 1) & Integer.MAX_VALUE;
         if (!limited.isEmpty()) {
-            Collections.rotate(limited, turn % limited.size());
+            // each takes its turn first on the turns the limited attempts are claimed first
+            Collections.rotate(limited, (turn >>> 1) % limited.size());
         }
         List<ExecutionRecord> claimed = new ArrayList<>();
         List<RuntimeException> failures = new ArrayList<>();
@@ -216,17 +219,25 @@ final class QueueLane {
         if (openFirst) {
             claimOpen(open, now, free, claimed, failures);
         }
+        int limitedClaimed = 0;
         for (String name : limited) {
-            if (claimed.size() < free) {
+            // limited attempts no more than idle workers: each starts as its slot or token is taken
+            int room = Math.min(free - claimed.size(), idle - limitedClaimed);
+            if (room > 0) {
                 try {
-                    claimed.addAll(this.store
+                    Rate rate = this.limits.rate(name);
+                    List<ExecutionRecord> taken = this.store
                             .claims()
                             .claimDue(
                                     this.runner.nodeId(),
                                     now,
-                                    free - claimed.size(),
+                                    room,
                                     name,
-                                    this.limits.maxConcurrent(name)));
+                                    this.limits.maxConcurrent(name),
+                                    (rate != null) ? rate.permits() : 0,
+                                    (rate != null) ? rate.period() : null);
+                    claimed.addAll(taken);
+                    limitedClaimed += taken.size();
                 } catch (RuntimeException ex) {
                     failures.add(ex);
                 }

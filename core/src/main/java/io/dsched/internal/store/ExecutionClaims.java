@@ -1,6 +1,7 @@
 package io.dsched.internal.store;
 
 import io.dsched.execution.ExecutionRecord;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -31,17 +32,27 @@ public final class ExecutionClaims {
     }
 
     /**
-     * Claims waiting attempts of a target with a cluster-wide concurrency limit that have fallen
-     * due, no more than the limit leaves room for: see {@link LimitedClaims}.
+     * Claims waiting attempts of a target with a cluster-wide concurrency or rate limit that have
+     * fallen due, no more than the limits leave room for: see {@link LimitedClaims}.
      * @param nodeId the claiming node
      * @param now the current time
      * @param limit how many at most this node takes
      * @param name the target
-     * @param maxConcurrent the most of its attempts running at once in the cluster
+     * @param maxConcurrent the most of its attempts running at once in the cluster, or 0
+     * @param ratePermits the most of its attempts started per rate period in the cluster, or 0
+     * @param ratePeriod the rate's period, or {@code null}
      * @return the attempts this node claimed, now running: the oldest due, oldest first
      */
-    public List<ExecutionRecord> claimDue(String nodeId, Instant now, int limit, String name, int maxConcurrent) {
-        return this.limited.claimDue(nodeId, now, limit, name, maxConcurrent);
+    public List<ExecutionRecord> claimDue(
+            String nodeId,
+            Instant now,
+            int limit,
+            String name,
+            int maxConcurrent,
+            int ratePermits,
+            Duration ratePeriod) {
+        return this.limited.claimDue(
+                nodeId, now, limit, name, new LimitedClaims.Limits(maxConcurrent, ratePermits, ratePeriod));
     }
 
     /**

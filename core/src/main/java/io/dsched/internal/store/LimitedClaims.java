@@ -1,6 +1,9 @@
 package io.dsched.internal.store;
 
 import io.dsched.execution.ExecutionRecord;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,21 +16,26 @@ import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Claims the due attempts of a target with a cluster-wide concurrency limit: under the lock of the
- * limit's row in {@code dsched_limit}, which every node that claims the target's attempts takes
- * first, it counts the target's attempts running in the database and claims no more than the
- * slots left. The count is read after the lock, in read-committed isolation, so it sees every
- * claim committed before; as claims of the target are made under the lock alone, two nodes never
- * fill the same slot. A slot comes back when its attempt stops running: its outcome, a takeover
- * of its dead node, or its return to wait. The limit is the one the row holds, which each node
- * writes as it first claims: the nodes of a cluster claim by one limit, that of the node that
- * started last.
+ * Claims the due attempts of a target with cluster-wide limits: under the lock of the target's row
+ * in {@code dsched_limit}, which every node that claims the target's attempts takes first, it
+ * claims no more than the limits leave room for.
+ *
+ * <ul>
+ *   <li>A concurrency limit counts the target's attempts running in the database, read after the
+ *       lock in read-committed isolation, so that it sees every claim committed before: as claims
+ *       of the target are made under the lock alone, two nodes never fill the same slot. A slot
+ *       comes back when its attempt stops running: its outcome, a takeover of its dead node, or
+ *       its return to wait.
+ *   <li>A rate limit is a token bucket kept in the row: refilled by the database's time since it
+ *       was last refilled, up to its permits, and a token taken by each attempt claimed.
+ * </ul>
+ *
+ * <p>The limits are those the row holds, which each node writes as it first claims: the nodes of a
+ * cluster claim by one set of limits, that of the node that started last.
  */
 final class LimitedClaims {
 
     private static final Logger logger = LoggerFactory.getLogger(LimitedClaims.class);
-
-    private static final String LOCK = "SELECT max_concurrent FROM dsched_limit WHERE name = ? FOR UPDATE";
 
     private static final String RUNNING =
             "SELECT COUNT(*) FROM dsched_execution WHERE status = 'RUNNING' AND job_name = ?";
@@ -36,79 +44,140 @@ final class LimitedClaims {
 
     private final TransactionTemplate transactions;
 
+    private final String lock;
+
     /** The limits this node wrote to their rows, by target. */
-    private final Map<String, Integer> written = new ConcurrentHashMap<>();
+    private final Map<String, Limits> written = new ConcurrentHashMap<>();
 
     LimitedClaims(ExecutionRows rows, TransactionTemplate transactions) {
         this.rows = rows;
         this.transactions = new TransactionTemplate(transactions.getTransactionManager());
         // MySQL and MariaDB would otherwise count from the snapshot of the transaction's first read
         this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+        this.lock = rows.tables.sql("SELECT max_concurrent, rate_permits, rate_period_ms, tokens, refilled_at, "
+                + rows.dialect.currentTimestampSql() + " AS db_now FROM dsched_limit WHERE name = ? FOR UPDATE");
     }
 
     /**
-     * Claims due attempts of a target, within its limit.
+     * Claims due attempts of a target, within its limits.
      * @param nodeId the claiming node
      * @param now the current time
      * @param limit how many at most this node takes
      * @param name the target
-     * @param maxConcurrent the limit this node declares for it
+     * @param limits the limits this node declares for it
      * @return the attempts claimed, oldest due first
      */
-    List<ExecutionRecord> claimDue(String nodeId, Instant now, int limit, String name, int maxConcurrent) {
+    List<ExecutionRecord> claimDue(String nodeId, Instant now, int limit, String name, Limits limits) {
         ExecutionRepository repository = this.rows.repository;
         // no lock taken while nothing of the target is due
         if (repository.findDue(now, 1, List.of(name)).isEmpty()) {
             return List.of();
         }
-        write(name, maxConcurrent);
+        write(name, limits);
         List<ExecutionRecord> claimed = this.transactions.execute((tx) -> {
-            List<Integer> locked = this.rows.jdbc.queryForList(this.rows.tables.sql(LOCK), Integer.class, name);
+            List<Bucket> locked = this.rows.jdbc.query(this.lock, this::bucket, name);
             if (locked.isEmpty()) {
                 // the row is gone: without it nothing is locked, so nothing is claimed until it is back
                 return null;
             }
-            Integer running = this.rows.jdbc.queryForObject(this.rows.tables.sql(RUNNING), Integer.class, name);
-            int room = Math.min(limit, locked.get(0) - ((running != null) ? running : 0));
-            List<ExecutionRecord> attempts = new ArrayList<>();
-            if (room <= 0) {
-                return attempts;
+            Bucket row = locked.get(0);
+            int room = Math.min(limit, row.room());
+            if (row.maxConcurrent() > 0) {
+                Integer running = this.rows.jdbc.queryForObject(this.rows.tables.sql(RUNNING), Integer.class, name);
+                room = Math.min(room, row.maxConcurrent() - ((running != null) ? running : 0));
             }
+            List<ExecutionRecord> attempts = new ArrayList<>();
             // no other node claims these rows meanwhile: they wait for the lock this transaction holds
-            for (ExecutionRecord candidate : repository.findDue(now, room, List.of(name))) {
-                if (repository.claimWaiting(candidate.id(), candidate.status().name(), nodeId, now) == 1) {
-                    attempts.add(candidate.claimedBy(nodeId, now));
+            if (room > 0) {
+                for (ExecutionRecord candidate : repository.findDue(now, room, List.of(name))) {
+                    if (repository.claimWaiting(
+                                    candidate.id(), candidate.status().name(), nodeId, now)
+                            == 1) {
+                        attempts.add(candidate.claimedBy(nodeId, now));
+                    }
                 }
+            }
+            if (row.ratePermits() > 0) {
+                this.rows.jdbc.update(
+                        this.rows.tables.sql("UPDATE dsched_limit SET tokens = ?, refilled_at = ? WHERE name = ?"),
+                        row.tokens() - attempts.size(),
+                        this.rows.dialect.bindable(row.databaseNow()),
+                        name);
             }
             return attempts;
         });
         if (claimed == null) {
-            logger.warn("The row of the concurrency limit of '{}' was missing; it is written again", name);
+            logger.warn("The row of the limits of '{}' was missing; it is written again", name);
             this.written.remove(name);
             return List.of();
         }
         return claimed;
     }
 
-    /** Writes the limit this node declares to its row, once: the last node to start sets it. */
-    private void write(String name, int maxConcurrent) {
-        if (Integer.valueOf(maxConcurrent).equals(this.written.get(name))) {
+    /** Reads the locked row, its bucket refilled to the database's time. */
+    private Bucket bucket(ResultSet row, int number) throws SQLException {
+        int permits = row.getInt("rate_permits");
+        long periodMillis = row.getLong("rate_period_ms");
+        Instant databaseNow = this.rows.dialect.readInstant(row, "db_now");
+        Instant refilledAt = this.rows.dialect.readInstant(row, "refilled_at");
+        double tokens = row.getDouble("tokens");
+        if (permits > 0 && periodMillis > 0) {
+            long elapsed = (refilledAt != null)
+                    ? Math.max(0, Duration.between(refilledAt, databaseNow).toMillis())
+                    : 0;
+            tokens = Math.min(permits, tokens + (double) elapsed * permits / periodMillis);
+        }
+        return new Bucket(row.getInt("max_concurrent"), permits, tokens, databaseNow);
+    }
+
+    /** Writes the limits this node declares to the row, once: the last node to start sets them. */
+    private void write(String name, Limits limits) {
+        if (limits.equals(this.written.get(name))) {
             return;
         }
-        String update = this.rows.tables.sql("UPDATE dsched_limit SET max_concurrent = ? WHERE name = ?");
-        if (this.rows.jdbc.update(update, maxConcurrent, name) == 0) {
+        String update = this.rows.tables.sql(
+                "UPDATE dsched_limit SET max_concurrent = ?, rate_permits = ?, rate_period_ms = ? WHERE name = ?");
+        Object[] values = {limits.maxConcurrent(), limits.ratePermits(), limits.ratePeriodMillis(), name};
+        if (this.rows.jdbc.update(update, values) == 0) {
             try {
+                // a new bucket is full
                 this.rows.jdbc.update(
-                        this.rows.tables.sql(
-                                "INSERT INTO dsched_limit (name, max_concurrent, created_at) VALUES (?, ?, "
-                                        + this.rows.dialect.currentTimestampSql() + ")"),
+                        this.rows.tables.sql("INSERT INTO dsched_limit (name, max_concurrent, rate_permits,"
+                                + " rate_period_ms, tokens, refilled_at, created_at) VALUES (?, ?, ?, ?, ?, "
+                                + this.rows.dialect.currentTimestampSql() + ", "
+                                + this.rows.dialect.currentTimestampSql() + ")"),
                         name,
-                        maxConcurrent);
+                        limits.maxConcurrent(),
+                        limits.ratePermits(),
+                        limits.ratePeriodMillis(),
+                        (double) limits.ratePermits());
             } catch (DuplicateKeyException ex) {
-                // another node wrote it meanwhile, with its own limit
-                this.rows.jdbc.update(update, maxConcurrent, name);
+                // another node wrote it meanwhile, with its own limits
+                this.rows.jdbc.update(update, values);
             }
         }
-        this.written.put(name, maxConcurrent);
+        this.written.put(name, limits);
+    }
+
+    /**
+     * The limits of a target.
+     * @param maxConcurrent the most of its attempts running at once, or 0
+     * @param ratePermits the most of its attempts started per period, or 0
+     * @param ratePeriod the period, or {@code null}
+     */
+    record Limits(int maxConcurrent, int ratePermits, Duration ratePeriod) {
+
+        long ratePeriodMillis() {
+            return (this.ratePeriod != null) ? this.ratePeriod.toMillis() : 0;
+        }
+    }
+
+    /** A locked row: its limits, and its bucket's tokens as of the database's time. */
+    private record Bucket(int maxConcurrent, int ratePermits, double tokens, Instant databaseNow) {
+
+        /** How many attempts the bucket lets start: all, without a rate limit. */
+        int room() {
+            return (this.ratePermits > 0) ? (int) Math.floor(this.tokens) : Integer.MAX_VALUE;
+        }
     }
 }

@@ -23,6 +23,22 @@ class JitterTests {
     }
 
     @Test
+    void aFireQueuedForAnotherNodeIsDueAtItsOffsetIfItsJobIsStaggeredElseAtOnce() {
+        JobTarget staggered = new JobTarget(
+                "report", "reports", Fixtures.retries(1), null, true, null, null, WINDOW, (context, payload) -> {});
+        Instant now = MIDNIGHT.plusMillis(1);
+        assertThat(Jitter.dueAt("report", MIDNIGHT, java.util.Optional.of(staggered), now))
+                .isEqualTo(Jitter.startOf("report", MIDNIGHT, WINDOW));
+        assertThat(Jitter.dueAt("report", MIDNIGHT, java.util.Optional.of(Fixtures.inGroup("report", "reports")), now))
+                .isEqualTo(now);
+        assertThat(Jitter.dueAt("report", MIDNIGHT, java.util.Optional.empty(), now))
+                .isEqualTo(now);
+        // an offset already past when it is queued: due at once
+        assertThat(Jitter.dueAt("report", MIDNIGHT, java.util.Optional.of(staggered), MIDNIGHT.plus(WINDOW)))
+                .isEqualTo(MIDNIGHT.plus(WINDOW));
+    }
+
+    @Test
     void theFiresOfManyJobsAtOneTimeSpreadEvenlyOverTheWindowAndAJobsFiresDoNotKeepOneOffset() {
         int jobs = 1000;
         int[] perSecond = new int[10];

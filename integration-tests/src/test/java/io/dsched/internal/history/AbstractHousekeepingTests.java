@@ -354,7 +354,9 @@ abstract class AbstractHousekeepingTests {
         // dsched_limit: a concurrency limit's row is kept however old: one per limited handler, and a
         // row deleted while nodes claim under its lock would let two of them fill the same slot
         this.sql.update(
-                "INSERT INTO dsched_limit (name, max_concurrent, created_at) VALUES ('old-limit', 3, ?)",
+                "INSERT INTO dsched_limit (name, max_concurrent, rate_permits, rate_period_ms, tokens, refilled_at,"
+                        + " created_at) VALUES ('old-limit', 3, 0, 0, 0, ?, ?)",
+                this.platform.dialect().bindable(ago(400)),
                 this.platform.dialect().bindable(ago(400)));
         rules.put("dsched_limit", () -> assertThat(strings("SELECT name FROM dsched_limit"))
                 .containsExactly("old-limit"));

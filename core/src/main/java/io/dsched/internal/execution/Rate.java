@@ -1,0 +1,55 @@
+package io.dsched.internal.execution;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.springframework.format.annotation.DurationFormat;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
+
+/**
+ * A handler's rate limit, {@code permits/period} ({@code "50/1s"}, {@code "5000/1h"}): a token
+ * bucket that holds up to {@code permits} tokens, refilled evenly at {@code permits} per
+ * {@code period}, shared by the cluster. Each attempt started takes a token; a full bucket lets a
+ * burst of {@code permits} start at once.
+ *
+ * @param permits how many attempts start per period, and the most at once
+ * @param period the period
+ */
+public record Rate(int permits, Duration period) {
+
+    private static final Pattern FORM = Pattern.compile("\\s*(\\d{1,9})\\s*/\\s*(\\S+)\\s*");
+
+    public Rate {
+        if (permits < 1 || period.isNegative() || period.isZero()) {
+            throw new IllegalArgumentException(
+                    "A rate needs at least one permit per positive period: " + permits + "/" + period);
+        }
+    }
+
+    /**
+     * Reads a rate written as {@code permits/period}, the period as the annotations' durations are written.
+     * @param text the rate, such as {@code "50/1s"}
+     * @return the rate
+     * @throws IllegalArgumentException if it is not one
+     */
+    public static Rate parse(String text) {
+        Matcher matcher = FORM.matcher(text);
+        if (matcher.matches()) {
+            try {
+                return new Rate(
+                        Integer.parseInt(matcher.group(1)),
+                        DurationFormatterUtils.detectAndParse(matcher.group(2), DurationFormat.Unit.MILLIS));
+            } catch (DateTimeParseException | IllegalArgumentException ex) {
+                // said below
+            }
+        }
+        throw new IllegalArgumentException(
+                "'" + text + "' is not a rate: write permits/period with a positive period, such as 50/1s or 5000/1h");
+    }
+
+    @Override
+    public String toString() {
+        return this.permits + "/" + this.period;
+    }
+}
