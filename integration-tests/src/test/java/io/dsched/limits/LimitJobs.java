@@ -1,7 +1,10 @@
 package io.dsched.limits;
 
 import io.dsched.annotation.JobHandler;
+import io.dsched.execution.ExecutionListener;
+import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.JobContext;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,6 +40,7 @@ public class LimitJobs {
         RUNNING.clear();
         MOST.clear();
         RUNS.clear();
+        CLAIMS.clear();
         held = new CountDownLatch(1);
     }
 
@@ -76,9 +80,28 @@ public class LimitJobs {
         }
     }
 
+    /** When each attempt of {@code paced} was claimed, by the claiming node's clock. */
+    static final List<Instant> CLAIMS = new CopyOnWriteArrayList<>();
+
     @Bean
     Handlers limitHandlers() {
         return new Handlers();
+    }
+
+    /**
+     * Hears of each attempt as it starts, with its claim.
+     * @return the listener
+     */
+    @Bean
+    ExecutionListener claimsOfPaced() {
+        return new ExecutionListener() {
+            @Override
+            public void started(ExecutionRecord attempt, Instant startedAt) {
+                if ("paced".equals(attempt.jobName())) {
+                    CLAIMS.add(attempt.startedAt());
+                }
+            }
+        };
     }
 
     /** The handlers. */

@@ -21,9 +21,9 @@ public record Rate(int permits, Duration period) {
     private static final Pattern FORM = Pattern.compile("\\s*(\\d{1,9})\\s*/\\s*(\\S+)\\s*");
 
     public Rate {
-        if (permits < 1 || period.isNegative() || period.isZero()) {
+        if (permits < 1 || period.toMillis() < 1 || period.toNanos() % 1_000_000 != 0) {
             throw new IllegalArgumentException(
-                    "A rate needs at least one permit per positive period: " + permits + "/" + period);
+                    "A rate needs at least one permit per period of whole milliseconds: " + permits + "/" + period);
         }
     }
 
@@ -45,7 +45,8 @@ public record Rate(int permits, Duration period) {
             }
         }
         throw new IllegalArgumentException(
-                "'" + text + "' is not a rate: write permits/period with a positive period, such as 50/1s or 5000/1h");
+                "'" + text
+                        + "' is not a rate: write permits/period with a period of whole milliseconds, such as 50/1s or 5000/1h");
     }
 
     @Override

@@ -70,14 +70,6 @@ final class Intake {
         return capacity() - this.outstanding.get();
     }
 
-    /**
-     * How many workers have no attempt, running or held ready for them: the most a claim of
-     * limited attempts takes, so that each starts as it is claimed, not after those held ready.
-     */
-    int idle() {
-        return Math.max(0, this.threads - this.outstanding.get());
-    }
-
     /** Records that a claim of up to {@code asked} attempts is under way: it holds their places. */
     void claiming(int asked) {
         this.outstanding.addAndGet(asked);

@@ -175,11 +175,10 @@ final class QueueLane {
             return 0;
         }
         Instant now = this.clock.instant();
-        int idle = this.intake.idle();
         this.intake.claiming(free);
         List<ExecutionRecord> attempts;
         try {
-            attempts = claim(names, now, free, idle);
+            attempts = claim(names, now, free);
         } catch (RuntimeException ex) {
             this.intake.claimed(free, 0);
             throw ex;
@@ -201,7 +200,7 @@ final class QueueLane {
      * target's free slots unused nor one of limited attempts the others' workers. Each claim is a
      * transaction of its own: one that fails leaves those made before it to run, and is logged.
      */
-    private List<ExecutionRecord> claim(Set<String> names, Instant now, int free, int idle) {
+    private List<ExecutionRecord> claim(Set<String> names, Instant now, int free) {
         List<String> limited = new ArrayList<>();
         Set<String> open = new LinkedHashSet<>();
         for (String name : names) {
@@ -219,25 +218,20 @@ final class QueueLane {
         if (openFirst) {
             claimOpen(open, now, free, claimed, failures);
         }
-        int limitedClaimed = 0;
         for (String name : limited) {
-            // limited attempts no more than idle workers: each starts as its slot or token is taken
-            int room = Math.min(free - claimed.size(), idle - limitedClaimed);
-            if (room > 0) {
+            if (claimed.size() < free) {
                 try {
                     Rate rate = this.limits.rate(name);
-                    List<ExecutionRecord> taken = this.store
+                    claimed.addAll(this.store
                             .claims()
                             .claimDue(
                                     this.runner.nodeId(),
-                                    now,
-                                    room,
+                                    this.clock::instant,
+                                    free - claimed.size(),
                                     name,
                                     this.limits.maxConcurrent(name),
                                     (rate != null) ? rate.permits() : 0,
-                                    (rate != null) ? rate.period() : null);
-                    claimed.addAll(taken);
-                    limitedClaimed += taken.size();
+                                    (rate != null) ? rate.period() : null));
                 } catch (RuntimeException ex) {
                     failures.add(ex);
                 }

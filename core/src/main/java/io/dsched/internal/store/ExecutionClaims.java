@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Supplier;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -35,7 +36,7 @@ public final class ExecutionClaims {
      * Claims waiting attempts of a target with a cluster-wide concurrency or rate limit that have
      * fallen due, no more than the limits leave room for: see {@link LimitedClaims}.
      * @param nodeId the claiming node
-     * @param now the current time
+     * @param clock the node's clock, read again once the limits are locked
      * @param limit how many at most this node takes
      * @param name the target
      * @param maxConcurrent the most of its attempts running at once in the cluster, or 0
@@ -45,14 +46,14 @@ public final class ExecutionClaims {
      */
     public List<ExecutionRecord> claimDue(
             String nodeId,
-            Instant now,
+            Supplier<Instant> clock,
             int limit,
             String name,
             int maxConcurrent,
             int ratePermits,
             Duration ratePeriod) {
         return this.limited.claimDue(
-                nodeId, now, limit, name, new LimitedClaims.Limits(maxConcurrent, ratePermits, ratePeriod));
+                nodeId, clock, limit, name, new LimitedClaims.Limits(maxConcurrent, ratePermits, ratePeriod));
     }
 
     /**

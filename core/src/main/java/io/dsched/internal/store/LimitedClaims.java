@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DuplicateKeyException;
@@ -26,8 +27,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       of the target are made under the lock alone, two nodes never fill the same slot. A slot
  *       comes back when its attempt stops running: its outcome, a takeover of its dead node, or
  *       its return to wait.
- *   <li>A rate limit is a token bucket kept in the row: refilled by the database's time since it
- *       was last refilled, up to its permits, and a token taken by each attempt claimed.
+ *   <li>A rate limit is a token bucket kept in the row: refilled by the time since it was last
+ *       refilled, up to its permits, as the claiming node's estimate of the database's clock tells
+ *       it once the lock is granted, and a token taken by each attempt claimed.
  * </ul>
  *
  * <p>The limits are those the row holds, which each node writes as it first claims: the nodes of a
@@ -54,34 +56,39 @@ final class LimitedClaims {
         this.transactions = new TransactionTemplate(transactions.getTransactionManager());
         // MySQL and MariaDB would otherwise count from the snapshot of the transaction's first read
         this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
-        this.lock = rows.tables.sql("SELECT max_concurrent, rate_permits, rate_period_ms, tokens, refilled_at, "
-                + rows.dialect.currentTimestampSql() + " AS db_now FROM dsched_limit WHERE name = ? FOR UPDATE");
+        this.lock = rows.tables.sql("SELECT max_concurrent, rate_permits, rate_period_ms, tokens, refilled_at"
+                + " FROM dsched_limit WHERE name = ? FOR UPDATE");
     }
 
     /**
      * Claims due attempts of a target, within its limits.
      * @param nodeId the claiming node
-     * @param now the current time
+     * @param clock the node's clock: read again once the row is locked, so that the claims are
+     *     stamped, and the bucket refilled, as of the time the lock was granted
      * @param limit how many at most this node takes
      * @param name the target
      * @param limits the limits this node declares for it
      * @return the attempts claimed, oldest due first
      */
-    List<ExecutionRecord> claimDue(String nodeId, Instant now, int limit, String name, Limits limits) {
+    List<ExecutionRecord> claimDue(String nodeId, Supplier<Instant> clock, int limit, String name, Limits limits) {
         ExecutionRepository repository = this.rows.repository;
         // no lock taken while nothing of the target is due
-        if (repository.findDue(now, 1, List.of(name)).isEmpty()) {
+        if (repository.findDue(clock.get(), 1, List.of(name)).isEmpty()) {
             return List.of();
         }
         write(name, limits);
         List<ExecutionRecord> claimed = this.transactions.execute((tx) -> {
-            List<Bucket> locked = this.rows.jdbc.query(this.lock, this::bucket, name);
+            List<Row> locked = this.rows.jdbc.query(this.lock, this::row, name);
             if (locked.isEmpty()) {
                 // the row is gone: without it nothing is locked, so nothing is claimed until it is back
                 return null;
             }
-            Bucket row = locked.get(0);
-            int room = Math.min(limit, row.room());
+            Row row = locked.get(0);
+            // the bucket's time only goes forward, whichever node's clock last refilled it
+            Instant now = clock.get();
+            Instant at = (row.refilledAt() != null && row.refilledAt().isAfter(now)) ? row.refilledAt() : now;
+            double tokens = row.tokensAt(at);
+            int room = Math.min(limit, (row.ratePermits() > 0) ? (int) Math.floor(tokens) : Integer.MAX_VALUE);
             if (row.maxConcurrent() > 0) {
                 Integer running = this.rows.jdbc.queryForObject(this.rows.tables.sql(RUNNING), Integer.class, name);
                 room = Math.min(room, row.maxConcurrent() - ((running != null) ? running : 0));
@@ -89,19 +96,19 @@ final class LimitedClaims {
             List<ExecutionRecord> attempts = new ArrayList<>();
             // no other node claims these rows meanwhile: they wait for the lock this transaction holds
             if (room > 0) {
-                for (ExecutionRecord candidate : repository.findDue(now, room, List.of(name))) {
+                for (ExecutionRecord candidate : repository.findDue(at, room, List.of(name))) {
                     if (repository.claimWaiting(
-                                    candidate.id(), candidate.status().name(), nodeId, now)
+                                    candidate.id(), candidate.status().name(), nodeId, at)
                             == 1) {
-                        attempts.add(candidate.claimedBy(nodeId, now));
+                        attempts.add(candidate.claimedBy(nodeId, at));
                     }
                 }
             }
             if (row.ratePermits() > 0) {
                 this.rows.jdbc.update(
                         this.rows.tables.sql("UPDATE dsched_limit SET tokens = ?, refilled_at = ? WHERE name = ?"),
-                        row.tokens() - attempts.size(),
-                        this.rows.dialect.bindable(row.databaseNow()),
+                        tokens - attempts.size(),
+                        this.rows.dialect.bindable(at),
                         name);
             }
             return attempts;
@@ -114,20 +121,13 @@ final class LimitedClaims {
         return claimed;
     }
 
-    /** Reads the locked row, its bucket refilled to the database's time. */
-    private Bucket bucket(ResultSet row, int number) throws SQLException {
-        int permits = row.getInt("rate_permits");
-        long periodMillis = row.getLong("rate_period_ms");
-        Instant databaseNow = this.rows.dialect.readInstant(row, "db_now");
-        Instant refilledAt = this.rows.dialect.readInstant(row, "refilled_at");
-        double tokens = row.getDouble("tokens");
-        if (permits > 0 && periodMillis > 0) {
-            long elapsed = (refilledAt != null)
-                    ? Math.max(0, Duration.between(refilledAt, databaseNow).toMillis())
-                    : 0;
-            tokens = Math.min(permits, tokens + (double) elapsed * permits / periodMillis);
-        }
-        return new Bucket(row.getInt("max_concurrent"), permits, tokens, databaseNow);
+    private Row row(ResultSet row, int number) throws SQLException {
+        return new Row(
+                row.getInt("max_concurrent"),
+                row.getInt("rate_permits"),
+                row.getLong("rate_period_ms"),
+                row.getDouble("tokens"),
+                this.rows.dialect.readInstant(row, "refilled_at"));
     }
 
     /** Writes the limits this node declares to the row, once: the last node to start sets them. */
@@ -172,12 +172,17 @@ final class LimitedClaims {
         }
     }
 
-    /** A locked row: its limits, and its bucket's tokens as of the database's time. */
-    private record Bucket(int maxConcurrent, int ratePermits, double tokens, Instant databaseNow) {
+    /** A locked row: its limits, and its bucket as last refilled. */
+    private record Row(int maxConcurrent, int ratePermits, long ratePeriodMillis, double tokens, Instant refilledAt) {
 
-        /** How many attempts the bucket lets start: all, without a rate limit. */
-        int room() {
-            return (this.ratePermits > 0) ? (int) Math.floor(this.tokens) : Integer.MAX_VALUE;
+        /** The bucket's tokens at a time, refilled since, up to its permits. */
+        double tokensAt(Instant at) {
+            if (this.ratePermits <= 0 || this.ratePeriodMillis <= 0 || this.refilledAt == null) {
+                return this.tokens;
+            }
+            double elapsedMillis =
+                    Math.max(0, Duration.between(this.refilledAt, at).toNanos() / 1e6);
+            return Math.min(this.ratePermits, this.tokens + elapsedMillis * this.ratePermits / this.ratePeriodMillis);
         }
     }
 }
