@@ -134,7 +134,9 @@ abstract class AbstractCancelTests {
         System.out.println(
                 "Cancel latency of a cooperative job on another node (" + kind() + "): " + latency.toMillis() + " ms");
         assertThat(stop).isEqualTo(new Cancellation(id, ExecutionStatus.RUNNING, Cancellation.Result.STOP_REQUESTED));
-        assertThat(again).isEqualTo(stop);
+        // asked again while the stop is under way, or, on a loaded machine, once the job already ended
+        assertThat(again)
+                .isIn(stop, new Cancellation(id, ExecutionStatus.CANCELLED, Cancellation.Result.ALREADY_CANCELLED));
         assertThat(CancelJobs.seen(id)).containsExactly("ran on worker", "cancelled on worker");
         ExecutionRecord row = row(id);
         assertThat(row.nodeId()).isEqualTo("worker");

@@ -53,7 +53,7 @@ public final class ExecutionClaims {
             int ratePermits,
             Duration ratePeriod) {
         return this.limited.claimDue(
-                nodeId, clock, limit, name, new LimitedClaims.Limits(maxConcurrent, ratePermits, ratePeriod));
+                nodeId, clock, limit, name, new LimitRows.Limits(maxConcurrent, ratePermits, ratePeriod));
     }
 
     /**

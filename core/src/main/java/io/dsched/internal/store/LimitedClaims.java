@@ -7,12 +7,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.dao.DuplicateKeyException;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -48,11 +45,11 @@ final class LimitedClaims {
 
     private final String lock;
 
-    /** The limits this node wrote to their rows, by target. */
-    private final Map<String, Limits> written = new ConcurrentHashMap<>();
+    private final LimitRows limitRows;
 
     LimitedClaims(ExecutionRows rows, TransactionTemplate transactions) {
         this.rows = rows;
+        this.limitRows = new LimitRows(rows);
         this.transactions = new TransactionTemplate(transactions.getTransactionManager());
         // MySQL and MariaDB would otherwise count from the snapshot of the transaction's first read
         this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
@@ -70,13 +67,14 @@ final class LimitedClaims {
      * @param limits the limits this node declares for it
      * @return the attempts claimed, oldest due first
      */
-    List<ExecutionRecord> claimDue(String nodeId, Supplier<Instant> clock, int limit, String name, Limits limits) {
+    List<ExecutionRecord> claimDue(
+            String nodeId, Supplier<Instant> clock, int limit, String name, LimitRows.Limits limits) {
         ExecutionRepository repository = this.rows.repository;
         // no lock taken while nothing of the target is due
         if (repository.findDue(clock.get(), 1, List.of(name)).isEmpty()) {
             return List.of();
         }
-        write(name, limits);
+        this.limitRows.write(name, limits);
         List<ExecutionRecord> claimed = this.transactions.execute((tx) -> {
             List<Row> locked = this.rows.jdbc.query(this.lock, this::row, name);
             if (locked.isEmpty()) {
@@ -115,7 +113,7 @@ final class LimitedClaims {
         });
         if (claimed == null) {
             logger.warn("The row of the limits of '{}' was missing; it is written again", name);
-            this.written.remove(name);
+            this.limitRows.forget(name);
             return List.of();
         }
         return claimed;
@@ -128,48 +126,6 @@ final class LimitedClaims {
                 row.getLong("rate_period_ms"),
                 row.getDouble("tokens"),
                 this.rows.dialect.readInstant(row, "refilled_at"));
-    }
-
-    /** Writes the limits this node declares to the row, once: the last node to start sets them. */
-    private void write(String name, Limits limits) {
-        if (limits.equals(this.written.get(name))) {
-            return;
-        }
-        String update = this.rows.tables.sql(
-                "UPDATE dsched_limit SET max_concurrent = ?, rate_permits = ?, rate_period_ms = ? WHERE name = ?");
-        Object[] values = {limits.maxConcurrent(), limits.ratePermits(), limits.ratePeriodMillis(), name};
-        if (this.rows.jdbc.update(update, values) == 0) {
-            try {
-                // a new bucket is full
-                this.rows.jdbc.update(
-                        this.rows.tables.sql("INSERT INTO dsched_limit (name, max_concurrent, rate_permits,"
-                                + " rate_period_ms, tokens, refilled_at, created_at) VALUES (?, ?, ?, ?, ?, "
-                                + this.rows.dialect.currentTimestampSql() + ", "
-                                + this.rows.dialect.currentTimestampSql() + ")"),
-                        name,
-                        limits.maxConcurrent(),
-                        limits.ratePermits(),
-                        limits.ratePeriodMillis(),
-                        (double) limits.ratePermits());
-            } catch (DuplicateKeyException ex) {
-                // another node wrote it meanwhile, with its own limits
-                this.rows.jdbc.update(update, values);
-            }
-        }
-        this.written.put(name, limits);
-    }
-
-    /**
-     * The limits of a target.
-     * @param maxConcurrent the most of its attempts running at once, or 0
-     * @param ratePermits the most of its attempts started per period, or 0
-     * @param ratePeriod the period, or {@code null}
-     */
-    record Limits(int maxConcurrent, int ratePermits, Duration ratePeriod) {
-
-        long ratePeriodMillis() {
-            return (this.ratePeriod != null) ? this.ratePeriod.toMillis() : 0;
-        }
     }
 
     /** A locked row: its limits, and its bucket as last refilled. */

@@ -1,0 +1,70 @@
+package io.dsched.internal.store;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.dao.DuplicateKeyException;
+
+/**
+ * The limits of targets as their rows in {@code dsched_limit} hold them: each node writes those it
+ * declares to a target's row once, as it first claims the target's attempts, so that the nodes of a
+ * cluster claim by the limits of the node that wrote them last. A new row's bucket is full.
+ */
+final class LimitRows {
+
+    private final ExecutionRows rows;
+
+    /** The limits this node wrote to their rows, by target. */
+    private final Map<String, Limits> written = new ConcurrentHashMap<>();
+
+    LimitRows(ExecutionRows rows) {
+        this.rows = rows;
+    }
+
+    /** Writes the limits this node declares to the row, once: the last node to start sets them. */
+    void write(String name, Limits limits) {
+        if (limits.equals(this.written.get(name))) {
+            return;
+        }
+        String update = this.rows.tables.sql(
+                "UPDATE dsched_limit SET max_concurrent = ?, rate_permits = ?, rate_period_ms = ? WHERE name = ?");
+        Object[] values = {limits.maxConcurrent(), limits.ratePermits(), limits.ratePeriodMillis(), name};
+        if (this.rows.jdbc.update(update, values) == 0) {
+            try {
+                // a new bucket is full
+                this.rows.jdbc.update(
+                        this.rows.tables.sql("INSERT INTO dsched_limit (name, max_concurrent, rate_permits,"
+                                + " rate_period_ms, tokens, refilled_at, created_at) VALUES (?, ?, ?, ?, ?, "
+                                + this.rows.dialect.currentTimestampSql() + ", "
+                                + this.rows.dialect.currentTimestampSql() + ")"),
+                        name,
+                        limits.maxConcurrent(),
+                        limits.ratePermits(),
+                        limits.ratePeriodMillis(),
+                        (double) limits.ratePermits());
+            } catch (DuplicateKeyException ex) {
+                // another node wrote it meanwhile, with its own limits
+                this.rows.jdbc.update(update, values);
+            }
+        }
+        this.written.put(name, limits);
+    }
+
+    /** Forgets that this node wrote a target's row, which is gone: the next claim writes it again. */
+    void forget(String name) {
+        this.written.remove(name);
+    }
+
+    /**
+     * The limits of a target.
+     * @param maxConcurrent the most of its attempts running at once, or 0
+     * @param ratePermits the most of its attempts started per period, or 0
+     * @param ratePeriod the period, or {@code null}
+     */
+    record Limits(int maxConcurrent, int ratePermits, Duration ratePeriod) {
+
+        long ratePeriodMillis() {
+            return (this.ratePeriod != null) ? this.ratePeriod.toMillis() : 0;
+        }
+    }
+}
