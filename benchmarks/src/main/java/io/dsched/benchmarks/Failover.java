@@ -61,8 +61,11 @@ final class Failover extends WorkloadRunner {
                     .orElseThrow();
             killed.kill();
             long killedAt = System.currentTimeMillis();
+            // the fires the node took with it: started there and not done when it died (on a loaded
+            // machine some may have ended before the kill, and need no re-run)
             List<String> lost = jdbc().queryForList(
-                            "SELECT DISTINCT run_key FROM bench_run WHERE kind = 'S' AND node = ?",
+                            "SELECT DISTINCT run_key FROM bench_run WHERE kind = 'S' AND node = ? AND run_key NOT IN"
+                                    + " (SELECT run_key FROM bench_run WHERE kind = 'D')",
                             String.class,
                             victim);
             String rerunQuery = "SELECT run_key, MIN(started_ms) AS first_ms FROM bench_run WHERE kind = 'S'"

@@ -75,7 +75,8 @@ class BenchmarkSmokeTests {
                             // as many threads a node as fires, so that the two nodes left can hold
                             // them all, as the 60 threads of a full run do for its 100 fires
                             Map.entry("w3-threads", "12"),
-                            Map.entry("w3-hold-seconds", "3"),
+                            // long enough that the fires still run when the node is killed on a loaded machine
+                            Map.entry("w3-hold-seconds", "6"),
                             Map.entry("w4-jobs", "50"),
                             Map.entry("w4-seconds", "3"),
                             Map.entry("w4-warmup-seconds", "4"))));

@@ -48,7 +48,7 @@ public @interface JobHandler {
     int maxConcurrent() default 0;
 
     /**
-     * The most attempts of the handler's one-off jobs started per period in the whole cluster,
+     * The most attempts of the handler's one-off jobs claimed to start per period in the whole cluster,
      * such as {@code "50/1s"} or {@code "5000/1h"} (or {@code "${...}"}): a token bucket of that
      * many tokens, refilled evenly over the period, kept in the database and shared by the
      * nodes. Attempts over it wait; a full bucket lets a burst of that many start at once. Empty

@@ -10,7 +10,7 @@ import org.springframework.format.datetime.standard.DurationFormatterUtils;
 /**
  * A handler's rate limit, {@code permits/period} ({@code "50/1s"}, {@code "5000/1h"}): a token
  * bucket that holds up to {@code permits} tokens, refilled evenly at {@code permits} per
- * {@code period}, shared by the cluster. Each attempt started takes a token; a full bucket lets a
+ * {@code period}, shared by the cluster. Each attempt claimed takes a token; a full bucket lets a
  * burst of {@code permits} start at once.
  *
  * @param permits how many attempts start per period, and the most at once
@@ -21,7 +21,7 @@ public record Rate(int permits, Duration period) {
     private static final Pattern FORM = Pattern.compile("\\s*(\\d{1,9})\\s*/\\s*(\\S+)\\s*");
 
     public Rate {
-        if (permits < 1 || period.toMillis() < 1 || period.toNanos() % 1_000_000 != 0) {
+        if (permits < 1 || period.compareTo(Duration.ofMillis(1)) < 0 || period.getNano() % 1_000_000 != 0) {
             throw new IllegalArgumentException(
                     "A rate needs at least one permit per period of whole milliseconds: " + permits + "/" + period);
         }

@@ -21,7 +21,7 @@ final class LimitRows {
         this.rows = rows;
     }
 
-    /** Writes the limits this node declares to the row, once: the last node to start sets them. */
+    /** Writes the limits this node declares to the row, once: the last node to write them sets them. */
     void write(String name, Limits limits) {
         if (limits.equals(this.written.get(name))) {
             return;

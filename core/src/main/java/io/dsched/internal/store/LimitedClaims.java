@@ -5,6 +5,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -30,7 +31,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * </ul>
  *
  * <p>The limits are those the row holds, which each node writes as it first claims: the nodes of a
- * cluster claim by one set of limits, that of the node that started last.
+ * cluster claim by one set of limits, that of the node that wrote them last ({@link LimitRows}).
  */
 final class LimitedClaims {
 
@@ -38,6 +39,9 @@ final class LimitedClaims {
 
     private static final String RUNNING =
             "SELECT COUNT(*) FROM dsched_execution WHERE status = 'RUNNING' AND job_name = ?";
+
+    /** How far ahead of this node's clock a bucket's last refill is taken for a clock gone wrong. */
+    private static final Duration FAR_AHEAD = Duration.ofSeconds(2);
 
     private final ExecutionRows rows;
 
@@ -82,10 +86,26 @@ final class LimitedClaims {
                 return null;
             }
             Row row = locked.get(0);
-            // the bucket's time only goes forward, whichever node's clock last refilled it
+            // the bucket's time only goes forward, whichever node's clock last refilled it, in the
+            // milliseconds the row keeps on MySQL; claims are stamped, and found due, by this node's
+            // clock, so that nothing starts before its time here
             Instant now = clock.get();
-            Instant at = (row.refilledAt() != null && row.refilledAt().isAfter(now)) ? row.refilledAt() : now;
-            double tokens = row.tokensAt(at);
+            Instant at = now.truncatedTo(ChronoUnit.MILLIS);
+            double tokens = row.tokens();
+            if (row.refilledAt() != null && row.refilledAt().isAfter(at.plus(FAR_AHEAD))) {
+                // not a refill this node's clock will reach soon: no tokens for it, and the bucket's
+                // time set back to this node's
+                logger.warn(
+                        "The bucket of '{}' was last refilled at {}, far ahead of this node's clock at {}; it"
+                                + " is refilled from now",
+                        name,
+                        row.refilledAt(),
+                        at);
+            } else if (row.refilledAt() != null && row.refilledAt().isAfter(at)) {
+                at = row.refilledAt();
+            } else {
+                tokens = row.tokensAt(at);
+            }
             int room = Math.min(limit, (row.ratePermits() > 0) ? (int) Math.floor(tokens) : Integer.MAX_VALUE);
             if (row.maxConcurrent() > 0) {
                 Integer running = this.rows.jdbc.queryForObject(this.rows.tables.sql(RUNNING), Integer.class, name);
