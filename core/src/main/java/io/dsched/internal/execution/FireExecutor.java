@@ -217,7 +217,8 @@ public final class FireExecutor {
      * @return what became of the fire
      */
     public Outcome fire(String jobName, Instant scheduledAt) {
-        if (this.served.find(jobName).isEmpty()) {
+        Optional<JobTarget> served = this.served.find(jobName);
+        if (served.isEmpty()) {
             // a newer deployment's job fired on this older node, or a job of a group this node does
             // not serve: queue the fire for a node that runs it
             Optional<JobTarget> declared = this.targets.find(jobName);
@@ -238,9 +239,8 @@ public final class FireExecutor {
                             : ExecutionListener.SkipReason.NOT_DECLARED);
             return Outcome.DEFERRED;
         }
-        Duration jitter = this.served.find(jobName).map(JobTarget::jitter).orElse(null);
-        if (jitter != null) {
-            return stagger(jobName, scheduledAt, jitter);
+        if (served.get().jitter() != null) {
+            return stagger(jobName, scheduledAt, served.get().jitter());
         }
         // the claim's start is read at each try: the sweep of stale attempts measures from it
         Optional<ExecutionRecord> claimed =
