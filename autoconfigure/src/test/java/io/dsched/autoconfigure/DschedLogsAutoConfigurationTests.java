@@ -94,7 +94,7 @@ class DschedLogsAutoConfigurationTests {
                     ExecutionLogCapture capture = context.getBean(ExecutionLogCapture.class);
                     ExecutionRecord attempt = new ExecutionRecord(
                             42L, "job", null, 1, "job@0", null, "node-1", null, null, null, null, null, null, null,
-                            null);
+                            null, 0, null);
                     org.slf4j.Logger logger = LoggerFactory.getLogger("com.example.Job");
 
                     capture.started(attempt, Instant.now());

@@ -48,6 +48,23 @@ public @interface JobHandler {
     int maxConcurrent() default 0;
 
     /**
+     * Counts {@link #maxConcurrent()} per key rather than for the handler as a whole: a JSON Pointer
+     * into the payload, such as {@code "/tenant"} or {@code "/customer/region"} (or
+     * {@code "${...}"}), whose value at submission is the attempt's key; {@code maxConcurrent = 3}
+     * then lets three attempts of each tenant run at once. A payload without the value has the
+     * empty key, shared by all such payloads. Empty to count the handler as a whole.
+     */
+    String partitionBy() default "";
+
+    /**
+     * The order in which the handler's one-off attempts are claimed among those due on a node's
+     * queue: a higher priority first, then the earliest due. A one-off job may set its own
+     * ({@link io.dsched.jobs.OneOff#priority(int)}). {@code 0} by default; negative for work that
+     * gives way to the rest.
+     */
+    int priority() default 0;
+
+    /**
      * The most attempts of the handler's one-off jobs claimed to start per period in the whole cluster,
      * such as {@code "50/1s"} or {@code "5000/1h"} (or {@code "${...}"}): a token bucket of that
      * many tokens, refilled evenly over the period, kept in the database and shared by the

@@ -22,6 +22,10 @@ import org.springframework.data.relational.core.mapping.Table;
  * @param origin why the attempt exists
  * @param dueAt when a waiting attempt falls due, or {@code null}
  * @param payload the JSON payload of a one-off job, or {@code null}
+ * @param priority the order in which waiting attempts are claimed: higher first, then the earliest
+ *     due; {@code 0} unless its handler or one-off job sets one
+ * @param limitKey the key its handler's concurrency limit counts it by (its {@code partitionBy}),
+ *     or {@code null}
  */
 @Table("dsched_execution")
 public record ExecutionRecord(
@@ -39,7 +43,9 @@ public record ExecutionRecord(
         String statusReason,
         ExecutionOrigin origin,
         Instant dueAt,
-        String payload) {
+        String payload,
+        int priority,
+        String limitKey) {
 
     /**
      * Creates the row that claims the first attempt at a scheduled fire.
@@ -65,6 +71,8 @@ public record ExecutionRecord(
                 null,
                 ExecutionOrigin.SCHEDULE,
                 null,
+                null,
+                0,
                 null);
     }
 
@@ -110,7 +118,9 @@ public record ExecutionRecord(
                 reason,
                 origin,
                 dueAt,
-                payload);
+                payload,
+                0,
+                null);
     }
 
     /**
@@ -124,16 +134,44 @@ public record ExecutionRecord(
      */
     public ExecutionRecord next(ExecutionOrigin origin, String nodeId, Instant now, Instant dueAt, String reason) {
         return waiting(
+                        this.jobName,
+                        this.scheduledAt,
+                        this.attempt + 1,
+                        this.idempotencyKey,
+                        origin,
+                        nodeId,
+                        now,
+                        dueAt,
+                        this.payload,
+                        reason)
+                .queued(this.priority, this.limitKey);
+    }
+
+    /**
+     * Returns this row with the order it is claimed in and the key its limit counts it by.
+     * @param priority higher first
+     * @param limitKey the key of its handler's concurrency limit, or {@code null}
+     * @return the row
+     */
+    public ExecutionRecord queued(int priority, String limitKey) {
+        return new ExecutionRecord(
+                this.id,
                 this.jobName,
                 this.scheduledAt,
-                this.attempt + 1,
+                this.attempt,
                 this.idempotencyKey,
-                origin,
-                nodeId,
-                now,
-                dueAt,
+                this.status,
+                this.nodeId,
+                this.startedAt,
+                this.finishedAt,
+                this.errorClass,
+                this.errorMessage,
+                this.statusReason,
+                this.origin,
+                this.dueAt,
                 this.payload,
-                reason);
+                priority,
+                limitKey);
     }
 
     /**
@@ -168,7 +206,9 @@ public record ExecutionRecord(
                 this.statusReason,
                 this.origin,
                 this.dueAt,
-                this.payload);
+                this.payload,
+                this.priority,
+                this.limitKey);
     }
 
     /**
@@ -193,6 +233,8 @@ public record ExecutionRecord(
                 this.statusReason,
                 this.origin,
                 this.dueAt,
-                this.payload);
+                this.payload,
+                this.priority,
+                this.limitKey);
     }
 }

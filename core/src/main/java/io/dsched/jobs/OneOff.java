@@ -32,13 +32,23 @@ public final class OneOff {
 
     private final Duration uniqueFor;
 
-    private OneOff(String handler, Object payload, Instant at, Duration delay, String key, Duration uniqueFor) {
+    private final Integer priority;
+
+    private OneOff(
+            String handler,
+            Object payload,
+            Instant at,
+            Duration delay,
+            String key,
+            Duration uniqueFor,
+            Integer priority) {
         this.handler = handler;
         this.payload = payload;
         this.at = at;
         this.delay = delay;
         this.key = key;
         this.uniqueFor = uniqueFor;
+        this.priority = priority;
     }
 
     /**
@@ -49,7 +59,7 @@ public final class OneOff {
      */
     public static OneOff of(String handler, Object payload) {
         Objects.requireNonNull(handler, "handler");
-        return new OneOff(handler, payload, null, null, null, null);
+        return new OneOff(handler, payload, null, null, null, null, null);
     }
 
     /**
@@ -58,7 +68,14 @@ public final class OneOff {
      * @return a new request
      */
     public OneOff at(Instant at) {
-        return new OneOff(this.handler, this.payload, Objects.requireNonNull(at, "at"), null, this.key, this.uniqueFor);
+        return new OneOff(
+                this.handler,
+                this.payload,
+                Objects.requireNonNull(at, "at"),
+                null,
+                this.key,
+                this.uniqueFor,
+                this.priority);
     }
 
     /**
@@ -70,7 +87,7 @@ public final class OneOff {
         if (delay.isNegative()) {
             throw new IllegalArgumentException("The delay of a one-off job must not be negative, was " + delay);
         }
-        return new OneOff(this.handler, this.payload, null, delay, this.key, this.uniqueFor);
+        return new OneOff(this.handler, this.payload, null, delay, this.key, this.uniqueFor, this.priority);
     }
 
     /**
@@ -93,14 +110,22 @@ public final class OneOff {
             Duration offset = window.multipliedBy(i).dividedBy(batch.size());
             spread.add(
                     (job.at != null)
-                            ? new OneOff(job.handler, job.payload, job.at.plus(offset), null, job.key, job.uniqueFor)
+                            ? new OneOff(
+                                    job.handler,
+                                    job.payload,
+                                    job.at.plus(offset),
+                                    null,
+                                    job.key,
+                                    job.uniqueFor,
+                                    job.priority)
                             : new OneOff(
                                     job.handler,
                                     job.payload,
                                     null,
                                     (job.delay != null) ? job.delay.plus(offset) : offset,
                                     job.key,
-                                    job.uniqueFor));
+                                    job.uniqueFor,
+                                    job.priority));
         }
         return spread;
     }
@@ -118,7 +143,7 @@ public final class OneOff {
         if (key.isBlank() || key.length() > 200) {
             throw new IllegalArgumentException("An idempotency key has 1 to 200 characters");
         }
-        return new OneOff(this.handler, this.payload, this.at, this.delay, key, this.uniqueFor);
+        return new OneOff(this.handler, this.payload, this.at, this.delay, key, this.uniqueFor, this.priority);
     }
 
     /**
@@ -137,7 +162,18 @@ public final class OneOff {
             throw new IllegalArgumentException("The window of a key must be longer than zero and at most "
                     + MAX_UNIQUE_FOR.toDays() + " days, was " + window);
         }
-        return new OneOff(this.handler, this.payload, this.at, this.delay, this.key, window);
+        return new OneOff(this.handler, this.payload, this.at, this.delay, this.key, window, this.priority);
+    }
+
+    /**
+     * Sets the order in which the job's attempts are claimed among those due: a higher priority
+     * first, then the earliest due, on every node. Without it the job has its handler's
+     * ({@code @JobHandler(priority = ...)}, 0 unless set). Retries and replays keep it.
+     * @param priority higher first, negative for work that gives way to the default
+     * @return a new request
+     */
+    public OneOff priority(int priority) {
+        return new OneOff(this.handler, this.payload, this.at, this.delay, this.key, this.uniqueFor, priority);
     }
 
     /**
@@ -184,5 +220,13 @@ public final class OneOff {
      */
     public Duration uniqueWindow() {
         return this.uniqueFor;
+    }
+
+    /**
+     * The order in which the job's attempts are claimed, if set.
+     * @return the priority given to {@link #priority(int)}, or {@code null} for the handler's
+     */
+    public Integer priority() {
+        return this.priority;
     }
 }

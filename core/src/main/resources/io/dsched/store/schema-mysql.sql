@@ -179,10 +179,15 @@ CREATE TABLE IF NOT EXISTS dsched_execution (
     origin          VARCHAR(20)   NOT NULL,
     due_at          DATETIME(3),
     payload         MEDIUMTEXT,
+    priority        INTEGER       NOT NULL DEFAULT 0,
+    -- compared as written, as the nodes count the attempts of each key
+    limit_key       VARCHAR(200) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin,
     CONSTRAINT uk_dsched_execution_fire UNIQUE (idempotency_key, attempt),
     INDEX idx_dsched_execution_job (job_name, scheduled_at),
     INDEX idx_dsched_execution_status (status, started_at),
-    INDEX idx_dsched_execution_due (status, due_at),
+    -- the waiting attempts of each status in the order the queue claims them: higher priority
+    -- first, then the earliest due
+    INDEX idx_dsched_execution_queue (status, priority DESC, due_at),
     -- the attempts that started in a window, for the Overview's, the Jobs page's and the
     -- timeline's counts (a table made by an earlier version lacks it: see the CHANGELOG)
     INDEX idx_dsched_execution_started (started_at, status, job_name)

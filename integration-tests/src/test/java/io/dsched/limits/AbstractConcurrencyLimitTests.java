@@ -100,6 +100,41 @@ abstract class AbstractConcurrencyLimitTests {
     }
 
     @Test
+    void aLimitByKeyLetsThreeAttemptsOfEachTenantRunAtOnceAndNoMore() {
+        List<ClusterNode> nodes = List.of(start("tenants-1"), start("tenants-2"), start("tenants-3"));
+        AtomicLong mostOfAKeyInTable = sampleRunningOfAKey("tenant");
+        List<OneOff> oneOffs = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            oneOffs.add(OneOff.of("tenant", new LimitJobs.TenantWork("tenant-" + (i % 5), i)));
+        }
+        nodes.get(0).bean(JobScheduler.class).submitAll(oneOffs);
+
+        await().atMost(Duration.ofSeconds(90))
+                .until(() -> LimitJobs.runs("tenant").size() == 300);
+        for (int t = 0; t < 5; t++) {
+            assertThat(LimitJobs.most("tenant:tenant-" + t))
+                    .as("most runs of tenant-%d at once", t)
+                    .isEqualTo(3);
+        }
+        // the tenants' slots are their own: more than one tenant's three ran at once, never more than 15
+        assertThat(LimitJobs.most("tenant"))
+                .as("most runs of all tenants at once")
+                .isBetween(4, 15);
+        assertThat(mostOfAKeyInTable.get())
+                .as("most attempts of one tenant RUNNING in the table")
+                .isBetween(1L, 3L);
+        assertThat(this.samples).as("samples of the table").hasValueGreaterThan(100);
+        assertThat(new JdbcTemplate(this.cluster.observer())
+                        .queryForList(
+                                "SELECT DISTINCT limit_key FROM dsched_execution WHERE job_name = 'tenant'",
+                                String.class))
+                .containsExactlyInAnyOrder("tenant-0", "tenant-1", "tenant-2", "tenant-3", "tenant-4");
+        assertThat(nodesThatRan("tenant")).hasSizeGreaterThan(1);
+        assertThat(LimitJobs.runs("tenant").values())
+                .allSatisfy((ran) -> assertThat(ran).hasSize(1));
+    }
+
+    @Test
     void aLimitOfOneIsAMutexForOneOffWork() {
         List<ClusterNode> nodes = List.of(start("mutex-1"), start("mutex-2"), start("mutex-3"));
         List<OneOff> oneOffs = new ArrayList<>();
@@ -224,6 +259,31 @@ abstract class AbstractConcurrencyLimitTests {
                                 Long.class,
                                 handler);
                         most.accumulateAndGet(running, Math::max);
+                        this.samples.incrementAndGet();
+                    } catch (RuntimeException ex) {
+                        // a sample missed; the next one is taken all the same
+                    }
+                },
+                0,
+                5,
+                TimeUnit.MILLISECONDS);
+        return most;
+    }
+
+    /** Samples how many attempts of one key of a handler the table says are running, and keeps the most. */
+    private AtomicLong sampleRunningOfAKey(String handler) {
+        AtomicLong most = new AtomicLong();
+        JdbcTemplate sql = new JdbcTemplate(this.cluster.observer());
+        this.sampler.scheduleAtFixedRate(
+                () -> {
+                    try {
+                        for (Long running : sql.queryForList(
+                                "SELECT COUNT(*) FROM dsched_execution WHERE job_name = ? AND status = 'RUNNING'"
+                                        + " GROUP BY limit_key",
+                                Long.class,
+                                handler)) {
+                            most.accumulateAndGet(running, Math::max);
+                        }
                         this.samples.incrementAndGet();
                     } catch (RuntimeException ex) {
                         // a sample missed; the next one is taken all the same

@@ -57,7 +57,11 @@ public class LimitJobs {
     }
 
     private static void run(JobContext context, Runnable body) {
-        String handler = context.jobName();
+        run(context.jobName(), context, body);
+    }
+
+    /** Runs a body, counted under a name of its own: a handler's, or a handler's key's. */
+    private static void run(String handler, JobContext context, Runnable body) {
         RUNS.computeIfAbsent(handler, (name) -> new ConcurrentHashMap<>())
                 .computeIfAbsent(context.idempotencyKey(), (key) -> new CopyOnWriteArrayList<>())
                 .add(context.nodeId());
@@ -104,12 +108,25 @@ public class LimitJobs {
         };
     }
 
+    /**
+     * The payload of {@code tenant}: its concurrency limit counts each tenant apart.
+     * @param tenant whose work it is
+     * @param n which of the tenant's
+     */
+    public record TenantWork(String tenant, int n) {}
+
     /** The handlers. */
     public static class Handlers {
 
         @JobHandler(value = "limited", maxConcurrent = 3)
         public void limited(JobContext context) {
             run(context, () -> work(20));
+        }
+
+        @JobHandler(value = "tenant", maxConcurrent = 3, partitionBy = "/tenant")
+        public void tenant(TenantWork work, JobContext context) {
+            // counted as a whole, and by tenant
+            run(context, () -> run("tenant:" + work.tenant(), context, () -> work(20)));
         }
 
         @JobHandler(value = "mutex", maxConcurrent = 1)

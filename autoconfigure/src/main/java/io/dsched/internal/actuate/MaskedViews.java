@@ -96,7 +96,9 @@ final class MaskedViews {
                     run.statusReason(),
                     run.origin(),
                     run.dueAt(),
-                    values.json(run.payload()));
+                    values.json(run.payload()),
+                    run.priority(),
+                    values.text(run.limitKey()));
         } else if (item instanceof DeadLetter letter) {
             copy = new DeadLetter(
                     letter.id(),

@@ -80,6 +80,12 @@ class InvalidDeclarationTests {
     }
 
     @Test
+    void aKeyOfALimitThatIsNoJsonPointerOrWithoutALimitFailsStartup() {
+        assertStartupFails(KeyNotAPointer.class, "KeyNotAPointer.Jobs.settle(", "is a JSON Pointer into the payload");
+        assertStartupFails(KeyWithoutLimit.class, "KeyWithoutLimit.Jobs.settle(", "sets no maxConcurrent");
+    }
+
+    @Test
     void initialDelayWithCronFailsStartup() {
         assertStartupFails(InitialDelayWithCron.class, "initialDelay is not supported with cron");
     }
@@ -229,6 +235,32 @@ class InvalidDeclarationTests {
         static class Jobs {
             @DistributedScheduled(fixedRate = "10s", jitter = "10s")
             void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class KeyNotAPointer {
+        @Bean
+        KeyNotAPointer.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @io.dsched.annotation.JobHandler(value = "settle", maxConcurrent = 2, partitionBy = "tenant")
+            void settle(java.util.Map<String, String> payload) {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class KeyWithoutLimit {
+        @Bean
+        KeyWithoutLimit.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @io.dsched.annotation.JobHandler(value = "settle", partitionBy = "/tenant")
+            void settle(java.util.Map<String, String> payload) {}
         }
     }
 

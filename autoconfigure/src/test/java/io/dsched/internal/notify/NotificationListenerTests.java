@@ -179,6 +179,8 @@ class NotificationListenerTests {
                 null,
                 first.origin(),
                 null,
+                null,
+                0,
                 null);
     }
 }

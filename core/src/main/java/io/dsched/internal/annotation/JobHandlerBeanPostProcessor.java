@@ -22,6 +22,7 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 import org.springframework.util.StringValueResolver;
+import tools.jackson.core.JsonPointer;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -109,6 +110,8 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
                 source,
                 maxConcurrent(annotation.maxConcurrent(), source),
                 rate(annotation.rate(), source),
+                partitionBy(annotation, source),
+                annotation.priority(),
                 invoker(bean, invocable, types.length, contextIndex, payloadIndex, payloadType));
     }
 
@@ -118,6 +121,25 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
                     source, "maxConcurrent is the most attempts running at once, 0 for no limit, not " + maxConcurrent);
         }
         return maxConcurrent;
+    }
+
+    private String partitionBy(JobHandler annotation, String source) {
+        String pointer = this.values.resolve(annotation.partitionBy());
+        if (!StringUtils.hasText(pointer)) {
+            return null;
+        }
+        if (annotation.maxConcurrent() == 0) {
+            throw new InvalidJobDefinitionException(
+                    source, "partitionBy counts maxConcurrent per key, but the handler sets no maxConcurrent");
+        }
+        try {
+            JsonPointer.compile(pointer);
+        } catch (IllegalArgumentException ex) {
+            throw new InvalidJobDefinitionException(
+                    source,
+                    "partitionBy is a JSON Pointer into the payload, such as \"/tenant\", not \"" + pointer + "\"");
+        }
+        return pointer;
     }
 
     private Rate rate(String rate, String source) {

@@ -12,6 +12,7 @@ import io.dsched.internal.text.BoundedText;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -129,21 +130,24 @@ public class DeadLetters {
                 return Optional.<ExecutionRecord>empty();
             }
             DeadLetter letter = this.letters.findById(id).orElseThrow();
-            int attempt = this.executions.findByIdempotencyKey(letter.idempotencyKey()).stream()
-                    .mapToInt(ExecutionRecord::attempt)
-                    .max()
-                    .orElse(letter.attempts());
+            // the replay is claimed in the order, and counted by the limit key, of the fire's last attempt
+            Optional<ExecutionRecord> last = this.executions.findByIdempotencyKey(letter.idempotencyKey()).stream()
+                    .max(Comparator.comparingInt(ExecutionRecord::attempt));
+            int attempt = last.map(ExecutionRecord::attempt).orElse(letter.attempts());
             ExecutionRecord next = ExecutionRecord.waiting(
-                    letter.jobName(),
-                    letter.scheduledAt(),
-                    attempt + 1,
-                    letter.idempotencyKey(),
-                    ExecutionOrigin.REPLAY,
-                    this.nodeId,
-                    now,
-                    now,
-                    letter.payload(),
-                    "replay of dead letter " + id + " by " + actor);
+                            letter.jobName(),
+                            letter.scheduledAt(),
+                            attempt + 1,
+                            letter.idempotencyKey(),
+                            ExecutionOrigin.REPLAY,
+                            this.nodeId,
+                            now,
+                            now,
+                            letter.payload(),
+                            "replay of dead letter " + id + " by " + actor)
+                    .queued(
+                            last.map(ExecutionRecord::priority).orElse(0),
+                            last.map(ExecutionRecord::limitKey).orElse(null));
             return Optional.of(this.executions.save(next));
         });
         replay.ifPresent((attempt) -> this.dueNotice.due(List.of(attempt.jobName())));

@@ -28,6 +28,15 @@ public interface ConcurrencyLimits {
     }
 
     /**
+     * Tells whether a target's concurrency limit counts each key apart (its {@code partitionBy}).
+     * @param name the job or handler name
+     * @return {@code true} if it does
+     */
+    default boolean perKey(String name) {
+        return false;
+    }
+
+    /**
      * Tells whether a target is limited, by either.
      * @param name the job or handler name
      * @return {@code true} if it has a concurrency or a rate limit

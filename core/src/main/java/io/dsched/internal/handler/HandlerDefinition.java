@@ -19,6 +19,9 @@ import java.util.Objects;
  * @param maxConcurrent the most of its one-off attempts running at once in the cluster, or 0 for
  *     no limit
  * @param rate the most of its one-off attempts started per period in the cluster, or {@code null}
+ * @param partitionBy the JSON Pointer into the payload that {@code maxConcurrent} counts by, or
+ *     {@code null} to count the handler as a whole
+ * @param priority the order its one-off attempts are claimed in, higher first
  * @param invoker runs it
  */
 public record HandlerDefinition(
@@ -30,6 +33,8 @@ public record HandlerDefinition(
         String source,
         int maxConcurrent,
         Rate rate,
+        String partitionBy,
+        int priority,
         JobTarget.Invoker invoker) {
 
     public HandlerDefinition {

@@ -67,6 +67,11 @@ public final class HandlerRegistry implements JobTargets, ConcurrencyLimits {
     }
 
     @Override
+    public boolean perKey(String name) {
+        return handler(name).map(HandlerDefinition::partitionBy).isPresent();
+    }
+
+    @Override
     public synchronized Set<String> names() {
         return new TreeSet<>(this.handlers.keySet());
     }

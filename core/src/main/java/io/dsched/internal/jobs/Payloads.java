@@ -6,10 +6,14 @@ import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.UnknownJobException;
 import java.util.function.Supplier;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The handlers a job may name, and the payloads they take: written as JSON and read back as their type. */
 final class Payloads {
+
+    /** The longest key a concurrency limit counts by: as long as {@code dsched_execution.limit_key}. */
+    static final int MAX_KEY = 200;
 
     private final HandlerRegistry handlers;
 
@@ -55,5 +59,31 @@ final class Payloads {
             }
         }
         return text;
+    }
+
+    /**
+     * The key the handler's concurrency limit counts an attempt by: the value its {@code
+     * partitionBy} points at in the payload, as text; the empty key where the payload has none.
+     * @param handler the handler
+     * @param payload the payload as JSON, or {@code null}
+     * @return the key, or {@code null} if the handler counts as a whole
+     */
+    String limitKey(HandlerDefinition handler, String payload) {
+        if (handler.partitionBy() == null) {
+            return null;
+        }
+        JsonNode value = (payload != null) ? this.json.get().readTree(payload).at(handler.partitionBy()) : null;
+        String key;
+        if (value == null || value.isMissingNode() || value.isNull()) {
+            key = "";
+        } else {
+            key = value.isValueNode() ? value.asString() : value.toString();
+        }
+        if (key.length() > MAX_KEY) {
+            throw new IllegalArgumentException("The key '" + handler.partitionBy() + "' of the payload of '"
+                    + handler.name() + "' has " + key.length() + " characters; at most " + MAX_KEY
+                    + " are allowed");
+        }
+        return key;
     }
 }

@@ -77,8 +77,11 @@ final class Submissions {
                         false);
             }
         }
-        ExecutionRecord first = ExecutionRecord.waiting(
-                handler.name(), dueAt, 1, key, ExecutionOrigin.ONE_OFF, this.nodeId, now, dueAt, payload, null);
+        ExecutionRecord first = queued(
+                ExecutionRecord.waiting(
+                        handler.name(), dueAt, 1, key, ExecutionOrigin.ONE_OFF, this.nodeId, now, dueAt, payload, null),
+                handler,
+                request);
         Optional<ExecutionRecord> saved = (request.uniqueWindow() != null)
                 ? this.uniqueKeys.claimHeld(
                         () -> this.store.inserts().claim(first, traceCarrier),
@@ -112,17 +115,20 @@ final class Submissions {
             payloads.add(payload);
             if (request.key() == null) {
                 Instant dueAt = request.dueAt(now);
-                unkeyed.add(ExecutionRecord.waiting(
-                        handler.name(),
-                        dueAt,
-                        1,
-                        handler.name() + ":" + TimeOrderedKeys.next(now),
-                        ExecutionOrigin.ONE_OFF,
-                        this.nodeId,
-                        now,
-                        dueAt,
-                        payload,
-                        null));
+                unkeyed.add(queued(
+                        ExecutionRecord.waiting(
+                                handler.name(),
+                                dueAt,
+                                1,
+                                handler.name() + ":" + TimeOrderedKeys.next(now),
+                                ExecutionOrigin.ONE_OFF,
+                                this.nodeId,
+                                now,
+                                dueAt,
+                                payload,
+                                null),
+                        handler,
+                        request));
             }
         }
         List<String> names =
@@ -152,6 +158,12 @@ final class Submissions {
             this.dueNotice.due(due);
         }
         return scheduled;
+    }
+
+    /** A one-off's first attempt with the order it is claimed in and the key its limit counts it by. */
+    private ExecutionRecord queued(ExecutionRecord first, HandlerDefinition handler, OneOff request) {
+        int priority = (request.priority() != null) ? request.priority() : handler.priority();
+        return first.queued(priority, this.payloads.limitKey(handler, first.payload()));
     }
 
     /** A run of a scheduled job now, outside its schedule, with its payload written already. */

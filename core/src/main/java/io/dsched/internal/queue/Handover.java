@@ -2,10 +2,12 @@ package io.dsched.internal.queue;
 
 import io.dsched.execution.ExecutionRecord;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
@@ -23,6 +25,16 @@ import org.slf4j.LoggerFactory;
  * are taken over as the attempts of a dead node once this node has left the cluster.
  */
 final class Handover {
+
+    /**
+     * The order in which the workers take the attempts held ready: the higher priority first, then
+     * in the order they were handed over, so that an attempt of a high priority claimed behind a
+     * backlog of low ones starts at the next free worker.
+     */
+    static final Comparator<Runnable> ORDER =
+            Comparator.comparingInt(Handover::priority).reversed().thenComparingLong(Handover::sequence);
+
+    private static final AtomicLong SEQUENCE = new AtomicLong();
 
     private static final Logger logger = LoggerFactory.getLogger(Handover.class);
 
@@ -129,12 +141,22 @@ final class Handover {
         this.intake.dropped(attempts.size());
     }
 
+    private static int priority(Runnable task) {
+        return (task instanceof Claimed claimed) ? claimed.attempt.priority() : 0;
+    }
+
+    private static long sequence(Runnable task) {
+        return (task instanceof Claimed claimed) ? claimed.sequence : Long.MAX_VALUE;
+    }
+
     /** A claimed attempt on its way to a worker. */
     private static final class Claimed implements Runnable {
 
         private final ExecutionRecord attempt;
 
         private final Consumer<ExecutionRecord> run;
+
+        private final long sequence = SEQUENCE.getAndIncrement();
 
         Claimed(ExecutionRecord attempt, Consumer<ExecutionRecord> run) {
             this.attempt = attempt;

@@ -79,7 +79,8 @@ final class LaneClaims {
                                     name,
                                     this.limits.maxConcurrent(name),
                                     (rate != null) ? rate.permits() : 0,
-                                    (rate != null) ? rate.period() : null));
+                                    (rate != null) ? rate.period() : null,
+                                    this.limits.perKey(name)));
                 } catch (RuntimeException ex) {
                     failures.add(ex);
                 }

@@ -13,7 +13,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -133,7 +133,7 @@ final class QueueLane {
                 this.threads,
                 0,
                 TimeUnit.MILLISECONDS,
-                new LinkedBlockingQueue<>(),
+                new PriorityBlockingQueue<>(Math.max(1, 4 * this.threads), Handover.ORDER),
                 this.workerThreads.factory(threadName("dsched-queue-")));
         this.workers = pool;
         this.handover =

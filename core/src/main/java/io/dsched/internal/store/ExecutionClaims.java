@@ -42,7 +42,8 @@ public final class ExecutionClaims {
      * @param maxConcurrent the most of its attempts running at once in the cluster, or 0
      * @param ratePermits the most of its attempts started per rate period in the cluster, or 0
      * @param ratePeriod the rate's period, or {@code null}
-     * @return the attempts this node claimed, now running: the oldest due, oldest first
+     * @param perKey whether the concurrency limit counts each limit key apart
+     * @return the attempts this node claimed, now running: the higher priority first, then the oldest due
      */
     public List<ExecutionRecord> claimDue(
             String nodeId,
@@ -51,9 +52,10 @@ public final class ExecutionClaims {
             String name,
             int maxConcurrent,
             int ratePermits,
-            Duration ratePeriod) {
+            Duration ratePeriod,
+            boolean perKey) {
         return this.limited.claimDue(
-                nodeId, clock, limit, name, new LimitRows.Limits(maxConcurrent, ratePermits, ratePeriod));
+                nodeId, clock, limit, name, new LimitRows.Limits(maxConcurrent, ratePermits, ratePeriod), perKey);
     }
 
     /**
@@ -70,12 +72,12 @@ public final class ExecutionClaims {
      * @param now the current time
      * @param limit how many at most
      * @param names the jobs and handlers the node can run
-     * @return the attempts this node claimed, now running: the oldest due, oldest first
+     * @return the attempts this node claimed, now running: the higher priority first, then the oldest due
      */
     public List<ExecutionRecord> claimDue(String nodeId, Instant now, int limit, Collection<String> names) {
         if (this.skipLocked) {
             return this.transactions.execute(
-                    (tx) -> oldestFirst(this.rows.dialect.claimDue(this.rows, tx, nodeId, now, limit, names)));
+                    (tx) -> inClaimOrder(this.rows.dialect.claimDue(this.rows, tx, nodeId, now, limit, names)));
         }
         // one conditional update per attempt: the first node to change the row has it
         ExecutionRepository repository = this.rows.repository;
@@ -88,9 +90,12 @@ public final class ExecutionClaims {
         return claimed;
     }
 
-    private static List<ExecutionRecord> oldestFirst(List<ExecutionRecord> claimed) {
+    private static List<ExecutionRecord> inClaimOrder(List<ExecutionRecord> claimed) {
         return claimed.stream()
-                .sorted(Comparator.comparing(ExecutionRecord::dueAt).thenComparing(ExecutionRecord::id))
+                .sorted(Comparator.comparingInt(ExecutionRecord::priority)
+                        .reversed()
+                        .thenComparing(ExecutionRecord::dueAt)
+                        .thenComparing(ExecutionRecord::id))
                 .toList();
     }
 }

@@ -92,7 +92,8 @@ public interface ExecutionRepository extends CrudRepository<ExecutionRecord, Lon
     long countPendingOneOffs();
 
     /**
-     * Finds waiting attempts that have fallen due, oldest first.
+     * Finds waiting attempts that have fallen due, in the order they are claimed: the higher
+     * priority first, then the oldest due.
      * @param now the current time
      * @param limit how many at most
      * @param names the jobs and handlers to look at
@@ -101,7 +102,7 @@ public interface ExecutionRepository extends CrudRepository<ExecutionRecord, Lon
     @Query("""
             SELECT * FROM dsched_execution
              WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now AND job_name IN (:names)
-             ORDER BY due_at LIMIT :limit
+             ORDER BY priority DESC, due_at LIMIT :limit
             """)
     List<ExecutionRecord> findDue(Instant now, int limit, Collection<String> names);
 

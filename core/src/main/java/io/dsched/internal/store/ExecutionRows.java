@@ -27,11 +27,11 @@ final class ExecutionRows {
     static final String INSERT = """
             INSERT INTO dsched_execution (job_name, scheduled_at, attempt, idempotency_key, status, node_id,
                                           started_at, finished_at, error_class, error_message, status_reason,
-                                          origin, due_at, payload)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                          origin, due_at, payload, priority, limit_key)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """;
 
-    static final int COLUMNS = 14;
+    static final int COLUMNS = 16;
 
     final JdbcTemplate jdbc;
 
@@ -122,6 +122,8 @@ final class ExecutionRows {
         statement.setString(12, row.origin().name());
         bindInstant(statement, 13, row.dueAt());
         statement.setString(14, row.payload());
+        statement.setInt(15, row.priority());
+        statement.setString(16, row.limitKey());
     }
 
     private void bindInstant(PreparedStatement statement, int index, Instant instant) throws SQLException {
@@ -149,6 +151,8 @@ final class ExecutionRows {
                 row.getString("status_reason"),
                 ExecutionOrigin.valueOf(row.getString("origin")),
                 this.dialect.readInstant(row, "due_at"),
-                row.getString("payload"));
+                row.getString("payload"),
+                row.getInt("priority"),
+                row.getString("limit_key"));
     }
 }

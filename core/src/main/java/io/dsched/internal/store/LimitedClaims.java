@@ -7,10 +7,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -39,6 +43,14 @@ final class LimitedClaims {
 
     private static final String RUNNING =
             "SELECT COUNT(*) FROM dsched_execution WHERE status = 'RUNNING' AND job_name = ?";
+
+    private static final String RUNNING_BY_KEY = """
+            SELECT COALESCE(limit_key, '') AS limit_key, COUNT(*) AS running FROM dsched_execution
+             WHERE status = 'RUNNING' AND job_name = ? GROUP BY COALESCE(limit_key, '')
+            """;
+
+    /** How many times a claim by key reads further due attempts, past those of keys it found full. */
+    private static final int KEY_ROUNDS = 4;
 
     /** How far ahead of this node's clock a bucket's last refill is taken for a clock gone wrong. */
     private static final Duration FAR_AHEAD = Duration.ofSeconds(2);
@@ -69,10 +81,11 @@ final class LimitedClaims {
      * @param limit how many at most this node takes
      * @param name the target
      * @param limits the limits this node declares for it
-     * @return the attempts claimed, oldest due first
+     * @param perKey whether the concurrency limit counts each limit key apart
+     * @return the attempts claimed, the higher priority first, then the oldest due
      */
     List<ExecutionRecord> claimDue(
-            String nodeId, Supplier<Instant> clock, int limit, String name, LimitRows.Limits limits) {
+            String nodeId, Supplier<Instant> clock, int limit, String name, LimitRows.Limits limits, boolean perKey) {
         ExecutionRepository repository = this.rows.repository;
         // no lock taken while nothing of the target is due
         if (repository.findDue(clock.get(), 1, List.of(name)).isEmpty()) {
@@ -107,18 +120,18 @@ final class LimitedClaims {
                 tokens = row.tokensAt(at);
             }
             int room = Math.min(limit, (row.ratePermits() > 0) ? (int) Math.floor(tokens) : Integer.MAX_VALUE);
-            if (row.maxConcurrent() > 0) {
-                Integer running = this.rows.jdbc.queryForObject(this.rows.tables.sql(RUNNING), Integer.class, name);
-                room = Math.min(room, row.maxConcurrent() - ((running != null) ? running : 0));
-            }
             List<ExecutionRecord> attempts = new ArrayList<>();
             // no other node claims these rows meanwhile: they wait for the lock this transaction holds
-            if (room > 0) {
-                for (ExecutionRecord candidate : repository.findDue(at, room, List.of(name))) {
-                    if (repository.claimWaiting(
-                                    candidate.id(), candidate.status().name(), nodeId, at)
-                            == 1) {
-                        attempts.add(candidate.claimedBy(nodeId, at));
+            if (row.maxConcurrent() > 0 && perKey) {
+                claimByKey(nodeId, at, room, name, row.maxConcurrent(), attempts);
+            } else {
+                if (row.maxConcurrent() > 0) {
+                    Integer running = this.rows.jdbc.queryForObject(this.rows.tables.sql(RUNNING), Integer.class, name);
+                    room = Math.min(room, row.maxConcurrent() - ((running != null) ? running : 0));
+                }
+                if (room > 0) {
+                    for (ExecutionRecord candidate : repository.findDue(at, room, List.of(name))) {
+                        claim(candidate, nodeId, at, attempts);
                     }
                 }
             }
@@ -137,6 +150,67 @@ final class LimitedClaims {
             return List.of();
         }
         return claimed;
+    }
+
+    /**
+     * Claims due attempts of a target whose concurrency limit counts each key apart: no more of a
+     * key than its slots left, read from the attempts of the key running. Each round reads the
+     * next due attempts of the keys not yet full, past those it read, so that a key's backlog
+     * does not hide the attempts of the others behind it.
+     */
+    private void claimByKey(
+            String nodeId, Instant at, int room, String name, int maxConcurrent, List<ExecutionRecord> attempts) {
+        Map<String, Integer> running = new HashMap<>();
+        this.rows.jdbc.query(
+                this.rows.tables.sql(RUNNING_BY_KEY),
+                (row) -> {
+                    running.put(row.getString("limit_key"), row.getInt("running"));
+                },
+                name);
+        List<Long> read = new ArrayList<>();
+        for (int round = 0; round < KEY_ROUNDS && attempts.size() < room; round++) {
+            List<String> full = running.entrySet().stream()
+                    .filter((key) -> key.getValue() >= maxConcurrent)
+                    .map(Map.Entry::getKey)
+                    .toList();
+            int wanted = 2 * (room - attempts.size());
+            List<ExecutionRecord> candidates = dueOfKeys(at, wanted, name, full, read);
+            for (ExecutionRecord candidate : candidates) {
+                read.add(candidate.id());
+                String key = (candidate.limitKey() != null) ? candidate.limitKey() : "";
+                if (attempts.size() < room
+                        && running.getOrDefault(key, 0) < maxConcurrent
+                        && claim(candidate, nodeId, at, attempts)) {
+                    running.merge(key, 1, Integer::sum);
+                }
+            }
+            if (candidates.size() < wanted) {
+                return;
+            }
+        }
+    }
+
+    /** The due attempts of a target, first in claim order, but for those of full keys and those read. */
+    private List<ExecutionRecord> dueOfKeys(
+            Instant at, int limit, String name, Collection<String> full, Collection<Long> read) {
+        MapSqlParameterSource parameters = this.rows
+                .dueParameters(at, limit, List.of(name))
+                .addValue("full", full)
+                .addValue("read", read);
+        String sql = "SELECT * FROM dsched_execution WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED')"
+                + " AND due_at <= :now AND job_name IN (:names)"
+                + (full.isEmpty() ? "" : " AND COALESCE(limit_key, '') NOT IN (:full)")
+                + (read.isEmpty() ? "" : " AND id NOT IN (:read)")
+                + " ORDER BY priority DESC, due_at LIMIT :limit";
+        return this.rows.named.query(sql, parameters, this.rows::mapRow);
+    }
+
+    private boolean claim(ExecutionRecord candidate, String nodeId, Instant at, List<ExecutionRecord> attempts) {
+        if (this.rows.repository.claimWaiting(candidate.id(), candidate.status().name(), nodeId, at) != 1) {
+            return false;
+        }
+        attempts.add(candidate.claimedBy(nodeId, at));
+        return true;
     }
 
     private Row row(ResultSet row, int number) throws SQLException {

@@ -30,21 +30,22 @@ import org.springframework.transaction.TransactionStatus;
 final class MySqlDialect extends SqlDialect {
 
     /**
-     * The oldest waiting attempts that have fallen due, read without a lock: one ordered range of
-     * the index on (status, due_at) for each waiting status. A locking read of that index in InnoDB
+     * The waiting attempts that have fallen due, the higher priority first, then the oldest, read
+     * without a lock: one ordered range of the index on (status, priority, due_at) for each waiting
+     * status. A locking read of that index in InnoDB
      * locks every entry it passes, the delete-marked entries that each claim leaves behind
      * included, so the claims of two nodes block each other and deadlock with the writes of
      * outcomes; this read locks nothing.
      */
     private static final String DUE_CANDIDATES_WHERE = """
-            (SELECT id, due_at FROM dsched_execution
+            (SELECT id, priority, due_at FROM dsched_execution
               WHERE status = 'RETRY_SCHEDULED' AND due_at <= :now AND job_name IN (:names)%1$s
-              ORDER BY due_at LIMIT :limit)
+              ORDER BY priority DESC, due_at LIMIT :limit)
             UNION ALL
-            (SELECT id, due_at FROM dsched_execution
+            (SELECT id, priority, due_at FROM dsched_execution
               WHERE status = 'SCHEDULED' AND due_at <= :now AND job_name IN (:names)%1$s
-              ORDER BY due_at LIMIT :limit)
-            ORDER BY due_at LIMIT :limit
+              ORDER BY priority DESC, due_at LIMIT :limit)
+            ORDER BY priority DESC, due_at LIMIT :limit
             """;
 
     private static final String DUE_CANDIDATES = DUE_CANDIDATES_WHERE.formatted("");
@@ -188,7 +189,7 @@ final class MySqlDialect extends SqlDialect {
     }
 
     /**
-     * Locks up to {@code limit} of the oldest due attempts. Each round reads twice as many
+     * Locks up to {@code limit} of the due attempts first in order (priority, then due time). Each round reads twice as many
      * candidates as are still wanted, so that a claim racing another node's for the oldest
      * attempts takes the next ones, and a further round reads past those tried when the others
      * took all of them.

@@ -26,7 +26,7 @@ final class PostgresCopy {
 
     private static final String COPY = "COPY dsched_execution (id, job_name, scheduled_at, attempt, idempotency_key,"
             + " status, node_id, started_at, finished_at, error_class, error_message, status_reason, origin, due_at,"
-            + " payload) FROM STDIN";
+            + " payload, priority, limit_key) FROM STDIN";
 
     /**
      * Ids from the identity sequence of the table's {@code id}, looked up once a statement; none if
@@ -123,6 +123,8 @@ final class PostgresCopy {
         column(data, row.origin().name());
         column(data, timestamps.text(row.dueAt()));
         column(data, row.payload());
+        data.append('\t').append(row.priority());
+        column(data, row.limitKey());
         data.append('\n');
     }
 

@@ -146,7 +146,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, MySqlDialect, H
             ExecutionRows rows, Connection connection, List<ExecutionRecord> claims) throws SQLException;
 
     /**
-     * Claims the oldest due attempts inside the caller's transaction, passing over those another
+     * Claims the due attempts first in order (the higher priority, then the oldest due) inside the caller's transaction, passing over those another
      * transaction has locked; only where {@link #skipsLocked()}.
      * @return the attempts claimed, now running, in any order
      */

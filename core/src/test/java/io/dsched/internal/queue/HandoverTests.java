@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +30,7 @@ class HandoverTests {
     private final Set<Long> held = ConcurrentHashMap.newKeySet();
 
     /** The workers' queue: what they accepted and have not started. */
-    private final Queue<Runnable> waiting = new ConcurrentLinkedQueue<>();
+    private Queue<Runnable> waiting = new ConcurrentLinkedQueue<>();
 
     private final List<Long> ran = new ArrayList<>();
 
@@ -108,6 +109,23 @@ class HandoverTests {
                 .as("taken over as a dead node's attempt once this node has left")
                 .isEmpty();
         assertThat(this.intake.free()).isEqualTo(4);
+    }
+
+    @Test
+    void theWorkersTakeTheAttemptsHeldReadyByPriorityThenInTheOrderTheyCame() {
+        // the lane's queue: an attempt of a high priority claimed behind a backlog starts first
+        this.waiting = new PriorityBlockingQueue<>(8, Handover.ORDER);
+        List<ExecutionRecord> backlog = claim(1, 2, 3);
+        ExecutionRecord urgent = claim(4).get(0).queued(10, null);
+        ExecutionRecord raised = claim(5).get(0).queued(5, null);
+        claim(this.intake, 8, 5);
+        Handover handover = handover(workersTaking(Integer.MAX_VALUE));
+
+        handover.handOver(backlog, (attempt) -> this.ran.add(attempt.id()));
+        handover.handOver(List.of(raised, urgent), (attempt) -> this.ran.add(attempt.id()));
+        startAll();
+
+        assertThat(this.ran).containsExactly(4L, 5L, 1L, 2L, 3L);
     }
 
     private Handover handover(Executor workers) {

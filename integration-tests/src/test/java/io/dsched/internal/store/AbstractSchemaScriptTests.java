@@ -586,7 +586,9 @@ abstract class AbstractSchemaScriptTests {
                     (i % 7 == 0)
                             ? null
                             : "{\"n\":" + i + ",\"s\":\"a,b \\\"c\\\"" + ((i % 13 == 0) ? "\\t\\n\\\\" : "") + "\""
-                                    + ((i % 17 == 0) ? ",\"raw\":\"" + awkward + "\"" : "") + "}"));
+                                    + ((i % 17 == 0) ? ",\"raw\":\"" + awkward + "\"" : "") + "}",
+                    i % 3 - 1,
+                    (i % 4 == 0) ? null : "tenant-" + (i % 5) + ((i % 11 == 0) ? awkward : "")));
         }
 
         List<ExecutionRecord> saved = store.inserts().insertAll(rows);
@@ -759,7 +761,9 @@ abstract class AbstractSchemaScriptTests {
                 null,
                 claim.origin(),
                 null,
-                null);
+                null,
+                claim.priority(),
+                claim.limitKey());
     }
 
     @Test

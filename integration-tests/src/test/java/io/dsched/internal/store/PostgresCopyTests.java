@@ -103,7 +103,8 @@ class PostgresCopyTests {
                 "GRANT USAGE ON ALL SEQUENCES IN SCHEMA %s TO %s",
                 "REVOKE INSERT ON dsched_execution FROM %2$s",
                 "GRANT INSERT (job_name, scheduled_at, attempt, idempotency_key, status, node_id, started_at,"
-                        + " finished_at, error_class, error_message, status_reason, origin, due_at, payload)"
+                        + " finished_at, error_class, error_message, status_reason, origin, due_at, payload, priority,"
+                        + " limit_key)"
                         + " ON dsched_execution TO %2$s"));
     }
 
