@@ -16,6 +16,7 @@ import io.dsched.internal.management.DeadLetterCommands;
 import io.dsched.internal.management.ExecutionViews;
 import io.dsched.internal.management.JobCommands;
 import io.dsched.internal.management.JobViews;
+import io.dsched.internal.management.LimitCommands;
 import io.dsched.jobs.JobScheduler;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
@@ -86,6 +87,7 @@ public final class DschedEndpointAutoConfiguration {
             DeadLetterCommands deadLetterCommands,
             DeadLetters deadLetters,
             AuditLog audit,
+            LimitCommands limits,
             RefusedWrites refusedWrites,
             EndpointRoles roles,
             DschedProperties properties,
@@ -95,7 +97,8 @@ public final class DschedEndpointAutoConfiguration {
                 Show.valueOf(properties.getManagement().getShowValues().name()),
                 sanitizers.orderedStream().toList());
         EndpointGuard guard = new EndpointGuard(roles, refusedWrites, values, audit, nodeId.value());
-        return new DschedEndpoint(cluster, jobs, executions, commands, deadLetterCommands, deadLetters, audit, guard);
+        return new DschedEndpoint(
+                cluster, jobs, executions, commands, deadLetterCommands, deadLetters, audit, limits, guard);
     }
 
     @Bean

@@ -7,6 +7,7 @@ import io.dsched.internal.engine.DschedEngine;
 import io.dsched.internal.engine.NodeId;
 import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.jobs.DefaultJobScheduler;
+import io.dsched.internal.jobs.HandlerOrder;
 import io.dsched.internal.jobs.RuntimeJobs;
 import io.dsched.internal.jobs.SubmissionObserver;
 import io.dsched.internal.queue.DueNotice;
@@ -79,7 +80,9 @@ final class DschedJobsConfiguration {
             DschedJdbc jdbc,
             NodeId nodeId,
             DueNotice dueNotice,
-            DatabaseClock clock) {
+            DatabaseClock clock,
+            HandlerRegistry handlers,
+            PayloadJsonMapper payloadJsonMapper) {
         return new DeadLetters(
                 repositories.aggregates(),
                 deadLetters,
@@ -87,6 +90,7 @@ final class DschedJobsConfiguration {
                 jdbc.transactions(),
                 nodeId.value(),
                 clock,
-                dueNotice);
+                dueNotice,
+                new HandlerOrder(handlers, payloadJsonMapper));
     }
 }

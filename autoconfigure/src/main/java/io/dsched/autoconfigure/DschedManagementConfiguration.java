@@ -8,6 +8,7 @@ import io.dsched.internal.deadletter.DeadLetters;
 import io.dsched.internal.definition.JobRegistry;
 import io.dsched.internal.engine.DschedEngine;
 import io.dsched.internal.engine.NodeId;
+import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.jobs.RuntimeJobs;
 import io.dsched.internal.logs.ExecutionLogs;
 import io.dsched.internal.management.ClusterViews;
@@ -16,10 +17,12 @@ import io.dsched.internal.management.ExecutionViews;
 import io.dsched.internal.management.JobCommands;
 import io.dsched.internal.management.JobStatistics;
 import io.dsched.internal.management.JobViews;
+import io.dsched.internal.management.LimitCommands;
 import io.dsched.internal.management.ManagedJobs;
 import io.dsched.internal.management.NodeViews;
 import io.dsched.internal.store.DschedRepositories;
 import io.dsched.internal.store.ExecutionRepository;
+import io.dsched.internal.store.ExecutionStore;
 import io.dsched.jobs.JobScheduler;
 import java.time.Clock;
 import java.util.Optional;
@@ -113,6 +116,12 @@ final class DschedManagementConfiguration {
     @ConditionalOnMissingBean
     JobCommands dschedJobCommands(ManagedJobs jobs, JobScheduler scheduler) {
         return new JobCommands(jobs, scheduler);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LimitCommands dschedLimitCommands(HandlerRegistry handlers, ExecutionStore store) {
+        return new LimitCommands(handlers, store.limits(), Clock.systemUTC());
     }
 
     @Bean

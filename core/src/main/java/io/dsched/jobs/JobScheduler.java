@@ -31,7 +31,8 @@ public interface JobScheduler {
      * @return the scheduled job
      * @throws UnknownJobException if no {@code @JobHandler} has the request's name
      * @throws IllegalArgumentException if the payload cannot be written as JSON, or not read as
-     *     the handler's payload type; nothing is stored then
+     *     the handler's payload type, or its limit key ({@code partitionBy}) is longer than 200
+     *     characters; nothing is stored then
      */
     ScheduledJob submit(OneOff request);
 
@@ -43,7 +44,8 @@ public interface JobScheduler {
      * @return the scheduled jobs, in order
      * @throws UnknownJobException if no {@code @JobHandler} has a request's name
      * @throws IllegalArgumentException if a payload cannot be written as JSON, or not read as its
-     *     handler's payload type
+     *     handler's payload type, or a limit key is longer than 200 characters; nothing is stored
+     *     then
      */
     List<ScheduledJob> submitAll(List<OneOff> requests);
 

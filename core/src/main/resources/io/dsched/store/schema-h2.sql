@@ -286,7 +286,8 @@ CREATE TABLE IF NOT EXISTS dsched_node_clock (
 
 -- One row per one-off handler with cluster-wide limits (maxConcurrent, rate): the nodes claim the
 -- handler's attempts under the lock of its row, count those running, take tokens from its bucket,
--- and go by the limits the row holds, which the node that started last wrote.
+-- and go by the limits the row holds: those an admin set at run time, or else those the node that
+-- started last wrote.
 CREATE TABLE IF NOT EXISTS dsched_limit (
     name           VARCHAR(200) NOT NULL PRIMARY KEY,
     max_concurrent INTEGER      NOT NULL,
@@ -294,7 +295,11 @@ CREATE TABLE IF NOT EXISTS dsched_limit (
     rate_period_ms BIGINT       NOT NULL,
     tokens         DOUBLE PRECISION NOT NULL,
     refilled_at    TIMESTAMP WITH TIME ZONE NOT NULL,
-    created_at     TIMESTAMP WITH TIME ZONE NOT NULL
+    created_at     TIMESTAMP WITH TIME ZONE NOT NULL,
+    -- who set the limits at run time (through the endpoint), and when; NULL while they are the
+    -- declared ones, which the nodes then write
+    set_by         VARCHAR(200),
+    set_at         TIMESTAMP WITH TIME ZONE
 );
 
 -- The node groups each node serves (dsched.node.groups), written when the node joins and removed

@@ -1,13 +1,18 @@
 package io.dsched.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.internal.handler.HandlerRegistry;
+import io.dsched.internal.management.LimitCommands;
+import io.dsched.internal.store.ExecutionStore;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,13 +40,15 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 abstract class AbstractConcurrencyLimitTests {
 
+    private static final Duration POLL = Duration.ofMillis(200);
+
     private static final Map<String, Object> PROPERTIES = Map.of(
             "dsched.threads", "10",
             "dsched.metrics.refresh", "0s",
             "dsched.recovery.node-timeout", "5s",
             // the nodes cut off in the crash test stop without waiting for their held runs
             "dsched.shutdown.timeout", "1s",
-            "dsched.queue.poll-interval", "200ms");
+            "dsched.queue.poll-interval", POLL.toMillis() + "ms");
 
     @RegisterExtension
     final TestCluster cluster = TestCluster.of(this::kind);
@@ -103,14 +110,29 @@ abstract class AbstractConcurrencyLimitTests {
     void aLimitByKeyLetsThreeAttemptsOfEachTenantRunAtOnceAndNoMore() {
         List<ClusterNode> nodes = List.of(start("tenants-1"), start("tenants-2"), start("tenants-3"));
         AtomicLong mostOfAKeyInTable = sampleRunningOfAKey("tenant");
+        // a key too long for its column fails the batch before any of it is stored, keyed or not
+        List<OneOff> refused = List.of(
+                OneOff.of("tenant", new LimitJobs.TenantWork("tenant-0", -1)),
+                OneOff.of("tenant", new LimitJobs.TenantWork("x".repeat(201), -2))
+                        .withKey("too-long"));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> nodes.get(0).bean(JobScheduler.class).submitAll(refused))
+                .withMessageContaining("at most 200");
+        assertThat(new JdbcTemplate(this.cluster.observer())
+                        .queryForObject("SELECT COUNT(*) FROM dsched_execution WHERE job_name = 'tenant'", Long.class))
+                .isZero();
         List<OneOff> oneOffs = new ArrayList<>();
-        for (int i = 0; i < 300; i++) {
-            oneOffs.add(OneOff.of("tenant", new LimitJobs.TenantWork("tenant-" + (i % 5), i)));
+        // a backlog of one tenant first, due before the others' attempts
+        for (int i = 0; i < 600; i++) {
+            oneOffs.add(OneOff.of("tenant", new LimitJobs.TenantWork("tenant-0", i)));
+        }
+        for (int i = 600; i < 750; i++) {
+            oneOffs.add(OneOff.of("tenant", new LimitJobs.TenantWork("tenant-" + (1 + i % 4), i)));
         }
         nodes.get(0).bean(JobScheduler.class).submitAll(oneOffs);
 
         await().atMost(Duration.ofSeconds(90))
-                .until(() -> LimitJobs.runs("tenant").size() == 300);
+                .until(() -> LimitJobs.runs("tenant").size() == 750);
         for (int t = 0; t < 5; t++) {
             assertThat(LimitJobs.most("tenant:tenant-" + t))
                     .as("most runs of tenant-%d at once", t)
@@ -129,8 +151,80 @@ abstract class AbstractConcurrencyLimitTests {
                                 "SELECT DISTINCT limit_key FROM dsched_execution WHERE job_name = 'tenant'",
                                 String.class))
                 .containsExactlyInAnyOrder("tenant-0", "tenant-1", "tenant-2", "tenant-3", "tenant-4");
+        // the other tenants were not held up behind the first one's backlog, due before theirs: all of
+        // theirs started before half of it had
+        JdbcTemplate sql = new JdbcTemplate(this.cluster.observer());
+        Map<String, Instant> lastStarts = new HashMap<>();
+        sql.query(
+                "SELECT limit_key, MAX(started_at) AS last_start FROM dsched_execution WHERE job_name = 'tenant'"
+                        + " GROUP BY limit_key",
+                (row) -> {
+                    lastStarts.put(
+                            row.getString("limit_key"),
+                            row.getTimestamp("last_start").toInstant());
+                });
+        Instant halfOfTheFirst = sql.queryForList(
+                        "SELECT started_at FROM dsched_execution WHERE limit_key = 'tenant-0' ORDER BY started_at",
+                        java.sql.Timestamp.class)
+                .get(300)
+                .toInstant();
+        for (int t = 1; t < 5; t++) {
+            assertThat(lastStarts.get("tenant-" + t))
+                    .as("the last start of tenant-%d", t)
+                    .isBefore(halfOfTheFirst);
+        }
         assertThat(nodesThatRan("tenant")).hasSizeGreaterThan(1);
         assertThat(LimitJobs.runs("tenant").values())
+                .allSatisfy((ran) -> assertThat(ran).hasSize(1));
+    }
+
+    @Test
+    void aLimitSetAtRunTimeHoldsOnEveryNodeFromItsNextClaimAndIsTakenBack() {
+        List<ClusterNode> nodes = List.of(start("runtime-1"), start("runtime-2"), start("runtime-3"));
+        List<OneOff> oneOffs = new ArrayList<>();
+        for (int i = 0; i < 1200; i++) {
+            oneOffs.add(OneOff.of("limited", null).withKey("runtime-" + i));
+        }
+        nodes.get(0).bean(JobScheduler.class).submitAll(oneOffs);
+        await().atMost(Duration.ofSeconds(30)).until(() -> LimitJobs.running("limited") == 3);
+
+        // raised through one node: the others claim by it from their next claim on
+        LimitCommands limits = new LimitCommands(
+                nodes.get(1).bean(HandlerRegistry.class),
+                nodes.get(1).bean(ExecutionStore.class).limits(),
+                Clock.systemUTC());
+        limits.set("limited", 6, null, "test");
+        Instant raised = Instant.now();
+        // within one poll of the nodes (the check itself looks every 5 ms)
+        await().pollInterval(Duration.ofMillis(5))
+                .atMost(POLL.plusMillis(100))
+                .until(() -> LimitJobs.running("limited") > 3);
+        Duration took = Duration.between(raised, Instant.now());
+        // a node that starts later claims by it too: its declaration does not overwrite a limit set at run time
+        ClusterNode late = start("runtime-4");
+        await().atMost(Duration.ofSeconds(30)).until(() -> ranOn("limited", late.id()) > 0);
+        LimitJobs.MOST.get("limited").set(0);
+        int runsBefore = LimitJobs.runs("limited").size();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> LimitJobs.runs("limited").size() >= runsBefore + 150);
+        assertThat(LimitJobs.most("limited"))
+                .as("most at once under the raised limit")
+                .isEqualTo(6);
+
+        // taken back to the declared 3: once the runs over it have ended, never more than 3 again
+        limits.reset("limited");
+        await().atMost(Duration.ofSeconds(5)).until(() -> LimitJobs.running("limited") <= 3);
+        LimitJobs.MOST.get("limited").set(0);
+        int runsAfterReset = LimitJobs.runs("limited").size();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> LimitJobs.runs("limited").size() >= runsAfterReset + 100);
+        assertThat(LimitJobs.most("limited")).as("most at once, taken back").isEqualTo(3);
+        System.out.printf("[dsched-test] %s: a raised limit held %d ms after it was set%n", kind(), took.toMillis());
+
+        await().atMost(Duration.ofSeconds(90))
+                .until(() -> LimitJobs.runs("limited").size() == 1200);
+        assertThat(nodesThatRan("limited")).hasSize(4);
+        assertThat(LimitJobs.runs("limited").values())
                 .allSatisfy((ran) -> assertThat(ran).hasSize(1));
     }
 

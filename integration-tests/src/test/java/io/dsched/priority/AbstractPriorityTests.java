@@ -3,6 +3,8 @@ package io.dsched.priority;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.internal.deadletter.DeadLetters;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
 import io.dsched.jobs.ScheduledJob;
@@ -86,6 +88,80 @@ abstract class AbstractPriorityTests {
                                 Integer.class,
                                 raised.idempotencyKey()))
                 .isEqualTo(5);
+    }
+
+    @Test
+    void aHighPriorityAttemptOfALimitedHandlerIsItsNextClaimed() {
+        List<ClusterNode> nodes = List.of(start("metered-1"), start("metered-2"));
+        List<OneOff> backlog = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            backlog.add(OneOff.of("metered", null));
+        }
+        JobScheduler scheduler = nodes.get(0).bean(JobScheduler.class);
+        scheduler.submitAll(backlog);
+        // two at a time in the cluster, each for 10 ms
+        await().atMost(Duration.ofSeconds(30)).until(() -> PriorityJobs.METERED_STARTED.get() >= 20);
+
+        int before = PriorityJobs.METERED_STARTED.get();
+        Instant submitted = Instant.now();
+        ScheduledJob raised = nodes.get(1)
+                .bean(JobScheduler.class)
+                .submit(OneOff.of("metered", null).priority(10));
+        await().atMost(Duration.ofSeconds(30)).until(() -> PriorityJobs.STARTED.containsKey(raised.idempotencyKey()));
+        Duration waited = Duration.between(submitted, PriorityJobs.STARTED.get(raised.idempotencyKey()));
+        int passed = PriorityJobs.BULK_BEFORE.get(raised.idempotencyKey()) - before;
+        System.out.printf(
+                "[dsched-test] %s: the raised attempt of a limited handler started %d ms after its submission,"
+                        + " %d of the backlog starting meanwhile%n",
+                kind(), waited.toMillis(), passed);
+        assertThat(waited).isLessThan(POLL);
+        // claimed as soon as a slot was free, behind no more than the few held ready
+        assertThat(passed).isLessThan(40);
+    }
+
+    @Test
+    void retriesAndReplaysKeepTheirPriorityAndKeyAndAReplayWithoutHistoryTakesItsHandlers() {
+        ClusterNode node = start("keep-1");
+        JobScheduler scheduler = node.bean(JobScheduler.class);
+        ScheduledJob raised = scheduler.submit(
+                OneOff.of("fragile", new PriorityJobs.Tenant("acme")).priority(9));
+        ScheduledJob plain = scheduler.submit(OneOff.of("fragile", new PriorityJobs.Tenant("globex")));
+        JdbcTemplate sql = new JdbcTemplate(this.cluster.observer());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> sql.queryForObject(
+                                "SELECT COUNT(*) FROM dsched_dead_letter WHERE job_name = 'fragile' AND status = 'OPEN'",
+                                Long.class)
+                        == 2);
+        // every attempt of a fire, its retry included, has the first one's priority and key
+        assertThat(orderOf(sql, raised.idempotencyKey())).containsExactly("1:9:acme", "2:9:acme");
+        assertThat(orderOf(sql, plain.idempotencyKey())).containsExactly("1:3:globex", "2:3:globex");
+
+        // a replay keeps those of the fire's last attempt
+        DeadLetters letters = node.bean(DeadLetters.class);
+        ExecutionRecord replay =
+                letters.replay(letter(sql, raised), "ops", "again").orElseThrow();
+        assertThat(replay.priority()).isEqualTo(9);
+        assertThat(replay.limitKey()).isEqualTo("acme");
+        // and with the fire's history deleted, takes its handler's priority and the key of its payload
+        sql.update("DELETE FROM dsched_execution WHERE idempotency_key = ?", plain.idempotencyKey());
+        ExecutionRecord bare =
+                letters.replay(letter(sql, plain), "ops", "again").orElseThrow();
+        assertThat(bare.priority()).isEqualTo(3);
+        assertThat(bare.limitKey()).isEqualTo("globex");
+        assertThat(orderOf(sql, plain.idempotencyKey())).containsExactly("3:3:globex");
+    }
+
+    private static List<String> orderOf(JdbcTemplate sql, String idempotencyKey) {
+        return sql.query(
+                "SELECT attempt, priority, limit_key FROM dsched_execution WHERE idempotency_key = ? ORDER BY attempt",
+                (row, number) ->
+                        row.getInt("attempt") + ":" + row.getInt("priority") + ":" + row.getString("limit_key"),
+                idempotencyKey);
+    }
+
+    private static long letter(JdbcTemplate sql, ScheduledJob job) {
+        return sql.queryForObject(
+                "SELECT id FROM dsched_dead_letter WHERE idempotency_key = ?", Long.class, job.idempotencyKey());
     }
 
     private ClusterNode start(String id) {

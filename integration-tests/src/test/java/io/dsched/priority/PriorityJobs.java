@@ -2,6 +2,7 @@ package io.dsched.priority;
 
 import io.dsched.annotation.JobHandler;
 import io.dsched.execution.JobContext;
+import io.dsched.retry.Retry;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +25,9 @@ public class PriorityJobs {
     /** How many runs of {@code bulk} started. */
     static final AtomicInteger BULK_STARTED = new AtomicInteger();
 
+    /** How many runs of {@code metered} started. */
+    static final AtomicInteger METERED_STARTED = new AtomicInteger();
+
     /** How many runs of {@code bulk} had started when each run started, by idempotency key. */
     static final Map<String, Integer> BULK_BEFORE = new ConcurrentHashMap<>();
 
@@ -31,12 +35,19 @@ public class PriorityJobs {
         STARTED.clear();
         BULK_BEFORE.clear();
         BULK_STARTED.set(0);
+        METERED_STARTED.set(0);
     }
 
     @Bean
     Handlers priorityHandlers() {
         return new Handlers();
     }
+
+    /**
+     * The payload of {@code fragile}.
+     * @param tenant whose work it is
+     */
+    public record Tenant(String tenant) {}
 
     /** The handlers. */
     public static class Handlers {
@@ -49,13 +60,32 @@ public class PriorityJobs {
             work(10);
         }
 
+        @JobHandler(value = "metered", maxConcurrent = 2)
+        public void metered(JobContext context) {
+            started(context);
+            METERED_STARTED.incrementAndGet();
+            work(10);
+        }
+
+        @JobHandler(
+                value = "fragile",
+                priority = 3,
+                maxConcurrent = 5,
+                partitionBy = "/tenant",
+                retry = @Retry(maxAttempts = 2, delay = "50ms"))
+        public void fragile(Tenant tenant) {
+            throw new IllegalStateException("the partner of " + tenant.tenant() + " is down");
+        }
+
         @JobHandler(value = "urgent", priority = 10)
         public void urgent(JobContext context) {
             started(context);
         }
 
         private static void started(JobContext context) {
-            BULK_BEFORE.put(context.idempotencyKey(), BULK_STARTED.get());
+            BULK_BEFORE.put(
+                    context.idempotencyKey(),
+                    "metered".equals(context.jobName()) ? METERED_STARTED.get() : BULK_STARTED.get());
             STARTED.put(context.idempotencyKey(), Instant.now());
         }
 

@@ -9,6 +9,7 @@ import io.dsched.internal.management.DeadLetterCommands;
 import io.dsched.internal.management.ExecutionViews;
 import io.dsched.internal.management.JobCommands;
 import io.dsched.internal.management.JobViews;
+import io.dsched.internal.management.LimitCommands;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.OperationFilter;
@@ -53,6 +54,7 @@ public class DschedEndpoint {
      * @param deadLetterCommands what it changes of dead letters
      * @param deadLetters the dead letters, to read
      * @param audit the audit log, to read
+     * @param limits the handlers' cluster-wide limits, to read and change
      * @param guard the roles, masking and audit of its operations
      */
     public DschedEndpoint(
@@ -63,9 +65,10 @@ public class DschedEndpoint {
             DeadLetterCommands deadLetterCommands,
             DeadLetters deadLetters,
             AuditLog audit,
+            LimitCommands limits,
             EndpointGuard guard) {
-        this.reads = new EndpointReads(cluster, jobs, executions, deadLetters, audit, guard);
-        this.writes = new EndpointWrites(commands, deadLetterCommands, guard);
+        this.reads = new EndpointReads(cluster, jobs, executions, deadLetters, audit, limits, guard);
+        this.writes = new EndpointWrites(commands, deadLetterCommands, limits, guard);
     }
 
     /**
@@ -91,7 +94,7 @@ public class DschedEndpoint {
     }
 
     /**
-     * {@code GET /actuator/dsched/{jobs|executions|dead-letters|audit}}: a list; and
+     * {@code GET /actuator/dsched/{jobs|executions|dead-letters|audit|limits}}: a list; and
      * {@code GET /actuator/dsched/timeline} (the last hour, minute by minute),
      * {@code GET /actuator/dsched/schedule-preview?cron=&zone=} (the next five fire times of a cron)
      * and {@code GET /actuator/dsched/me} (who asks and what they may do).
@@ -155,15 +158,18 @@ public class DschedEndpoint {
     /**
      * {@code POST /actuator/dsched/jobs/{name}/{pause|resume|trigger|schedule|params}} and
      * {@code POST /actuator/dsched/dead-letters/{id}/{replay|discard}} and
-     * {@code POST /actuator/dsched/executions/{id}/cancel}.
+     * {@code POST /actuator/dsched/executions/{id}/cancel} and
+     * {@code POST /actuator/dsched/limits/{handler}/{set|reset}}.
      * @param security the caller
-     * @param collection {@code jobs}, {@code dead-letters} or {@code executions}
-     * @param id the job's name, the dead letter's id or the execution's id
+     * @param collection {@code jobs}, {@code dead-letters}, {@code executions} or {@code limits}
+     * @param id the job's name, the dead letter's id, the execution's id or the handler's name
      * @param action what to do
      * @param cron for schedule: the new cron expression
      * @param zone for schedule: the cron's zone
      * @param fixedRate for schedule: the new fixed rate, instead of a cron
      * @param params for params, and optionally trigger: the parameters, as JSON text
+     * @param maxConcurrent for a handler's limits: the most attempts running at once, 0 for none
+     * @param rate for a handler's limits: the rate, such as {@code 50/1s}, or {@code none}
      * @param reason why; required to discard
      * @return what changed
      */
@@ -177,8 +183,15 @@ public class DschedEndpoint {
             @Nullable String zone,
             @Nullable String fixedRate,
             @Nullable String params,
+            @Nullable String maxConcurrent,
+            @Nullable String rate,
             @Nullable String reason) {
-        return this.writes.act(security, collection, id, action, new WriteInput(cron, zone, fixedRate, params, reason));
+        return this.writes.act(
+                security,
+                collection,
+                id,
+                action,
+                new WriteInput(cron, zone, fixedRate, params, maxConcurrent, rate, reason));
     }
 
     /**

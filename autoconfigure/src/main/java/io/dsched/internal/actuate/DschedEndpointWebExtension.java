@@ -106,13 +106,15 @@ public class DschedEndpointWebExtension {
     /**
      * {@code POST /actuator/dsched/{collection}/{id}/{action}}, as {@link DschedEndpoint#act} does it.
      * @param security the request's security
-     * @param collection {@code jobs}, {@code dead-letters} or {@code executions}
-     * @param id the job's name, the dead letter's id or the execution's id
+     * @param collection {@code jobs}, {@code dead-letters}, {@code executions} or {@code limits}
+     * @param id the job's name, the dead letter's id, the execution's id or the handler's name
      * @param action what to do
      * @param cron for schedule: the new cron expression
      * @param zone for schedule: the cron's zone
      * @param fixedRate for schedule: the new fixed rate
      * @param params for params and trigger: the parameters, as JSON text
+     * @param maxConcurrent for a handler's limits: the most attempts running at once
+     * @param rate for a handler's limits: the rate, or {@code none}
      * @param reason why
      * @return what changed, or why not
      */
@@ -126,8 +128,11 @@ public class DschedEndpointWebExtension {
             @Nullable String zone,
             @Nullable String fixedRate,
             @Nullable String params,
+            @Nullable String maxConcurrent,
+            @Nullable String rate,
             @Nullable String reason) {
-        return answer(() -> this.delegate.act(security, collection, id, action, cron, zone, fixedRate, params, reason));
+        return answer(() -> this.delegate.act(
+                security, collection, id, action, cron, zone, fixedRate, params, maxConcurrent, rate, reason));
     }
 
     /**

@@ -79,6 +79,17 @@ final class EndpointParameters {
         }
     }
 
+    static @Nullable Integer count(String field, @Nullable String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(value.strip());
+        } catch (NumberFormatException ex) {
+            throw ManagementException.badInput(field, field + " must be a whole number, was '" + shorten(value) + "'");
+        }
+    }
+
     static List<Long> ids(List<String> values) {
         if (values.size() > MAX_IDS) {
             throw ManagementException.badInput("ids", "At most " + MAX_IDS + " ids at once");

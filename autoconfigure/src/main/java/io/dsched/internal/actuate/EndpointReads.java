@@ -16,6 +16,7 @@ import io.dsched.internal.deadletter.DeadLetters;
 import io.dsched.internal.management.ClusterViews;
 import io.dsched.internal.management.ExecutionViews;
 import io.dsched.internal.management.JobViews;
+import io.dsched.internal.management.LimitCommands;
 import io.dsched.internal.management.ManagementException;
 import io.dsched.internal.management.ScheduleInput;
 import io.dsched.internal.management.views.PageView;
@@ -37,6 +38,8 @@ final class EndpointReads {
 
     private final AuditLog audit;
 
+    private final LimitCommands limits;
+
     private final EndpointGuard guard;
 
     EndpointReads(
@@ -45,12 +48,14 @@ final class EndpointReads {
             ExecutionViews executions,
             DeadLetters deadLetters,
             AuditLog audit,
+            LimitCommands limits,
             EndpointGuard guard) {
         this.cluster = cluster;
         this.jobs = jobs;
         this.executions = executions;
         this.deadLetters = deadLetters;
         this.audit = audit;
+        this.limits = limits;
         this.guard = guard;
     }
 
@@ -81,6 +86,7 @@ final class EndpointReads {
                         pageable(query.page(), query.size())));
             case "audit" ->
                 PageView.of(this.audit.list(name("actor", query.actor()), null, pageable(query.page(), query.size())));
+            case "limits" -> this.limits.limits();
             default -> throw unknownPath(collection);
         });
     }

@@ -10,6 +10,7 @@ import static io.dsched.internal.actuate.EndpointParameters.unknownPath;
 import io.dsched.internal.actuate.EndpointRoles.Level;
 import io.dsched.internal.management.DeadLetterCommands;
 import io.dsched.internal.management.JobCommands;
+import io.dsched.internal.management.LimitCommands;
 import io.dsched.internal.management.ScheduleInput;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,7 @@ import org.springframework.boot.actuate.endpoint.SecurityContext;
 
 /**
  * The {@code dsched} endpoint's writes: which command each path names and the role it needs (an
- * operator's, an admin's to change a schedule or parameters), each audited.
+ * operator's, an admin's to change a schedule, parameters or a handler's limits), each audited.
  */
 final class EndpointWrites {
 
@@ -26,11 +27,14 @@ final class EndpointWrites {
 
     private final DeadLetterCommands deadLetters;
 
+    private final LimitCommands limits;
+
     private final EndpointGuard guard;
 
-    EndpointWrites(JobCommands commands, DeadLetterCommands deadLetters, EndpointGuard guard) {
+    EndpointWrites(JobCommands commands, DeadLetterCommands deadLetters, LimitCommands limits, EndpointGuard guard) {
         this.commands = commands;
         this.deadLetters = deadLetters;
+        this.limits = limits;
         this.guard = guard;
     }
 
@@ -45,6 +49,19 @@ final class EndpointWrites {
                 }
                 return this.commands.cancel(id("id", id), WriteAudit.actor(security));
             });
+        }
+        if ("limits".equals(collection)) {
+            return this.guard.write(
+                    security, "limit." + action, id, input.reason(), Level.ADMIN, () -> switch (action) {
+                        case "set" ->
+                            this.limits.set(
+                                    name("handler", id),
+                                    EndpointParameters.count("maxConcurrent", input.maxConcurrent()),
+                                    input.rate(),
+                                    WriteAudit.actor(security));
+                        case "reset" -> this.limits.reset(name("handler", id));
+                        default -> throw unknownPath(action);
+                    });
         }
         if (!"jobs".equals(collection)) {
             return this.guard.write(security, collection + "." + action, id, input.reason(), Level.OPERATOR, () -> {
@@ -104,5 +121,7 @@ final class EndpointWrites {
             @Nullable String zone,
             @Nullable String fixedRate,
             @Nullable String params,
+            @Nullable String maxConcurrent,
+            @Nullable String rate,
             @Nullable String reason) {}
 }

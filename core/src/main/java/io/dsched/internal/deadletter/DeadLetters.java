@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.Sort;
@@ -48,6 +49,8 @@ public class DeadLetters {
 
     private final DueNotice dueNotice;
 
+    private final UnaryOperator<ExecutionRecord> order;
+
     /**
      * Creates the API.
      * @param aggregates Spring Data JDBC operations on dsched's DataSource
@@ -57,6 +60,8 @@ public class DeadLetters {
      * @param nodeId this node
      * @param clock the clock
      * @param dueNotice announces attempts that fell due now
+     * @param order gives a replay whose fire has no attempt left in the history its handler's
+     *     priority and limit key
      */
     public DeadLetters(
             JdbcAggregateOperations aggregates,
@@ -65,7 +70,8 @@ public class DeadLetters {
             TransactionTemplate transactions,
             String nodeId,
             Clock clock,
-            DueNotice dueNotice) {
+            DueNotice dueNotice,
+            UnaryOperator<ExecutionRecord> order) {
         this.aggregates = aggregates;
         this.letters = letters;
         this.executions = executions;
@@ -73,6 +79,7 @@ public class DeadLetters {
         this.nodeId = nodeId;
         this.clock = clock;
         this.dueNotice = dueNotice;
+        this.order = order;
     }
 
     /**
@@ -130,24 +137,25 @@ public class DeadLetters {
                 return Optional.<ExecutionRecord>empty();
             }
             DeadLetter letter = this.letters.findById(id).orElseThrow();
-            // the replay is claimed in the order, and counted by the limit key, of the fire's last attempt
+            // the replay is claimed in the order, and counted by the limit key, of the fire's last
+            // attempt; or, once housekeeping deleted the fire's attempts, of its handler and payload
             Optional<ExecutionRecord> last = this.executions.findByIdempotencyKey(letter.idempotencyKey()).stream()
                     .max(Comparator.comparingInt(ExecutionRecord::attempt));
             int attempt = last.map(ExecutionRecord::attempt).orElse(letter.attempts());
             ExecutionRecord next = ExecutionRecord.waiting(
-                            letter.jobName(),
-                            letter.scheduledAt(),
-                            attempt + 1,
-                            letter.idempotencyKey(),
-                            ExecutionOrigin.REPLAY,
-                            this.nodeId,
-                            now,
-                            now,
-                            letter.payload(),
-                            "replay of dead letter " + id + " by " + actor)
-                    .queued(
-                            last.map(ExecutionRecord::priority).orElse(0),
-                            last.map(ExecutionRecord::limitKey).orElse(null));
+                    letter.jobName(),
+                    letter.scheduledAt(),
+                    attempt + 1,
+                    letter.idempotencyKey(),
+                    ExecutionOrigin.REPLAY,
+                    this.nodeId,
+                    now,
+                    now,
+                    letter.payload(),
+                    "replay of dead letter " + id + " by " + actor);
+            next = last.isPresent()
+                    ? next.queued(last.get().priority(), last.get().limitKey())
+                    : this.order.apply(next);
             return Optional.of(this.executions.save(next));
         });
         replay.ifPresent((attempt) -> this.dueNotice.due(List.of(attempt.jobName())));

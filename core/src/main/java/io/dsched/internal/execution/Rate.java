@@ -49,6 +49,38 @@ public record Rate(int permits, Duration period) {
                         + "' is not a rate: write permits/period with a period of whole milliseconds, such as 50/1s or 5000/1h");
     }
 
+    /**
+     * The rate as it is written, such as {@code "50/1s"}.
+     * @return the text {@link #parse} reads back
+     */
+    public String text() {
+        long millis = this.period.toMillis();
+        for (Unit unit : Unit.values()) {
+            if (millis % unit.millis == 0) {
+                return this.permits + "/" + (millis / unit.millis) + unit.symbol;
+            }
+        }
+        return this.permits + "/" + millis + "ms";
+    }
+
+    /** The units a period is written in, the largest first. */
+    private enum Unit {
+        DAYS(86_400_000L, "d"),
+        HOURS(3_600_000L, "h"),
+        MINUTES(60_000L, "m"),
+        SECONDS(1_000L, "s"),
+        MILLIS(1L, "ms");
+
+        private final long millis;
+
+        private final String symbol;
+
+        Unit(long millis, String symbol) {
+            this.millis = millis;
+            this.symbol = symbol;
+        }
+    }
+
     @Override
     public String toString() {
         return this.permits + "/" + this.period;

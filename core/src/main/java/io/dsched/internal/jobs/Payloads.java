@@ -63,7 +63,8 @@ final class Payloads {
 
     /**
      * The key the handler's concurrency limit counts an attempt by: the value its {@code
-     * partitionBy} points at in the payload, as text; the empty key where the payload has none.
+     * partitionBy} points at in the payload, as text without trailing spaces; the empty key where
+     * the payload has none.
      * @param handler the handler
      * @param payload the payload as JSON, or {@code null}
      * @return the key, or {@code null} if the handler counts as a whole
@@ -79,6 +80,12 @@ final class Payloads {
         } else {
             key = value.isValueNode() ? value.asString() : value.toString();
         }
+        // MySQL and MariaDB compare keys without their trailing spaces: so does every database
+        int end = key.length();
+        while (end > 0 && key.charAt(end - 1) == ' ') {
+            end--;
+        }
+        key = key.substring(0, end);
         if (key.length() > MAX_KEY) {
             throw new IllegalArgumentException("The key '" + handler.partitionBy() + "' of the payload of '"
                     + handler.name() + "' has " + key.length() + " characters; at most " + MAX_KEY

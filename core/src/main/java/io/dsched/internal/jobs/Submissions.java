@@ -56,13 +56,21 @@ final class Submissions {
     }
 
     ScheduledJob submit(OneOff request) {
-        HandlerDefinition handler = this.payloads.handler(request.handler());
-        String payload = this.payloads.write(handler, request.payload());
+        Checked checked = check(request);
         return this.observer.observe(
-                handler.name(), 1, (traceCarrier) -> submit(handler, payload, request, traceCarrier));
+                checked.handler().name(), 1, (traceCarrier) -> submit(checked, request, traceCarrier));
     }
 
-    private ScheduledJob submit(HandlerDefinition handler, String payload, OneOff request, String traceCarrier) {
+    /** A request's handler, its payload written, and its limit key: all a submission checks before it stores. */
+    private Checked check(OneOff request) {
+        HandlerDefinition handler = this.payloads.handler(request.handler());
+        String payload = this.payloads.write(handler, request.payload());
+        return new Checked(handler, payload, this.payloads.limitKey(handler, payload));
+    }
+
+    private ScheduledJob submit(Checked checked, OneOff request, String traceCarrier) {
+        HandlerDefinition handler = checked.handler();
+        String payload = checked.payload();
         Instant now = this.clock.instant();
         Instant dueAt = request.dueAt(now);
         String key = handler.name() + ":" + ((request.key() != null) ? request.key() : TimeOrderedKeys.next(now));
@@ -80,7 +88,7 @@ final class Submissions {
         ExecutionRecord first = queued(
                 ExecutionRecord.waiting(
                         handler.name(), dueAt, 1, key, ExecutionOrigin.ONE_OFF, this.nodeId, now, dueAt, payload, null),
-                handler,
+                checked,
                 request);
         Optional<ExecutionRecord> saved = (request.uniqueWindow() != null)
                 ? this.uniqueKeys.claimHeld(
@@ -105,14 +113,13 @@ final class Submissions {
             return List.of();
         }
         Instant now = this.clock.instant();
-        List<HandlerDefinition> handlers = new ArrayList<>(requests.size());
-        List<String> payloads = new ArrayList<>(requests.size());
+        List<Checked> checks = new ArrayList<>(requests.size());
         List<ExecutionRecord> unkeyed = new ArrayList<>();
         for (OneOff request : requests) {
-            HandlerDefinition handler = this.payloads.handler(request.handler());
-            String payload = this.payloads.write(handler, request.payload());
-            handlers.add(handler);
-            payloads.add(payload);
+            Checked checked = check(request);
+            HandlerDefinition handler = checked.handler();
+            String payload = checked.payload();
+            checks.add(checked);
             if (request.key() == null) {
                 Instant dueAt = request.dueAt(now);
                 unkeyed.add(queued(
@@ -127,12 +134,14 @@ final class Submissions {
                                 dueAt,
                                 payload,
                                 null),
-                        handler,
+                        checked,
                         request));
             }
         }
-        List<String> names =
-                handlers.stream().map(HandlerDefinition::name).distinct().toList();
+        List<String> names = checks.stream()
+                .map((checked) -> checked.handler().name())
+                .distinct()
+                .toList();
         String job = (names.size() == 1) ? names.get(0) : "several";
         List<ScheduledJob> scheduled = this.observer.observe(job, requests.size(), (traceCarrier) -> {
             Iterator<ExecutionRecord> saved =
@@ -144,7 +153,7 @@ final class Submissions {
                     ExecutionRecord row = saved.next();
                     jobs.add(new ScheduledJob(row.id(), row.jobName(), row.idempotencyKey(), row.scheduledAt(), true));
                 } else {
-                    jobs.add(submit(handlers.get(i), payloads.get(i), request, traceCarrier));
+                    jobs.add(submit(checks.get(i), request, traceCarrier));
                 }
             }
             return jobs;
@@ -161,10 +170,20 @@ final class Submissions {
     }
 
     /** A one-off's first attempt with the order it is claimed in and the key its limit counts it by. */
-    private ExecutionRecord queued(ExecutionRecord first, HandlerDefinition handler, OneOff request) {
-        int priority = (request.priority() != null) ? request.priority() : handler.priority();
-        return first.queued(priority, this.payloads.limitKey(handler, first.payload()));
+    private static ExecutionRecord queued(ExecutionRecord first, Checked checked, OneOff request) {
+        int priority = (request.priority() != null)
+                ? request.priority()
+                : checked.handler().priority();
+        return first.queued(priority, checked.limitKey());
     }
+
+    /**
+     * A request checked before anything is stored.
+     * @param handler its handler
+     * @param payload its payload as JSON, or {@code null}
+     * @param limitKey the key its handler's concurrency limit counts it by, or {@code null}
+     */
+    private record Checked(HandlerDefinition handler, String payload, String limitKey) {}
 
     /** A run of a scheduled job now, outside its schedule, with its payload written already. */
     ScheduledJob manual(String job, String payload) {

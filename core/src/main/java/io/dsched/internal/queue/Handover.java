@@ -10,6 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,12 +28,20 @@ import org.slf4j.LoggerFactory;
 final class Handover {
 
     /**
-     * The order in which the workers take the attempts held ready: the higher priority first, then
-     * in the order they were handed over, so that an attempt of a high priority claimed behind a
-     * backlog of low ones starts at the next free worker.
+     * The order in which the workers take the attempts held ready: those that hold a cluster-wide
+     * slot or token from their claim first (a limited handler's), so that no node keeps them from
+     * running while the rest of the cluster waits for them; then the higher priority, then in the
+     * order they were handed over, so that an attempt of a high priority claimed behind a backlog of
+     * low ones starts at the next free worker.
+     * @param limited whether an attempt is a limited handler's
+     * @return the order, for the workers' queue
      */
-    static final Comparator<Runnable> ORDER =
-            Comparator.comparingInt(Handover::priority).reversed().thenComparingLong(Handover::sequence);
+    static Comparator<Runnable> order(Predicate<ExecutionRecord> limited) {
+        return Comparator.comparing(
+                        (Runnable task) -> !(task instanceof Claimed claimed && limited.test(claimed.attempt)))
+                .thenComparing(Comparator.comparingInt(Handover::priority).reversed())
+                .thenComparingLong(Handover::sequence);
+    }
 
     private static final AtomicLong SEQUENCE = new AtomicLong();
 

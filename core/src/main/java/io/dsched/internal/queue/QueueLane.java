@@ -133,7 +133,9 @@ final class QueueLane {
                 this.threads,
                 0,
                 TimeUnit.MILLISECONDS,
-                new PriorityBlockingQueue<>(Math.max(1, 4 * this.threads), Handover.ORDER),
+                new PriorityBlockingQueue<>(
+                        Math.max(1, 4 * this.threads),
+                        Handover.order((attempt) -> this.limits.limits(attempt.jobName()))),
                 this.workerThreads.factory(threadName("dsched-queue-")));
         this.workers = pool;
         this.handover =

@@ -25,11 +25,11 @@ public final class ExecutionClaims {
 
     private final LimitedClaims limited;
 
-    ExecutionClaims(ExecutionRows rows, TransactionTemplate transactions, boolean skipLocked) {
+    ExecutionClaims(ExecutionRows rows, TransactionTemplate transactions, boolean skipLocked, LimitRows limitRows) {
         this.rows = rows;
         this.transactions = transactions;
         this.skipLocked = skipLocked && rows.dialect.skipsLocked();
-        this.limited = new LimitedClaims(rows, transactions);
+        this.limited = new LimitedClaims(rows, transactions, limitRows);
     }
 
     /**

@@ -29,6 +29,8 @@ public class ExecutionStore implements AutoCloseable {
 
     private final ExecutionRescues rescues;
 
+    private final LimitStore limits;
+
     /**
      * Creates a store.
      * @param repository the repository of executions
@@ -58,7 +60,9 @@ public class ExecutionStore implements AutoCloseable {
         this.traces = new ExecutionTraces(jdbc, dialect, tables);
         this.cancels = new CancelRequests(jdbc, dialect, tables, transactions);
         this.inserts = new ExecutionInserts(rows, transactions, this.traces);
-        this.claims = new ExecutionClaims(rows, transactions, skipLocked);
+        LimitRows limitRows = new LimitRows(rows);
+        this.claims = new ExecutionClaims(rows, transactions, skipLocked, limitRows);
+        this.limits = new LimitStore(rows, limitRows);
         this.outcomes = new ExecutionOutcomes(
                 repository,
                 deadLetters,
@@ -67,6 +71,14 @@ public class ExecutionStore implements AutoCloseable {
                 new GroupedSuccesses(jdbc, dialect, tables, transactions, backlog),
                 this.cancels);
         this.rescues = new ExecutionRescues(repository, deadLetters, transactions, this.inserts, this.cancels);
+    }
+
+    /**
+     * Returns the cluster-wide limits of targets, their use, and their changes at run time.
+     * @return the limits
+     */
+    public LimitStore limits() {
+        return this.limits;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.dsched.internal.store;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.dao.DuplicateKeyException;
@@ -8,7 +9,9 @@ import org.springframework.dao.DuplicateKeyException;
 /**
  * The limits of targets as their rows in {@code dsched_limit} hold them: each node writes those it
  * declares to a target's row once, as it first claims the target's attempts, so that the nodes of a
- * cluster claim by the limits of the node that wrote them last. A new row's bucket is full.
+ * cluster claim by the limits of the node that wrote them last, unless an admin set the row's
+ * limits at run time ({@code set_by}), which no node's declaration overwrites. A new row's bucket is
+ * full.
  */
 final class LimitRows {
 
@@ -27,9 +30,10 @@ final class LimitRows {
             return;
         }
         String update = this.rows.tables.sql(
-                "UPDATE dsched_limit SET max_concurrent = ?, rate_permits = ?, rate_period_ms = ? WHERE name = ?");
+                "UPDATE dsched_limit SET max_concurrent = ?, rate_permits = ?, rate_period_ms = ? WHERE name = ?"
+                        + " AND set_by IS NULL");
         Object[] values = {limits.maxConcurrent(), limits.ratePermits(), limits.ratePeriodMillis(), name};
-        if (this.rows.jdbc.update(update, values) == 0) {
+        if (this.rows.jdbc.update(update, values) == 0 && !exists(name)) {
             try {
                 // a new bucket is full
                 this.rows.jdbc.update(
@@ -48,6 +52,29 @@ final class LimitRows {
             }
         }
         this.written.put(name, limits);
+    }
+
+    private boolean exists(String name) {
+        Integer rows = this.rows.jdbc.queryForObject(
+                this.rows.tables.sql("SELECT COUNT(*) FROM dsched_limit WHERE name = ?"), Integer.class, name);
+        return rows != null && rows > 0;
+    }
+
+    /**
+     * A bucket's tokens at a time: refilled evenly since its last refill, up to its permits.
+     * @param tokens the tokens at the last refill
+     * @param permits the most it holds, refilled per period; 0 for no rate
+     * @param periodMillis the period
+     * @param refilledAt the last refill
+     * @param at the time
+     * @return the tokens
+     */
+    static double tokensAt(double tokens, int permits, long periodMillis, Instant refilledAt, Instant at) {
+        if (permits <= 0 || periodMillis <= 0 || refilledAt == null) {
+            return tokens;
+        }
+        double elapsedMillis = Math.max(0, Duration.between(refilledAt, at).toNanos() / 1e6);
+        return Math.min(permits, tokens + elapsedMillis * permits / periodMillis);
     }
 
     /** Forgets that this node wrote a target's row, which is gone: the next claim writes it again. */

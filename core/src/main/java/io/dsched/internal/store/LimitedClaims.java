@@ -63,9 +63,9 @@ final class LimitedClaims {
 
     private final LimitRows limitRows;
 
-    LimitedClaims(ExecutionRows rows, TransactionTemplate transactions) {
+    LimitedClaims(ExecutionRows rows, TransactionTemplate transactions, LimitRows limitRows) {
         this.rows = rows;
-        this.limitRows = new LimitRows(rows);
+        this.limitRows = limitRows;
         this.transactions = new TransactionTemplate(transactions.getTransactionManager());
         // MySQL and MariaDB would otherwise count from the snapshot of the transaction's first read
         this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
@@ -197,11 +197,11 @@ final class LimitedClaims {
                 .dueParameters(at, limit, List.of(name))
                 .addValue("full", full)
                 .addValue("read", read);
-        String sql = "SELECT * FROM dsched_execution WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED')"
-                + " AND due_at <= :now AND job_name IN (:names)"
-                + (full.isEmpty() ? "" : " AND COALESCE(limit_key, '') NOT IN (:full)")
-                + (read.isEmpty() ? "" : " AND id NOT IN (:read)")
-                + " ORDER BY priority DESC, due_at LIMIT :limit";
+        String sql = PriorityBands.union(
+                "*",
+                "status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now AND job_name IN (:names)"
+                        + (full.isEmpty() ? "" : " AND COALESCE(limit_key, '') NOT IN (:full)")
+                        + (read.isEmpty() ? "" : " AND id NOT IN (:read)"));
         return this.rows.named.query(sql, parameters, this.rows::mapRow);
     }
 
@@ -227,12 +227,7 @@ final class LimitedClaims {
 
         /** The bucket's tokens at a time, refilled since, up to its permits. */
         double tokensAt(Instant at) {
-            if (this.ratePermits <= 0 || this.ratePeriodMillis <= 0 || this.refilledAt == null) {
-                return this.tokens;
-            }
-            double elapsedMillis =
-                    Math.max(0, Duration.between(this.refilledAt, at).toNanos() / 1e6);
-            return Math.min(this.ratePermits, this.tokens + elapsedMillis * this.ratePermits / this.ratePeriodMillis);
+            return LimitRows.tokensAt(this.tokens, this.ratePermits, this.ratePeriodMillis, this.refilledAt, at);
         }
     }
 }

@@ -37,21 +37,17 @@ final class MySqlDialect extends SqlDialect {
      * included, so the claims of two nodes block each other and deadlock with the writes of
      * outcomes; this read locks nothing.
      */
-    private static final String DUE_CANDIDATES_WHERE = """
-            (SELECT id, priority, due_at FROM dsched_execution
-              WHERE status = 'RETRY_SCHEDULED' AND due_at <= :now AND job_name IN (:names)%1$s
-              ORDER BY priority DESC, due_at LIMIT :limit)
-            UNION ALL
-            (SELECT id, priority, due_at FROM dsched_execution
-              WHERE status = 'SCHEDULED' AND due_at <= :now AND job_name IN (:names)%1$s
-              ORDER BY priority DESC, due_at LIMIT :limit)
-            ORDER BY priority DESC, due_at LIMIT :limit
-            """;
-
-    private static final String DUE_CANDIDATES = DUE_CANDIDATES_WHERE.formatted("");
+    private static final String DUE_CANDIDATES = dueCandidates("");
 
     /** The next candidates, past those a claim tried already. */
-    private static final String DUE_CANDIDATES_PAST_TRIED = DUE_CANDIDATES_WHERE.formatted(" AND id NOT IN (:tried)");
+    private static final String DUE_CANDIDATES_PAST_TRIED = dueCandidates(" AND id NOT IN (:tried)");
+
+    /** The due candidates of each waiting status and band of priorities ({@link PriorityBands}). */
+    private static String dueCandidates(String more) {
+        String where = "due_at <= :now AND job_name IN (:names)" + more;
+        return PriorityBands.union(
+                "id, priority, due_at", "status = 'RETRY_SCHEDULED' AND " + where, "status = 'SCHEDULED' AND " + where);
+    }
 
     /** Locks candidates by their primary key if they still wait, passing over those another holds. */
     private static final String LOCK_WAITING = """

@@ -26,14 +26,30 @@ import org.springframework.util.ClassUtils;
 /** PostgreSQL 12 or later: {@code RETURNING}, {@code ON CONFLICT}, arrays and advisory locks. */
 final class PostgresDialect extends SqlDialect {
 
-    /** One statement that claims due attempts, oldest first, passing over locked ones. */
+    /**
+     * One statement that claims due attempts in claim order, passing over locked ones: the attempts
+     * of each band of priorities ({@link PriorityBands}) locked in turn, each band no more than
+     * the claim still wants, so that no row is locked that is not claimed.
+     */
     private static final String CLAIM_DUE_RETURNING = """
+            WITH above AS (SELECT id FROM dsched_execution
+                            WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now
+                              AND job_name IN (:names) AND priority > 0
+                            ORDER BY priority DESC, due_at LIMIT :limit
+                              FOR UPDATE SKIP LOCKED),
+                 level AS (SELECT id FROM dsched_execution
+                            WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now
+                              AND job_name IN (:names) AND priority = 0
+                            ORDER BY due_at LIMIT :limit - (SELECT COUNT(*) FROM above)
+                              FOR UPDATE SKIP LOCKED),
+                 below AS (SELECT id FROM dsched_execution
+                            WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now
+                              AND job_name IN (:names) AND priority < 0
+                            ORDER BY priority DESC, due_at
+                            LIMIT :limit - (SELECT COUNT(*) FROM above) - (SELECT COUNT(*) FROM level)
+                              FOR UPDATE SKIP LOCKED)
             UPDATE dsched_execution SET status = 'RUNNING', node_id = :nodeId, started_at = :now
-             WHERE id IN (SELECT id FROM dsched_execution
-                           WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now
-                             AND job_name IN (:names)
-                           ORDER BY priority DESC, due_at LIMIT :limit
-                             FOR UPDATE SKIP LOCKED)
+             WHERE id IN (SELECT id FROM above UNION ALL SELECT id FROM level UNION ALL SELECT id FROM below)
             RETURNING *
             """;
 

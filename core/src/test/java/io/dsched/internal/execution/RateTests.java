@@ -19,4 +19,16 @@ class RateTests {
                     .withMessageContaining("is not a rate");
         }
     }
+
+    @Test
+    void aRateIsWrittenInTheLargestUnitThatDividesItsPeriodAndReadBackAlike() {
+        assertThat(Rate.parse("50/1s").text()).isEqualTo("50/1s");
+        assertThat(Rate.parse("5000/60m").text()).isEqualTo("5000/1h");
+        assertThat(Rate.parse("3/1500ms").text()).isEqualTo("3/1500ms");
+        assertThat(Rate.parse("7/2d").text()).isEqualTo("7/2d");
+        assertThat(Rate.parse("1/90s").text()).isEqualTo("1/90s");
+        for (String text : new String[] {"50/1s", "3/1500ms", "1/90s", "7/2d"}) {
+            assertThat(Rate.parse(Rate.parse(text).text())).isEqualTo(Rate.parse(text));
+        }
+    }
 }

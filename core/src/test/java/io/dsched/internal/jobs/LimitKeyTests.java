@@ -28,6 +28,13 @@ class LimitKeyTests {
     }
 
     @Test
+    void trailingSpacesAreNoPartOfAKeyAsMySqlComparesThem() {
+        assertThat(key("/tenant", "{\"tenant\":\"acme  \"}")).isEqualTo("acme");
+        assertThat(key("/tenant", "{\"tenant\":\" acme\\t\"}")).isEqualTo(" acme\t");
+        assertThat(key("/tenant", "{\"tenant\":\"   \"}")).isEmpty();
+    }
+
+    @Test
     void aPayloadWithoutTheValueHasTheEmptyKey() {
         assertThat(key("/tenant", "{\"n\":1}")).isEmpty();
         assertThat(key("/tenant", "{\"tenant\":null}")).isEmpty();

@@ -112,20 +112,24 @@ class HandoverTests {
     }
 
     @Test
-    void theWorkersTakeTheAttemptsHeldReadyByPriorityThenInTheOrderTheyCame() {
-        // the lane's queue: an attempt of a high priority claimed behind a backlog starts first
-        this.waiting = new PriorityBlockingQueue<>(8, Handover.ORDER);
+    void theWorkersTakeTheAttemptsHeldReadyOfLimitedHandlersFirstThenByPriorityThenInTheOrderTheyCame() {
+        // the lane's queue: an attempt of a high priority claimed behind a backlog starts first, and an
+        // attempt holding a cluster-wide slot before either
+        this.waiting = new PriorityBlockingQueue<>(
+                8, Handover.order((attempt) -> attempt.jobName().equals("mutex")));
         List<ExecutionRecord> backlog = claim(1, 2, 3);
         ExecutionRecord urgent = claim(4).get(0).queued(10, null);
         ExecutionRecord raised = claim(5).get(0).queued(5, null);
-        claim(this.intake, 8, 5);
+        ExecutionRecord limited =
+                ExecutionRecord.claim("mutex", FIRE, "node-1", FIRE).withId(6);
+        claim(this.intake, 8, 6);
         Handover handover = handover(workersTaking(Integer.MAX_VALUE));
 
         handover.handOver(backlog, (attempt) -> this.ran.add(attempt.id()));
-        handover.handOver(List.of(raised, urgent), (attempt) -> this.ran.add(attempt.id()));
+        handover.handOver(List.of(raised, urgent, limited), (attempt) -> this.ran.add(attempt.id()));
         startAll();
 
-        assertThat(this.ran).containsExactly(4L, 5L, 1L, 2L, 3L);
+        assertThat(this.ran).containsExactly(6L, 4L, 5L, 1L, 2L, 3L);
     }
 
     private Handover handover(Executor workers) {

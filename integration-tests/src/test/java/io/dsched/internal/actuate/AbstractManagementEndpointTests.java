@@ -802,6 +802,102 @@ abstract class AbstractManagementEndpointTests {
      * minute writes one, later ones are only counted.
      * @return the audit rows the refusals wrote
      */
+    @Test
+    void anAdminSetsAHandlersLimitsForTheClusterAndTakesThemBackEachChangeAudited() {
+        JsonNode declared = limit("capture");
+        assertThat(declared.get("maxConcurrent").asInt()).isEqualTo(3);
+        assertThat(declared.get("rate").asString()).isEqualTo("50/1s");
+        assertThat(declared.get("declaredMaxConcurrent").asInt()).isEqualTo(3);
+        assertThat(declared.get("setBy").isNull()).isTrue();
+        assertThat(declared.get("running").asLong()).isZero();
+
+        String body = "{\"maxConcurrent\":\"5\",\"rate\":\"10/1s\",\"reason\":\"the partner asked\"}";
+        refusedBelow("/limits/capture/set", body, "admin");
+        Response set = this.client.post("/limits/capture/set", "admin", body);
+        assertThat(set.status()).isEqualTo(200);
+        assertLatestAudit(
+                "admin",
+                "limit.set",
+                "capture",
+                "{\"maxConcurrent\":3,\"rate\":\"50/1s\",\"setBy\":null}",
+                "{\"maxConcurrent\":5,\"rate\":\"10/1s\",\"setBy\":\"admin\"}",
+                200);
+        assertThat(latestAudit().get("reason")).isEqualTo("the partner asked");
+        JsonNode changed = limit("capture");
+        assertThat(changed.get("maxConcurrent").asInt()).isEqualTo(5);
+        assertThat(changed.get("rate").asString()).isEqualTo("10/1s");
+        assertThat(changed.get("declaredMaxConcurrent").asInt()).isEqualTo(3);
+        assertThat(changed.get("declaredRate").asString()).isEqualTo("50/1s");
+        assertThat(changed.get("setBy").asString()).isEqualTo("admin");
+        // the bucket holds no more than the new rate's permits
+        assertThat(changed.get("tokens").asDouble()).isLessThanOrEqualTo(10);
+        // what the row holds, which every node claims by
+        assertThat(
+                        this.sql.queryForMap(
+                                "SELECT max_concurrent, rate_permits, rate_period_ms, set_by FROM dsched_limit WHERE name = 'capture'"))
+                .containsValues(5, 10, "admin");
+
+        // one value changes alone; a rate of none takes the rate away
+        assertThat(this.client
+                        .post("/limits/capture/set", "admin", "{\"rate\":\"none\"}")
+                        .status())
+                .isEqualTo(200);
+        assertThat(limit("capture").get("maxConcurrent").asInt()).isEqualTo(5);
+        assertThat(limit("capture").get("rate").isNull()).isTrue();
+
+        // bad input and unknown handlers change nothing
+        String before = state();
+        assertThat(this.client
+                        .post("/limits/capture/set", "admin", "{\"maxConcurrent\":\"-1\"}")
+                        .status())
+                .isEqualTo(400);
+        assertThat(this.client
+                        .post("/limits/capture/set", "admin", "{\"maxConcurrent\":\"many\"}")
+                        .status())
+                .isEqualTo(400);
+        assertThat(this.client
+                        .post("/limits/capture/set", "admin", "{\"rate\":\"fast\"}")
+                        .status())
+                .isEqualTo(400);
+        assertThat(this.client.post("/limits/capture/set", "admin", "{}").status())
+                .isEqualTo(400);
+        assertThat(this.client
+                        .post("/limits/mailer/set", "admin", "{\"maxConcurrent\":\"2\"}")
+                        .status())
+                .as("a handler without limits")
+                .isEqualTo(404);
+        assertThat(this.client.post("/limits/capture/grow", "admin", "{}").status())
+                .isEqualTo(404);
+        assertThat(state()).isEqualTo(before);
+
+        refusedBelow("/limits/capture/reset", "{}", "admin");
+        assertThat(this.client.post("/limits/capture/reset", "admin", "{}").status())
+                .isEqualTo(200);
+        assertLatestAudit(
+                "admin",
+                "limit.reset",
+                "capture",
+                "{\"maxConcurrent\":5,\"rate\":\"none\",\"setBy\":\"admin\"}",
+                "{\"maxConcurrent\":3,\"rate\":\"50/1s\",\"setBy\":null}",
+                200);
+        JsonNode reset = limit("capture");
+        assertThat(reset.get("maxConcurrent").asInt()).isEqualTo(3);
+        assertThat(reset.get("rate").asString()).isEqualTo("50/1s");
+        assertThat(reset.get("setBy").isNull()).isTrue();
+        assertThat(this.client.post("/limits/capture/reset", "admin", "{}").status())
+                .as("the declared limits already")
+                .isEqualTo(409);
+    }
+
+    private JsonNode limit(String handler) {
+        for (JsonNode limit : this.client.get("/limits", "viewer").body()) {
+            if (limit.get("name").asString().equals(handler)) {
+                return limit;
+            }
+        }
+        throw new AssertionError("No limits of " + handler);
+    }
+
     private int refusedBelow(String path, String body, String needed) {
         List<String> refusedUsers = new ArrayList<>(List.of("stranger", "viewer"));
         if (needed.equals("admin")) {
@@ -874,6 +970,8 @@ abstract class AbstractManagementEndpointTests {
                 + this.sql.queryForList("SELECT id, status FROM dsched_dead_letter ORDER BY id")
                 + this.sql.queryForList("SELECT cron_expression FROM DSCHED_QRTZ_CRON_TRIGGERS ORDER BY 1")
                 + this.sql.queryForList("SELECT params FROM dsched_job")
+                + this.sql.queryForList(
+                        "SELECT name, max_concurrent, rate_permits, rate_period_ms, set_by FROM dsched_limit ORDER BY name")
                 + this.sql.queryForObject("SELECT COUNT(*) FROM dsched_execution", Long.class);
     }
 

@@ -41,6 +41,9 @@ public class ManagementApp {
         @JobHandler("mailer")
         public void mail(Mail mail) {}
 
+        @JobHandler(value = "capture", maxConcurrent = 3, rate = "50/1s")
+        public void capture() {}
+
         @JobHandler("holder")
         public void hold() throws InterruptedException {
             this.released.await(30, TimeUnit.SECONDS);

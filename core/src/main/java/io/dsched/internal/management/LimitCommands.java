@@ -1,0 +1,205 @@
+package io.dsched.internal.management;
+
+import io.dsched.internal.execution.Rate;
+import io.dsched.internal.handler.HandlerRegistry;
+import io.dsched.internal.management.views.Limit;
+import io.dsched.internal.store.LimitStore;
+import io.dsched.internal.store.LimitUse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * The cluster-wide limits of one-off handlers through the management endpoint: read with their use,
+ * set at run time, and taken back to those declared. A limit set here is written to the handler's
+ * row, which every node reads as it claims: it holds on every node from its next claim on, and no
+ * node's declaration overwrites it until it is reset. Roles and the audit log are the endpoint's.
+ */
+public class LimitCommands {
+
+    /** The most a concurrency limit set at run time may be. */
+    static final int MOST_CONCURRENT = 100_000;
+
+    private final HandlerRegistry handlers;
+
+    private final LimitStore store;
+
+    private final Clock clock;
+
+    /**
+     * Creates the commands.
+     * @param handlers the handlers this node declares, with their declared limits
+     * @param store the limits in the database
+     * @param clock the clock
+     */
+    public LimitCommands(HandlerRegistry handlers, LimitStore store, Clock clock) {
+        this.handlers = handlers;
+        this.store = store;
+        this.clock = clock;
+    }
+
+    /**
+     * Lists the handlers with limits: those with a row (limits in force) and those this node declares
+     * with limits, by name.
+     * @return the limits and their use
+     */
+    public List<Limit> limits() {
+        Map<String, LimitUse> uses = new LinkedHashMap<>();
+        for (LimitUse use : this.store.uses(this.clock.instant())) {
+            uses.put(use.name(), use);
+        }
+        TreeSet<String> names = new TreeSet<>(uses.keySet());
+        for (String name : this.handlers.names()) {
+            if (this.handlers.limits(name)) {
+                names.add(name);
+            }
+        }
+        List<Limit> limits = new ArrayList<>(names.size());
+        for (String name : names) {
+            limits.add(view(name, uses.get(name)));
+        }
+        return limits;
+    }
+
+    /**
+     * Sets a handler's limits on every node; a value not given keeps the one in force.
+     * @param name the handler
+     * @param maxConcurrent the most of its attempts running at once, 0 for none; or {@code null}
+     * @param rate the rate, such as {@code "50/1s"}, {@code "none"} for none; or {@code null}
+     * @param actor who sets it
+     * @return what changed
+     * @throws ManagementException (400) for a value out of range, (404) for a handler without limits
+     */
+    public Change set(String name, Integer maxConcurrent, String rate, String actor) {
+        if (maxConcurrent == null && rate == null) {
+            throw ManagementException.badInput("maxConcurrent", "give maxConcurrent, rate or both");
+        }
+        if (maxConcurrent != null && (maxConcurrent < 0 || maxConcurrent > MOST_CONCURRENT)) {
+            throw ManagementException.badInput(
+                    "maxConcurrent", "the most attempts running at once is 0 (none) to " + MOST_CONCURRENT);
+        }
+        Rate newRate = parse(rate);
+        Limit before = existing(name);
+        int most = (maxConcurrent != null) ? maxConcurrent : before.maxConcurrent();
+        Rate inForce = (rate != null) ? newRate : (before.rate() != null) ? Rate.parse(before.rate()) : null;
+        this.store.set(
+                name,
+                most,
+                (inForce != null) ? inForce.permits() : 0,
+                (inForce != null) ? inForce.period() : null,
+                actor,
+                this.clock.instant());
+        return new Change(name, limitsOf(before), limitsOf(existing(name)));
+    }
+
+    /**
+     * Takes a handler's limits back to those this node declares, on every node.
+     * @param name the handler
+     * @return what changed
+     * @throws ManagementException (404) for a handler without limits, (409) if this node does not
+     *     declare it, or its limits are the declared ones already
+     */
+    public Change reset(String name) {
+        Limit before = existing(name);
+        if (before.declaredMaxConcurrent() == null) {
+            throw ManagementException.conflict("This node does not declare '" + name
+                    + "': reset its limits through a node that does, which writes the limits it declares");
+        }
+        if (before.setBy() == null) {
+            throw ManagementException.conflict("The limits of '" + name + "' are the declared ones already");
+        }
+        Rate declared = this.handlers.rate(name);
+        this.store.reset(
+                name,
+                this.handlers.maxConcurrent(name),
+                (declared != null) ? declared.permits() : 0,
+                (declared != null) ? declared.period() : null);
+        return new Change(name, limitsOf(before), limitsOf(existing(name)));
+    }
+
+    private Limit existing(String name) {
+        return limits().stream()
+                .filter((limit) -> limit.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> ManagementException.notFound("No handler with cluster-wide limits is named '" + name
+                        + "': limits are set at run time on handlers that declare maxConcurrent or rate"));
+    }
+
+    private Limit view(String name, LimitUse use) {
+        Optional<Integer> declaredMost = this.handlers.handler(name).map((handler) -> handler.maxConcurrent());
+        Rate declaredRate = this.handlers.rate(name);
+        boolean perKey = this.handlers.perKey(name);
+        if (use == null) {
+            // declared here, and no node has claimed its attempts yet
+            return new Limit(
+                    name,
+                    this.handlers.maxConcurrent(name),
+                    text(declaredRate),
+                    declaredMost.orElse(null),
+                    text(declaredRate),
+                    perKey,
+                    null,
+                    null,
+                    0,
+                    0,
+                    0,
+                    0,
+                    (declaredRate != null) ? (double) declaredRate.permits() : null,
+                    List.of());
+        }
+        Rate rate = (use.ratePermits() > 0) ? new Rate(use.ratePermits(), use.ratePeriod()) : null;
+        return new Limit(
+                name,
+                use.maxConcurrent(),
+                text(rate),
+                declaredMost.orElse(null),
+                text(declaredRate),
+                perKey,
+                use.setBy(),
+                use.setAt(),
+                use.running(),
+                use.waiting(),
+                use.waitingForSlot(),
+                use.waitingForToken(),
+                (rate != null) ? Math.floor(use.tokens() * 10) / 10 : null,
+                use.keys().stream()
+                        .map((key) -> new Limit.KeyUse(
+                                key.key(),
+                                key.running(),
+                                key.waiting(),
+                                use.maxConcurrent() > 0 && key.running() >= use.maxConcurrent()))
+                        .toList());
+    }
+
+    private static Map<String, Object> limitsOf(Limit limit) {
+        Map<String, Object> limits = new LinkedHashMap<>();
+        limits.put("maxConcurrent", limit.maxConcurrent());
+        limits.put("rate", (limit.rate() != null) ? limit.rate() : "none");
+        limits.put("setBy", limit.setBy());
+        return limits;
+    }
+
+    private static Rate parse(String rate) {
+        if (rate == null || "none".equalsIgnoreCase(rate.strip())) {
+            return null;
+        }
+        try {
+            Rate parsed = Rate.parse(rate);
+            if (parsed.period().compareTo(Duration.ofDays(366)) > 0) {
+                throw ManagementException.badInput("rate", "the period of a rate is at most 366 days");
+            }
+            return parsed;
+        } catch (IllegalArgumentException ex) {
+            throw ManagementException.badInput("rate", ex.getMessage() + ", or none");
+        }
+    }
+
+    private static String text(Rate rate) {
+        return (rate != null) ? rate.text() : null;
+    }
+}

@@ -1,0 +1,52 @@
+package io.dsched.internal.management.views;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A one-off handler's cluster-wide limits, as in force and as declared, and their use.
+ *
+ * @param name the handler
+ * @param maxConcurrent the most of its attempts running at once in force (of each key, if
+ *     {@code perKey}), or 0 for none
+ * @param rate the rate in force, such as {@code "50/1s"}, or {@code null} for none
+ * @param declaredMaxConcurrent the most running at once this node declares, or {@code null} if it
+ *     does not declare the handler
+ * @param declaredRate the rate this node declares, or {@code null}
+ * @param perKey whether this node counts the limit by key ({@code partitionBy})
+ * @param setBy who set the limits in force at run time, or {@code null} while they are the declared
+ *     ones
+ * @param setAt when
+ * @param running its attempts running
+ * @param waiting its attempts due and waiting
+ * @param waitingForSlot of those, the ones whose limit (or key's limit) is full
+ * @param waitingForToken of the others, the ones that wait for the bucket to refill
+ * @param tokens the tokens its bucket holds, or {@code null} without a rate
+ * @param keys the busiest keys, with the attempts of each running and waiting
+ */
+public record Limit(
+        String name,
+        int maxConcurrent,
+        String rate,
+        Integer declaredMaxConcurrent,
+        String declaredRate,
+        boolean perKey,
+        String setBy,
+        Instant setAt,
+        long running,
+        long waiting,
+        long waitingForSlot,
+        long waitingForToken,
+        Double tokens,
+        List<KeyUse> keys) {
+
+    /**
+     * The use of one key.
+     *
+     * @param key the key
+     * @param running its attempts running
+     * @param waiting its attempts due and waiting
+     * @param full whether it has no slot left
+     */
+    public record KeyUse(String key, long running, long waiting, boolean full) {}
+}
