@@ -6,6 +6,7 @@ import {job} from './job.js';
 import {execution} from './execution.js';
 import {deadLetters} from './dead-letters.js';
 import {audit} from './audit.js';
+import {limits} from './limits.js';
 
 const routes = [
     [/^\/?$/, 'overview', overview],
@@ -13,6 +14,7 @@ const routes = [
     [/^\/jobs\/(.+)$/, 'jobs', job],
     [/^\/executions\/(\d+)$/, 'jobs', execution],
     [/^\/dead-letters$/, 'dead-letters', deadLetters],
+    [/^\/limits$/, 'limits', limits],
     [/^\/audit$/, 'audit', audit],
 ];
 

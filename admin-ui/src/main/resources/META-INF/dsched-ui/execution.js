@@ -41,7 +41,10 @@ export async function execution(view, {args, refresh}) {
             fact('Finished', time(e.finishedAt, zone)),
             fact('Duration', ran(e) && e.finishedAt ? duration(new Date(e.finishedAt) - new Date(e.startedAt)) : '—'),
             fact('Idempotency key', h('code', {}, e.idempotencyKey)),
-            e.statusReason ? fact('Reason', e.statusReason) : null),
+            e.priority ? fact('Priority', e.priority) : null,
+            e.limitKey !== null && e.limitKey !== undefined ? fact('Limit key', h('code', {}, e.limitKey === '' ? '(empty)' : e.limitKey)) : null,
+            e.statusReason ? fact('Reason', e.statusReason) : null,
+            d.waitingFor ? fact('Waiting for', h('span', {'data-waiting-for': ''}, d.waitingFor, ' (', h('a', {href: '#/limits'}, 'limits'), ')')) : null),
         h('section', {'aria-labelledby': 'attempts-h'},
             h('h2', {id: 'attempts-h'}, 'Attempts at this fire'),
             spans('Attempts at this fire on a time line', d.attempts.map((a) => ({

@@ -89,7 +89,8 @@ final class DschedManagementConfiguration {
             ManagedJobs jobs,
             ExecutionRepository executions,
             DschedRepositories repositories,
-            ObjectProvider<ExecutionLogs> logs) {
+            ObjectProvider<ExecutionLogs> logs,
+            LimitCommands limits) {
         return new ExecutionViews(
                 executions,
                 repositories.aggregates(),
@@ -98,7 +99,8 @@ final class DschedManagementConfiguration {
                     ExecutionLogs found = logs.getIfAvailable();
                     return (found != null) ? found.find(id) : Optional.empty();
                 },
-                statistics);
+                statistics,
+                limits::whyWaiting);
     }
 
     @Bean

@@ -8,14 +8,18 @@ import io.dsched.internal.cluster.NodeTable;
 import io.dsched.internal.deadletter.DeadLetters;
 import io.dsched.internal.definition.JobDefinition;
 import io.dsched.internal.definition.JobRegistry;
+import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.jobs.RuntimeJobs;
+import io.dsched.internal.management.LimitCommands;
 import io.dsched.internal.metrics.ClockGauges;
 import io.dsched.internal.metrics.ClusterGauges;
 import io.dsched.internal.metrics.DschedMetrics;
 import io.dsched.internal.metrics.GroupGauges;
+import io.dsched.internal.metrics.LimitGauges;
 import io.dsched.internal.metrics.NoticeGauges;
 import io.dsched.internal.queue.NoticeHearer;
 import io.dsched.internal.store.ExecutionRepository;
+import io.dsched.internal.store.ExecutionStore;
 import io.dsched.jobs.RuntimeJobRecord;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -87,6 +91,13 @@ public final class DschedMetricsAutoConfiguration {
     @ConditionalOnBean(GroupLiveness.class)
     GroupGauges dschedGroupGauges(GroupLiveness groups, DschedProperties properties) {
         return new GroupGauges(groups::groups, properties.getMetrics().getRefresh(), Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LimitGauges dschedLimitGauges(HandlerRegistry handlers, ExecutionStore store, DschedProperties properties) {
+        LimitCommands limits = new LimitCommands(handlers, store.limits(), Clock.systemUTC());
+        return new LimitGauges(limits::limits, properties.getMetrics().getRefresh(), Clock.systemUTC());
     }
 
     @Bean

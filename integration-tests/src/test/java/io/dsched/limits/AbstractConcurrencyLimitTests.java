@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.management.LimitCommands;
+import io.dsched.internal.management.views.Limit;
 import io.dsched.internal.store.ExecutionStore;
 import io.dsched.jobs.JobScheduler;
 import io.dsched.jobs.OneOff;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -189,10 +193,7 @@ abstract class AbstractConcurrencyLimitTests {
         await().atMost(Duration.ofSeconds(30)).until(() -> LimitJobs.running("limited") == 3);
 
         // raised through one node: the others claim by it from their next claim on
-        LimitCommands limits = new LimitCommands(
-                nodes.get(1).bean(HandlerRegistry.class),
-                nodes.get(1).bean(ExecutionStore.class).limits(),
-                Clock.systemUTC());
+        LimitCommands limits = limits(nodes.get(1));
         limits.set("limited", 6, null, "test");
         Instant raised = Instant.now();
         // within one poll of the nodes (the check itself looks every 5 ms)
@@ -289,6 +290,38 @@ abstract class AbstractConcurrencyLimitTests {
             scheduler.submit(OneOff.of("held", null).withKey("held-" + i));
         }
         await().atMost(Duration.ofSeconds(15)).until(() -> LimitJobs.running("held") == 2);
+        // the others wait for a slot, and say so
+        LimitCommands limits = limits(doomed);
+        Limit held = limits.limits().stream()
+                .filter((limit) -> limit.name().equals("held"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(held.running()).isEqualTo(2);
+        assertThat(held.waitingForSlot()).isEqualTo(3);
+        assertThat(held.waitingForToken()).isZero();
+        ExecutionRecord waiting = doomed.bean(ExecutionStore.class).repository().findByJobName("held").stream()
+                .filter((attempt) -> attempt.status() == ExecutionStatus.SCHEDULED)
+                .findFirst()
+                .orElseThrow();
+        assertThat(limits.whyWaiting(waiting)).contains("a slot: 2 of 2 running");
+        MeterRegistry meters = doomed.bean(MeterRegistry.class);
+        assertThat(meters.get("dsched.limit.running").tag("job", "held").gauge().value())
+                .isEqualTo(2);
+        assertThat(meters.get("dsched.limit.max.concurrent")
+                        .tag("job", "held")
+                        .gauge()
+                        .value())
+                .isEqualTo(2);
+        assertThat(meters.get("dsched.limit.waiting")
+                        .tags("job", "held", "reason", "slot")
+                        .gauge()
+                        .value())
+                .isEqualTo(3);
+        assertThat(meters.get("dsched.limit.waiting")
+                        .tags("job", "held", "reason", "token")
+                        .gauge()
+                        .value())
+                .isZero();
         ClusterNode survivor = start("held-2");
         doomed.cutOff();
 
@@ -335,6 +368,13 @@ abstract class AbstractConcurrencyLimitTests {
             most = Math.max(most, last - first);
         }
         return most;
+    }
+
+    private static LimitCommands limits(ClusterNode node) {
+        return new LimitCommands(
+                node.bean(HandlerRegistry.class),
+                node.bean(ExecutionStore.class).limits(),
+                Clock.systemUTC());
     }
 
     private ClusterNode start(String id) {

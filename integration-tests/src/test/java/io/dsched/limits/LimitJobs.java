@@ -4,6 +4,7 @@ import io.dsched.annotation.JobHandler;
 import io.dsched.execution.ExecutionListener;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.JobContext;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -86,6 +87,15 @@ public class LimitJobs {
 
     /** When each attempt of {@code paced} was claimed, by the claiming node's clock. */
     static final List<Instant> CLAIMS = new CopyOnWriteArrayList<>();
+
+    /**
+     * The node's meters, which the gauges of limits are bound to.
+     * @return the registry
+     */
+    @Bean
+    SimpleMeterRegistry meterRegistry() {
+        return new SimpleMeterRegistry();
+    }
 
     @Bean
     Handlers limitHandlers() {

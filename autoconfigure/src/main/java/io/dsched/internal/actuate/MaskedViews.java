@@ -7,6 +7,7 @@ import io.dsched.internal.logs.ExecutionLog;
 import io.dsched.internal.management.views.ExecutionDetail;
 import io.dsched.internal.management.views.Job;
 import io.dsched.internal.management.views.JobDetail;
+import io.dsched.internal.management.views.Limit;
 import io.dsched.internal.management.views.PageView;
 import io.dsched.internal.store.DeadLetter;
 import java.util.List;
@@ -46,7 +47,8 @@ final class MaskedViews {
                             detail.deadLetters().stream()
                                     .map((letter) -> copy(letter, values))
                                     .toList(),
-                            copy(detail.log(), values)),
+                            copy(detail.log(), values),
+                            detail.waitingFor()),
                     values);
         }
         if (answer instanceof DeadLetter) {
@@ -99,6 +101,11 @@ final class MaskedViews {
                     values.json(run.payload()),
                     run.priority(),
                     values.text(run.limitKey()));
+        } else if (item instanceof Limit limit) {
+            // a key is a value of a payload
+            copy = limit.withKeys(limit.keys().stream()
+                    .map((key) -> new Limit.KeyUse(values.text(key.key()), key.running(), key.waiting(), key.full()))
+                    .toList());
         } else if (item instanceof DeadLetter letter) {
             copy = new DeadLetter(
                     letter.id(),

@@ -32,6 +32,8 @@ public class ExecutionViews {
 
     private final JobStatistics statistics;
 
+    private final Function<ExecutionRecord, Optional<String>> waitingFor;
+
     /**
      * Creates the views.
      * @param executions the execution history
@@ -39,13 +41,16 @@ public class ExecutionViews {
      * @param jobs the jobs management knows
      * @param logs finds what an attempt logged, by execution id
      * @param statistics counts the attempts of a list
+     * @param waitingFor why a due attempt still waits, if its handler's limits say why
      */
     public ExecutionViews(
             ExecutionRepository executions,
             JdbcAggregateOperations aggregates,
             ManagedJobs jobs,
             Function<Long, Optional<?>> logs,
-            JobStatistics statistics) {
+            JobStatistics statistics,
+            Function<ExecutionRecord, Optional<String>> waitingFor) {
+        this.waitingFor = waitingFor;
         this.executions = executions;
         this.aggregates = aggregates;
         this.jobs = jobs;
@@ -105,6 +110,7 @@ public class ExecutionViews {
                 attempts,
                 letters.isEmpty() ? null : letters.get(letters.size() - 1),
                 letters,
-                this.logs.apply(id).orElse(null));
+                this.logs.apply(id).orElse(null),
+                this.waitingFor.apply(execution).orElse(null));
     }
 }

@@ -1,5 +1,7 @@
 package io.dsched.internal.management;
 
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.execution.Rate;
 import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.management.views.Limit;
@@ -120,6 +122,45 @@ public class LimitCommands {
                 (declared != null) ? declared.permits() : 0,
                 (declared != null) ? declared.period() : null);
         return new Change(name, limitsOf(before), limitsOf(existing(name)));
+    }
+
+    /**
+     * Tells why an attempt due and waiting is not claimed, if its handler's limits are the reason:
+     * its limit (or its key's) is full, or its rate's bucket is empty.
+     * @param attempt the attempt
+     * @return the reason, such as {@code "a slot: 3 of 3 running"}, or empty
+     */
+    public Optional<String> whyWaiting(ExecutionRecord attempt) {
+        if ((attempt.status() != ExecutionStatus.SCHEDULED && attempt.status() != ExecutionStatus.RETRY_SCHEDULED)
+                || attempt.dueAt() == null
+                || attempt.dueAt().isAfter(this.clock.instant())
+                || !this.handlers.limits(attempt.jobName())) {
+            return Optional.empty();
+        }
+        Optional<Limit> found = limits().stream()
+                .filter((limit) -> limit.name().equals(attempt.jobName()))
+                .findFirst();
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        Limit limit = found.get();
+        if (limit.maxConcurrent() > 0) {
+            if (limit.perKey()) {
+                String key = (attempt.limitKey() != null) ? attempt.limitKey() : "";
+                Optional<Limit.KeyUse> use =
+                        limit.keys().stream().filter((k) -> k.key().equals(key)).findFirst();
+                if (use.isPresent() && use.get().full()) {
+                    return Optional.of(
+                            "a slot: " + use.get().running() + " of " + limit.maxConcurrent() + " running of its key");
+                }
+            } else if (limit.running() >= limit.maxConcurrent()) {
+                return Optional.of("a slot: " + limit.running() + " of " + limit.maxConcurrent() + " running");
+            }
+        }
+        if (limit.rate() != null && limit.tokens() != null && limit.tokens() < 1) {
+            return Optional.of("a token: the rate " + limit.rate() + " is used up");
+        }
+        return Optional.empty();
     }
 
     private Limit existing(String name) {

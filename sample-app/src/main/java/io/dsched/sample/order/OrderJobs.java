@@ -60,11 +60,13 @@ public class OrderJobs {
 
     /**
      * Cancels an order if it is still awaiting payment when its payment timeout is up. Run again, it
-     * changes nothing.
+     * changes nothing. No more than four run at once in the whole cluster, sparing the payment
+     * provider each asks (it shows in the dashboards' limits panels and on the endpoint's
+     * {@code /limits}, where an admin may change it).
      * @param timeout the order
      * @param ctx the one-off job
      */
-    @JobHandler(ORDER_TIMEOUT)
+    @JobHandler(value = ORDER_TIMEOUT, maxConcurrent = 4)
     public void cancelUnpaidOrder(OrderTimeout timeout, JobContext ctx) {
         if (this.orders.cancelIfUnpaid(timeout.orderId())) {
             logger.info("Cancelled order {}: not paid in time (node {})", timeout.orderId(), ctx.nodeId());

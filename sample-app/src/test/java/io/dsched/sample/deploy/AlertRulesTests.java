@@ -57,6 +57,10 @@ class AlertRulesTests {
             "dsched_cluster_nodes",
             "dsched_cluster_nodes_expected",
             "dsched_group_nodes",
+            "dsched_limit_running",
+            "dsched_limit_max_concurrent",
+            "dsched_limit_waiting",
+            "dsched_limit_tokens",
             "dsched_one_off_pending",
             "dsched_job_last_success_timestamp_seconds",
             "dsched_job_period_seconds");

@@ -135,6 +135,9 @@ abstract class AbstractAdminUiTests extends AdminUiSession {
 
         this.browser.page("/dead-letters", "Dead letters");
         this.browser.screenshot(prefix() + "dead-letters");
+        this.browser.page("/limits", "Limits");
+        assertThat(this.browser.text("main table")).contains(OrderJobs.ORDER_TIMEOUT);
+        this.browser.screenshot(prefix() + "limits");
         this.browser.page("/audit", "Audit");
         this.browser.screenshot(prefix() + "audit");
         this.browser.assertNoConsoleErrors();
@@ -147,6 +150,48 @@ abstract class AbstractAdminUiTests extends AdminUiSession {
         this.browser.page("/jobs", "Jobs");
         assertThat(this.browser.text("main table")).contains(OrderJobs.SETTLE_PENDING_ORDERS);
         this.browser.screenshot(prefix() + "jobs-phone");
+        this.browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void anAdminSetsAHandlersLimitsForTheClusterInTheUiAndTakesThemBack() throws Exception {
+        String handler = OrderJobs.ORDER_TIMEOUT;
+        signIn("admin");
+        this.browser.page("/limits", "Limits");
+        String row = "tr[data-limit='" + handler + "']";
+        assertThat(this.browser.find(row + " td[data-max-concurrent]").getAttribute("data-max-concurrent"))
+                .isEqualTo("4");
+        assertThat(this.browser.text(row)).contains("declared").contains("no rate");
+
+        this.browser.find("#limit-max-concurrent").sendKeys("6");
+        this.browser.find("#limit-rate").sendKeys("20/1s");
+        this.browser.find("#limit-reason").sendKeys("the provider raised our quota");
+        this.browser.find("form[aria-label='Set limits'] button[type=submit]").click();
+        this.browser.waitFor((d) -> d.findElement(By.cssSelector(row + " td[data-max-concurrent]"))
+                .getAttribute("data-max-concurrent")
+                .equals("6"));
+        assertThat(this.browser.text(row))
+                .contains("20/1s")
+                .contains("at run time")
+                .contains("declared: 4")
+                .contains("by admin")
+                .doesNotContain("[object");
+        assertThat(this.browser.text("#notice")).contains("set for every node");
+        JsonNode limit = this.server.read("/limits").get(0);
+        assertThat(limit.get("name").asString()).isEqualTo(handler);
+        assertThat(limit.get("maxConcurrent").asInt()).isEqualTo(6);
+        assertThat(limit.get("rate").asString()).isEqualTo("20/1s");
+        assertThat(limit.get("setBy").asString()).isEqualTo("admin");
+        this.browser.screenshot(prefix() + "limits-set");
+
+        this.browser.find(row + " button[data-action=reset]").click();
+        this.browser.waitFor((d) -> d.findElement(By.cssSelector(row + " td[data-max-concurrent]"))
+                .getAttribute("data-max-concurrent")
+                .equals("4"));
+        assertThat(this.browser.text(row)).contains("declared").contains("no rate");
+        assertThat(this.server.read("/limits").get(0).get("setBy").isNull()).isTrue();
+        this.browser.page("/audit", "Audit");
+        assertThat(this.browser.text("main table")).contains("limit.set").contains("limit.reset");
         this.browser.assertNoConsoleErrors();
     }
 

@@ -14,6 +14,8 @@ import java.util.List;
  * @param deadLetters every dead letter of the fire, oldest first: a replay that failed again ends in
  *     a new letter, the one after the letter it replayed
  * @param log the lines the attempt logged and its failure's stack trace, or {@code null}
+ * @param waitingFor why an attempt due and waiting is not claimed, such as {@code "a slot: 3 of 3
+ *     running"}, or {@code null}
  */
 public record ExecutionDetail(
         ExecutionRecord execution,
@@ -21,4 +23,5 @@ public record ExecutionDetail(
         List<ExecutionRecord> attempts,
         DeadLetter deadLetter,
         List<DeadLetter> deadLetters,
-        Object log) {}
+        Object log,
+        String waitingFor) {}

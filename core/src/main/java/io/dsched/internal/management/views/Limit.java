@@ -41,6 +41,29 @@ public record Limit(
         List<KeyUse> keys) {
 
     /**
+     * Returns this limit with other keys, such as the same masked.
+     * @param keys the keys
+     * @return the limit
+     */
+    public Limit withKeys(List<KeyUse> keys) {
+        return new Limit(
+                this.name,
+                this.maxConcurrent,
+                this.rate,
+                this.declaredMaxConcurrent,
+                this.declaredRate,
+                this.perKey,
+                this.setBy,
+                this.setAt,
+                this.running,
+                this.waiting,
+                this.waitingForSlot,
+                this.waitingForToken,
+                this.tokens,
+                keys);
+    }
+
+    /**
      * The use of one key.
      *
      * @param key the key

@@ -1,0 +1,168 @@
+package io.dsched.internal.metrics;
+
+import io.dsched.internal.management.views.Limit;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+
+/**
+ * The use of the cluster-wide limits of one-off handlers, tagged with the handler as {@code job}:
+ * {@code dsched.limit.running} (attempts running), {@code dsched.limit.max.concurrent} (the limit in
+ * force, 0 for none), {@code dsched.limit.waiting} tagged {@code reason} {@code slot} (due attempts
+ * waiting because the limit, or their key's, is full) or {@code token} (because the bucket is
+ * empty), and {@code dsched.limit.tokens} (the bucket's tokens, for a handler with a rate). A series
+ * exists for every handler this node declares with limits; its value is read from the database at
+ * most once per refresh interval however often it is scraped, and a read that fails makes every
+ * series NaN until one succeeds.
+ */
+public final class LimitGauges implements MeterBinder, SmartInitializingSingleton {
+
+    private static final Logger logger = LoggerFactory.getLogger(LimitGauges.class);
+
+    private final Supplier<List<Limit>> limits;
+
+    private final Duration refresh;
+
+    private final Clock clock;
+
+    /** The limits as last read, by handler; empty after a failed read. */
+    private final Map<String, Limit> read = new ConcurrentHashMap<>();
+
+    private volatile boolean failed;
+
+    private volatile MeterRegistry registry;
+
+    private Instant readAt;
+
+    /**
+     * Creates the gauges.
+     * @param limits reads the handlers' limits and their use
+     * @param refresh how long a value read is used
+     * @param clock the clock
+     */
+    public LimitGauges(Supplier<List<Limit>> limits, Duration refresh, Clock clock) {
+        this.limits = limits;
+        this.refresh = refresh;
+        this.clock = clock;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        this.registry = registry;
+        registerKnown();
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        // once the application's handlers are all declared
+        registerKnown();
+    }
+
+    private synchronized void registerKnown() {
+        MeterRegistry registry = this.registry;
+        if (registry == null) {
+            return;
+        }
+        read();
+        for (Limit limit : this.read.values()) {
+            if (limit.declaredMaxConcurrent() != null) {
+                register(registry, limit);
+            }
+        }
+    }
+
+    private void register(MeterRegistry registry, Limit limit) {
+        String job = limit.name();
+        gauge(
+                registry,
+                "dsched.limit.running",
+                job,
+                null,
+                "Attempts of the handler running in the cluster",
+                (use) -> use.running());
+        gauge(
+                registry,
+                "dsched.limit.max.concurrent",
+                job,
+                null,
+                "The most attempts of the handler running at once in force (of each key, if counted by key); 0 for none",
+                Limit::maxConcurrent);
+        gauge(
+                registry,
+                "dsched.limit.waiting",
+                job,
+                "slot",
+                "Due attempts of the handler waiting because its limit (or their key's) is full",
+                Limit::waitingForSlot);
+        gauge(
+                registry,
+                "dsched.limit.waiting",
+                job,
+                "token",
+                "Due attempts of the handler waiting because its rate's bucket is empty",
+                Limit::waitingForToken);
+        if (limit.declaredRate() != null) {
+            gauge(
+                    registry,
+                    "dsched.limit.tokens",
+                    job,
+                    null,
+                    "Tokens in the bucket of the handler's rate",
+                    (use) -> (use.tokens() != null) ? use.tokens() : Double.NaN);
+        }
+    }
+
+    private void gauge(
+            MeterRegistry registry,
+            String name,
+            String job,
+            String reason,
+            String description,
+            ToDoubleFunction<Limit> value) {
+        Gauge.Builder<LimitGauges> builder = Gauge.builder(name, this, (gauges) -> gauges.value(job, value))
+                .description(description)
+                .tag("job", job);
+        if (reason != null) {
+            builder.tag("reason", reason);
+        }
+        builder.register(registry);
+    }
+
+    private double value(String job, ToDoubleFunction<Limit> value) {
+        refreshIfDue();
+        Limit limit = this.read.get(job);
+        return (this.failed || limit == null) ? Double.NaN : value.applyAsDouble(limit);
+    }
+
+    private synchronized void refreshIfDue() {
+        Instant now = this.clock.instant();
+        if (this.readAt == null || !now.isBefore(this.readAt.plus(this.refresh))) {
+            read();
+        }
+    }
+
+    private synchronized void read() {
+        this.readAt = this.clock.instant();
+        try {
+            // not registered here: a read may run while the registry is scraped
+            for (Limit limit : this.limits.get()) {
+                this.read.put(limit.name(), limit);
+            }
+            this.failed = false;
+        } catch (RuntimeException ex) {
+            logger.debug("Could not read the limits of the cluster: {}", ex.getMessage());
+            this.failed = true;
+        }
+    }
+}
