@@ -2,7 +2,11 @@ package io.dsched.benchmarks;
 
 import java.util.List;
 
-/** The table every job body writes to, {@code bench_run}, shared by all contestants. */
+/**
+ * The table every job body writes to, {@code bench_run}, shared by all contestants: a row a start
+ * (kind {@code S}), and for W3 a row as the body is done (kind {@code D}); W6's bodies write one row
+ * with their start and their end ({@code ended_us}, empty in every other workload).
+ */
 public final class BenchRun {
 
     private BenchRun() {}
@@ -24,6 +28,6 @@ public final class BenchRun {
                 "DROP TABLE bench_run",
                 "CREATE TABLE bench_run (run_key VARCHAR(100) NOT NULL, node VARCHAR(50) NOT NULL,"
                         + " scheduled_ms BIGINT NOT NULL, started_ms BIGINT NOT NULL, started_us BIGINT NOT NULL,"
-                        + " kind CHAR(1) NOT NULL)"));
+                        + " kind CHAR(1) NOT NULL, ended_us BIGINT)"));
     }
 }

@@ -7,8 +7,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * One scheduler under test. The coordinator calls {@link #reset}, {@link #enqueue} and
  * {@link #defineRecurring} in its own JVM with no node of the contestant running; each worker JVM
  * calls {@link #start} once. In W5 the jobs are submitted while the nodes run, through {@link
- * #submitter} in a worker JVM or {@link #client} in the coordinator. Every job body calls {@link
- * Probe}, and nothing else.
+ * #submitter} in a worker JVM or {@link #client} in the coordinator; in W6 they are stored by {@link
+ * #enqueueLimited}. Every job body calls {@link Probe}, and nothing else.
  */
 public interface Contestant {
 
@@ -73,6 +73,39 @@ public interface Contestant {
      * @throws Exception if it cannot
      */
     Duration enqueue(BenchDatabase db, int count) throws Exception;
+
+    /**
+     * Stores W6's one-off jobs due now, as {@link #enqueue} does, in the coordinator with no node
+     * running. A contestant with cluster-wide limits stores them for a handler that declares the
+     * shape's limit ({@link #declaresLimits}); the others store their plain job, as {@link
+     * #enqueue} does.
+     * @param db the database
+     * @param count how many jobs
+     * @param shape the limit
+     * @return the time spent storing them, not counting the start and stop of the client
+     * @throws Exception if it cannot
+     */
+    default Duration enqueueLimited(BenchDatabase db, int count, LimitShape shape) throws Exception {
+        return enqueue(db, count);
+    }
+
+    /**
+     * Tells whether the contestant's nodes hold W6's limits: its jobs of {@link #enqueueLimited}
+     * declare them.
+     * @return {@code true} if they do
+     */
+    default boolean declaresLimits() {
+        return false;
+    }
+
+    /**
+     * Describes the contestant's limit in a shape of W6, and its setting for the run.
+     * @param shape the limit
+     * @return the description, for the W6 tables
+     */
+    default String limitSetting(LimitShape shape) {
+        return "none";
+    }
 
     /**
      * Counts the one-off jobs stored by {@link #enqueue} whose completion the contestant has

@@ -36,7 +36,7 @@ public final class Worker {
                         System.getProperty("bench.plan.cron"),
                         Integer.getInteger("bench.plan.period"))
                 : null;
-        Probe.open(db, node, threads, Duration.ofMillis(Long.getLong("bench.hold-ms", 0)));
+        Probe.open(db, node, threads, Duration.ofMillis(Long.getLong("bench.hold-ms", 0)), workload);
         BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         say("WARM");
         awaitCommand(commands, "GO");

@@ -11,5 +11,7 @@ public enum Workload {
     /** More recurring fires than the nodes can run, through Quartz: fires per second. */
     W4_GUARD_OVERHEAD,
     /** One-off jobs submitted at a fixed rate while the nodes run: how soon after its submission each starts. */
-    W5_SUBMIT_LATENCY
+    W5_SUBMIT_LATENCY,
+    /** One-off jobs due at once under a cluster-wide concurrency or rate limit: how far over it each contestant goes. */
+    W6_LIMITS
 }

@@ -22,9 +22,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * A short run of every workload, so that the benchmark and every contestant's adapter keep
  * working: on PostgreSQL each contestant that takes part in W1 runs it in worker JVMs of its own;
  * W2 runs for dsched, ShedLock and Quartz on dsched's store, W3 and W4 for dsched and that Quartz,
- * the scale-out (on 1 and 2 nodes) for dsched; W5 for dsched and each peer. On MariaDB, W1 runs for
- * one contestant of each library, the two db-scheduler variants that MariaDB refuses show as
- * refused, and W5 runs for dsched with its notices through Redis. The numbers of so short a run
+ * the scale-out (on 1 and 2 nodes) for dsched; W5 and W6 for dsched and each peer. On MariaDB, W1
+ * runs for one contestant of each library, the two db-scheduler variants that MariaDB refuses show
+ * as refused, and W5 runs for dsched with its notices through Redis. The numbers of so short a run
  * mean nothing; what they must show is that every job ran, and that dsched ran each exactly once.
  *
  * <p>Every other pairing of a contestant, a workload it takes part in and a database is left to
@@ -163,6 +163,38 @@ class BenchmarkSmokeTests {
                 });
             }
             assertThat(report).contains("| latency p50 ms | latency p99 ms | latency max ms | behind schedule ms |");
+            assertThat(report).doesNotContain("could not run");
+        }
+    }
+
+    @Test
+    void w6RunsEveryJobOfEachContestantAndDschedHoldsItsLimits() throws Exception {
+        try (TestDatabase server = TestDatabases.create(TestDatabases.Kind.POSTGRESQL);
+                OwnDatabase database = new OwnDatabase(server)) {
+            List<String> contestants = List.of("dsched", "db-scheduler-lock-and-fetch-throughput", "jobrunr-5s");
+            assertThat(Contestants.names().stream()
+                            .filter((name) -> Contestants.byName(name).supports(Workload.W6_LIMITS)))
+                    .containsExactlyElementsOf(contestants);
+            // 400 jobs on 3 nodes of 4 threads: 80 waves of 5 under the concurrency limit, and the
+            // burst of 100 then 300 at 100 a second under the rate
+            String report = Bench.report(database.db(), options(Map.of("workloads", "W6", "w6-jobs", "400")));
+            for (String heading : List.of("## W6, concurrency", "## W6, rate")) {
+                List<String> w6 = rows(report, heading);
+                assertThat(w6).extracting(BenchmarkSmokeTests::contestant).containsExactlyElementsOf(contestants);
+                assertThat(w6).allSatisfy((row) -> {
+                    assertThat(cell(row, 1)).as("jobs run: " + row).isEqualTo("400");
+                    assertThat(cell(row, 2)).as("missing: " + row).isEqualTo("0");
+                });
+                assertThat(cell(row(w6, "dsched"), 3)).as("duplicates").isEqualTo("0");
+                assertThat(cell(row(w6, "dsched"), 8)).as("limit").contains("@JobHandler(");
+            }
+            String concurrency = row(rows(report, "## W6, concurrency"), "dsched");
+            assertThat(number(cell(concurrency, 4))).as("most at once").isBetween(1.0, 5.0);
+            assertThat(cell(concurrency, 5)).as("overshoot").isEqualTo("0");
+            // the burst of 100, then 300 at 100 a second: 3 s from the first start to the last at
+            // least, where 12 threads without the limit take under 2 s
+            String rate = row(rows(report, "## W6, rate"), "dsched");
+            assertThat(number(cell(rate, 6))).as("first to last start s").isGreaterThan(2.5);
             assertThat(report).doesNotContain("could not run");
         }
     }

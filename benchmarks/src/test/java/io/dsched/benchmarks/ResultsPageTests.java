@@ -57,6 +57,25 @@ class ResultsPageTests {
             by a client
             """;
 
+    private static final String LIMITS_REPORT = """
+            # dsched benchmark, postgresql
+
+            - date: 2026-12-08T10:00:00Z
+            - command: `./mvnw -B -Pbench -pl benchmarks -am package -DskipTests -Dbench.args="--workloads W6"`
+
+            ## W6, concurrency: dsched's handler at `maxConcurrent = 5`, 1,000 one-offs due at once
+
+            | contestant | jobs run | missing | duplicates | most at once | overshoot over 5 |
+            | --- | --- | --- | --- | --- | --- |
+            | dsched | 1,000 | 0 | 0 | 5 | 0 |
+
+            ## W6, rate: dsched's handler at `rate = "100/1s"`, 1,000 one-offs due at once
+
+            | contestant | jobs run | missing | duplicates | most starts in 1 s | overshoot over 200 |
+            | --- | --- | --- | --- | --- | --- |
+            | dsched | 1,000 | 0 | 0 | 200 | 0 |
+            """;
+
     @TempDir
     Path results;
 
@@ -96,6 +115,22 @@ class ResultsPageTests {
                 .doesNotContain("the reports of the page");
         assertThat(page.indexOf("## MariaDB")).as("in the order listed").isLessThan(page.indexOf("## PostgreSQL"));
         assertThat(page.indexOf("## PostgreSQL")).isLessThan(page.indexOf("| 8 | 7,879 |"));
+    }
+
+    @Test
+    void theLimitsWorkloadIsCopiedWithBothItsTables() throws IOException {
+        write("c/w6.md", LIMITS_REPORT);
+        write(ResultsPage.LIST, "c/w6.md W6\n");
+
+        String page = new ResultsPage(this.results).render();
+
+        assertThat(page)
+                .contains("### W6: [c/w6.md](results/c/w6.md)")
+                .contains("#### W6, concurrency: dsched's handler at `maxConcurrent = 5`")
+                .contains("| dsched | 1,000 | 0 | 0 | 5 | 0 |")
+                .contains("#### W6, rate: dsched's handler at `rate = \"100/1s\"`")
+                .contains("| dsched | 1,000 | 0 | 0 | 200 | 0 |");
+        assertThat(page.indexOf("#### W6, concurrency")).isLessThan(page.indexOf("#### W6, rate"));
     }
 
     @Test

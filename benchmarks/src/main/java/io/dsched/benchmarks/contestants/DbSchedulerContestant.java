@@ -14,6 +14,7 @@ import com.github.kagkarlsson.scheduler.task.schedule.Schedules;
 import com.zaxxer.hikari.HikariDataSource;
 import io.dsched.benchmarks.BenchDatabase;
 import io.dsched.benchmarks.Contestant;
+import io.dsched.benchmarks.LimitShape;
 import io.dsched.benchmarks.NodeSpec;
 import io.dsched.benchmarks.Probe;
 import io.dsched.benchmarks.Provenance;
@@ -44,7 +45,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       on PostgreSQL), poll interval 10 s. W1, W2, W3.
  *   <li>{@code db-scheduler-lock-and-fetch-throughput}: {@code pollUsingLockAndFetch(1.0, 4.0)},
  *       the values its README gives "for high throughput (i.e. keep threads busy)", poll interval
- *       10 s: its documented best for W1. W1 only.
+ *       10 s: its documented best for W1 and W6. W1 and W6.
  *   <li>{@code db-scheduler-1s}: {@code pollUsingLockAndFetch(0.5, 1.0)} with a 1 s poll interval.
  *       W2 only. On MariaDB its default polling, fetch-and-lock-on-execute, with the same poll.
  *   <li>{@code db-scheduler-immediate}: {@code enableImmediateExecution()}, the README's setting for
@@ -91,6 +92,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * run, db-scheduler schedules the next cron slot after the run, so slots that pass before a poll
  * finds the execution are skipped, not run late (with a 10 s poll and a 2 s cron, a job runs about
  * once per poll). {@link #defineRecurring} is a no-op. W4 is not supported (it is Quartz-specific).
+ *
+ * <p>W6: db-scheduler has no limit on how many executions of a task run at once in the cluster,
+ * nor on how many start per period: each node runs as many as its threads. {@code
+ * db-scheduler-lock-and-fetch-throughput} runs the one-time task of W1, with the same data,
+ * stored by {@link #enqueue}.
  */
 public class DbSchedulerContestant implements Contestant {
 
@@ -187,12 +193,24 @@ public class DbSchedulerContestant implements Contestant {
     }
 
     @Override
+    public String limitSetting(LimitShape shape) {
+        String polling = (this.variant.lockAndFetch != null)
+                ? "lock-and-fetch (" + this.variant.lockAndFetch[0] + ", " + this.variant.lockAndFetch[1] + ")"
+                : "fetch-and-lock-on-execute";
+        return "none, db-scheduler has no cluster-wide limit; " + polling + ", "
+                + this.variant.pollingInterval.toSeconds() + " s poll";
+    }
+
+    @Override
     public boolean supports(Workload workload) {
         return switch (this.variant) {
             case LOCK_AND_FETCH_1S -> workload == Workload.W2_RECURRING;
-            case LOCK_AND_FETCH_THROUGHPUT -> workload == Workload.W1_ONE_OFF;
+            case LOCK_AND_FETCH_THROUGHPUT -> workload == Workload.W1_ONE_OFF || workload == Workload.W6_LIMITS;
             case IMMEDIATE -> workload == Workload.W5_SUBMIT_LATENCY;
-            default -> workload != Workload.W4_GUARD_OVERHEAD && workload != Workload.W5_SUBMIT_LATENCY;
+            default ->
+                workload != Workload.W4_GUARD_OVERHEAD
+                        && workload != Workload.W5_SUBMIT_LATENCY
+                        && workload != Workload.W6_LIMITS;
         };
     }
 

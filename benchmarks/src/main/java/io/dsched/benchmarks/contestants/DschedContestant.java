@@ -3,6 +3,7 @@ package io.dsched.benchmarks.contestants;
 import io.dsched.annotation.JobHandler;
 import io.dsched.benchmarks.BenchDatabase;
 import io.dsched.benchmarks.Contestant;
+import io.dsched.benchmarks.LimitShape;
 import io.dsched.benchmarks.NodeSpec;
 import io.dsched.benchmarks.Probe;
 import io.dsched.benchmarks.Provenance;
@@ -70,6 +71,12 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       completions are written as they come instead of after the fires due with them have
  *       started: what that wait gains or costs in the same run. W2 and W4.
  * </ul>
+ *
+ * <p>W6, one-offs under a cluster-wide limit: the nodes and the client that stores the jobs are
+ * {@link LimitedNode}s, which declare two more handlers ({@link LimitedHandlers}) with the body of
+ * the plain one-off, {@code @JobHandler(maxConcurrent = 5)} and {@code @JobHandler(rate =
+ * "100/1s")}; {@link #enqueueLimited} stores the jobs for the one of the shape, by {@code
+ * JobScheduler.submitAll} as {@link #enqueue} does. No other workload declares them.
  */
 public final class DschedContestant implements Contestant {
 
@@ -102,6 +109,10 @@ public final class DschedContestant implements Contestant {
     }
 
     static final String ONE_OFF = "bench.one-off";
+
+    static final String ONE_OFF_MAX_CONCURRENT = "bench.one-off.max-concurrent";
+
+    static final String ONE_OFF_RATE = "bench.one-off.rate";
 
     /** Where Redis is, {@code host:port}, when the run has one (the coordinator's {@code --redis}). */
     static final String REDIS = "bench.redis";
@@ -214,18 +225,50 @@ public final class DschedContestant implements Contestant {
     @Override
     public Duration enqueue(BenchDatabase db, int count) {
         try (ConfigurableApplicationContext context = context(db, "bench-client", 1, false, Variant.DEFAULTS)) {
-            JobScheduler scheduler = context.getBean(JobScheduler.class);
-            long start = System.nanoTime();
-            List<OneOff> batch = new ArrayList<>(SUBMIT_BATCH);
-            for (int i = 0; i < count; i++) {
-                batch.add(OneOff.of(ONE_OFF, Integer.toString(i)));
-                if (batch.size() == SUBMIT_BATCH || i == count - 1) {
-                    scheduler.submitAll(batch);
-                    batch.clear();
-                }
-            }
-            return Duration.ofNanos(System.nanoTime() - start);
+            return submitAll(context.getBean(JobScheduler.class), ONE_OFF, count);
         }
+    }
+
+    /** Submits to the handler that declares the shape's limit, from a node that declares it too. */
+    @Override
+    public Duration enqueueLimited(BenchDatabase db, int count, LimitShape shape) {
+        try (ConfigurableApplicationContext context =
+                context(LimitedNode.class, db, "bench-client", 1, false, Variant.DEFAULTS)) {
+            return submitAll(context.getBean(JobScheduler.class), limitedHandler(shape), count);
+        }
+    }
+
+    private static Duration submitAll(JobScheduler scheduler, String handler, int count) {
+        long start = System.nanoTime();
+        List<OneOff> batch = new ArrayList<>(SUBMIT_BATCH);
+        for (int i = 0; i < count; i++) {
+            batch.add(OneOff.of(handler, Integer.toString(i)));
+            if (batch.size() == SUBMIT_BATCH || i == count - 1) {
+                scheduler.submitAll(batch);
+                batch.clear();
+            }
+        }
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    private static String limitedHandler(LimitShape shape) {
+        return switch (shape) {
+            case CONCURRENCY -> ONE_OFF_MAX_CONCURRENT;
+            case RATE -> ONE_OFF_RATE;
+        };
+    }
+
+    @Override
+    public boolean declaresLimits() {
+        return true;
+    }
+
+    @Override
+    public String limitSetting(LimitShape shape) {
+        return switch (shape) {
+            case CONCURRENCY -> "`@JobHandler(maxConcurrent = " + LimitShape.MAX_CONCURRENT + ")`";
+            case RATE -> "`@JobHandler(rate = \"" + LimitShape.RATE_LIMIT + "\")`";
+        };
     }
 
     /** Attempts recorded SUCCEEDED in dsched's execution history, one a job. */
@@ -250,7 +293,8 @@ public final class DschedContestant implements Contestant {
 
     @Override
     public AutoCloseable start(BenchDatabase db, NodeSpec spec) {
-        return context(db, spec.name(), spec.threads(), true, this.variant);
+        Class<?> source = (spec.workload() == Workload.W6_LIMITS) ? LimitedNode.class : Node.class;
+        return context(source, db, spec.name(), spec.threads(), true, this.variant);
     }
 
     /** Submits through the node's own {@code JobScheduler}. */
@@ -345,6 +389,31 @@ public final class DschedContestant implements Contestant {
         @JobHandler(RECURRING)
         public void recurring(Integer job, JobContext context) {
             Probe.recurring(job, context.scheduledAt().toEpochMilli());
+        }
+    }
+
+    /** A node of W6: a node with the handlers that declare W6's limits besides its own. */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    public static class LimitedNode extends Node {
+
+        @Bean
+        LimitedHandlers limitedHandlers() {
+            return new LimitedHandlers();
+        }
+    }
+
+    /** W6's job bodies: the plain one-off's, under a cluster-wide limit. */
+    public static class LimitedHandlers {
+
+        @JobHandler(value = ONE_OFF_MAX_CONCURRENT, maxConcurrent = LimitShape.MAX_CONCURRENT)
+        public void maxConcurrent(String key) {
+            Probe.oneOff(key);
+        }
+
+        @JobHandler(value = ONE_OFF_RATE, rate = LimitShape.RATE_LIMIT)
+        public void rate(String key) {
+            Probe.oneOff(key);
         }
     }
 }

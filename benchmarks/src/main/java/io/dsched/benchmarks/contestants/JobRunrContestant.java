@@ -3,6 +3,7 @@ package io.dsched.benchmarks.contestants;
 import com.zaxxer.hikari.HikariDataSource;
 import io.dsched.benchmarks.BenchDatabase;
 import io.dsched.benchmarks.Contestant;
+import io.dsched.benchmarks.LimitShape;
 import io.dsched.benchmarks.NodeSpec;
 import io.dsched.benchmarks.Probe;
 import io.dsched.benchmarks.Provenance;
@@ -81,6 +82,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       enqueue jobs that other servers run) on a pool of 2 connections for the client. An enqueued
  *       job waits for a node's next poll, whichever JVM stored it: JobRunr wakes no server on an
  *       enqueue (a server fetches ahead of its poll only when a worker frees up).
+ *   <li>W6, {@code jobrunr-5s} only, its quickest pickup: JobRunr's open-source edition has no
+ *       limit on how many jobs run at once in the cluster, nor on how many start per period; each
+ *       server runs as many as its workers. The jobs are W1's, stored by {@link #enqueue}.
  * </ul>
  */
 public final class JobRunrContestant implements Contestant {
@@ -153,10 +157,16 @@ public final class JobRunrContestant implements Contestant {
     }
 
     @Override
+    public String limitSetting(LimitShape shape) {
+        return "none, JobRunr's open-source edition has no cluster-wide limit; poll " + this.variant.pollSeconds + " s";
+    }
+
+    @Override
     public boolean supports(Workload workload) {
         return workload == Workload.W1_ONE_OFF
                 || workload == Workload.W2_RECURRING
-                || (workload == Workload.W5_SUBMIT_LATENCY && this.variant == Variant.POLL_5S);
+                || (workload == Workload.W5_SUBMIT_LATENCY && this.variant == Variant.POLL_5S)
+                || (workload == Workload.W6_LIMITS && this.variant == Variant.POLL_5S);
     }
 
     @Override

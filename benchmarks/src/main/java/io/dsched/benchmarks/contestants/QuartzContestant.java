@@ -88,8 +88,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * (Quartz's default is 7 500 ms, dsched's 5 000 ms): a node is declared failed 10 s after its last
  * check-in, judged every 2.5 s.
  *
- * <p>W5 (one-offs submitted while the nodes run): no variant takes part: the workload compares
- * dsched with db-scheduler and JobRunr.
+ * <p>W5 (one-offs submitted while the nodes run) and W6 (one-offs under a cluster-wide limit): no
+ * variant takes part: the workloads compare dsched with db-scheduler and JobRunr.
  *
  * <p>{@link Variant#DEFAULTS} ({@code quartz-defaults}): nothing else set, so
  * {@code batchTriggerAcquisitionMaxCount = 1}, {@code batchTriggerAcquisitionFireAheadTimeWindow
@@ -194,7 +194,7 @@ public class QuartzContestant implements Contestant {
 
     @Override
     public boolean supports(Workload workload) {
-        return workload != Workload.W5_SUBMIT_LATENCY;
+        return workload != Workload.W5_SUBMIT_LATENCY && workload != Workload.W6_LIMITS;
     }
 
     @Override
