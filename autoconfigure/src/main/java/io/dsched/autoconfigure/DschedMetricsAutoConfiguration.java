@@ -97,7 +97,11 @@ public final class DschedMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     LimitGauges dschedLimitGauges(HandlerRegistry handlers, ExecutionStore store, DschedProperties properties) {
         LimitCommands limits = new LimitCommands(handlers, store.limits(), Clock.systemUTC());
-        return new LimitGauges(limits::limits, properties.getMetrics().getRefresh(), Clock.systemUTC());
+        return new LimitGauges(
+                limits::limits,
+                () -> handlers.names().stream().filter(handlers::limits).toList(),
+                properties.getMetrics().getRefresh(),
+                Clock.systemUTC());
     }
 
     @Bean

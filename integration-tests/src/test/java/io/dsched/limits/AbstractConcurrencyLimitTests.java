@@ -46,6 +46,9 @@ abstract class AbstractConcurrencyLimitTests {
 
     private static final Duration POLL = Duration.ofMillis(200);
 
+    /** The poll interval of the nodes whose limits change at run time, which the change must hold within. */
+    private static final Duration RUNTIME_POLL = Duration.ofSeconds(1);
+
     private static final Map<String, Object> PROPERTIES = Map.of(
             "dsched.threads", "10",
             "dsched.metrics.refresh", "0s",
@@ -184,7 +187,8 @@ abstract class AbstractConcurrencyLimitTests {
 
     @Test
     void aLimitSetAtRunTimeHoldsOnEveryNodeFromItsNextClaimAndIsTakenBack() {
-        List<ClusterNode> nodes = List.of(start("runtime-1"), start("runtime-2"), start("runtime-3"));
+        // a cluster of its own name, whose tables are named after it
+        List<ClusterNode> nodes = List.of(inBilling("runtime-1"), inBilling("runtime-2"), inBilling("runtime-3"));
         List<OneOff> oneOffs = new ArrayList<>();
         for (int i = 0; i < 1200; i++) {
             oneOffs.add(OneOff.of("limited", null).withKey("runtime-" + i));
@@ -194,15 +198,23 @@ abstract class AbstractConcurrencyLimitTests {
 
         // raised through one node: the others claim by it from their next claim on
         LimitCommands limits = limits(nodes.get(1));
-        limits.set("limited", 6, null, "test");
         Instant raised = Instant.now();
-        // within one poll of the nodes (the check itself looks every 5 ms)
+        limits.set("limited", 6, null, "test");
+        // within one poll interval of the nodes, and the claim it makes (the check looks every 5 ms)
         await().pollInterval(Duration.ofMillis(5))
-                .atMost(POLL.plusMillis(100))
+                .atMost(RUNTIME_POLL.plusMillis(300))
                 .until(() -> LimitJobs.running("limited") > 3);
         Duration took = Duration.between(raised, Instant.now());
+        assertThat(limits.limits())
+                .filteredOn((limit) -> limit.name().equals("limited"))
+                .singleElement()
+                .satisfies((limit) -> {
+                    assertThat(limit.maxConcurrent()).isEqualTo(6);
+                    assertThat(limit.declaredMaxConcurrent()).isEqualTo(3);
+                    assertThat(limit.setBy()).isEqualTo("test");
+                });
         // a node that starts later claims by it too: its declaration does not overwrite a limit set at run time
-        ClusterNode late = start("runtime-4");
+        ClusterNode late = inBilling("runtime-4");
         await().atMost(Duration.ofSeconds(30)).until(() -> ranOn("limited", late.id()) > 0);
         LimitJobs.MOST.get("limited").set(0);
         int runsBefore = LimitJobs.runs("limited").size();
@@ -375,6 +387,13 @@ abstract class AbstractConcurrencyLimitTests {
                 node.bean(HandlerRegistry.class),
                 node.bean(ExecutionStore.class).limits(),
                 Clock.systemUTC());
+    }
+
+    private ClusterNode inBilling(String id) {
+        Map<String, Object> properties = new HashMap<>(PROPERTIES);
+        properties.put("dsched.cluster.name", "billing");
+        properties.put("dsched.queue.poll-interval", RUNTIME_POLL.toMillis() + "ms");
+        return this.cluster.start(id, LimitJobs.class, properties);
     }
 
     private ClusterNode start(String id) {

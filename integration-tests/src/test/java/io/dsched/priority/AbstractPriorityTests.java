@@ -126,6 +126,9 @@ abstract class AbstractPriorityTests {
         ScheduledJob raised = scheduler.submit(
                 OneOff.of("fragile", new PriorityJobs.Tenant("acme")).priority(9));
         ScheduledJob plain = scheduler.submit(OneOff.of("fragile", new PriorityJobs.Tenant("globex")));
+        // an attempt below the default priority is claimed too, once nothing above it is due
+        ScheduledJob low = scheduler.submit(OneOff.of("urgent", null).priority(-3));
+        await().atMost(Duration.ofSeconds(30)).until(() -> PriorityJobs.STARTED.containsKey(low.idempotencyKey()));
         JdbcTemplate sql = new JdbcTemplate(this.cluster.observer());
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> sql.queryForObject(

@@ -128,7 +128,7 @@ final class FireHandBack {
      */
     private boolean earlierFireWaits(String jobName) {
         try {
-            return this.store.repository().findDue(this.clock.instant(), EARLIER_LOOKS_AT, List.of(jobName)).stream()
+            return this.store.claims().findDue(this.clock.instant(), EARLIER_LOOKS_AT, List.of(jobName)).stream()
                     .anyMatch((waiting) -> waiting.origin() == ExecutionOrigin.SCHEDULE && waiting.attempt() == 1);
         } catch (RuntimeException ex) {
             logger.debug("Could not look for a waiting fire of '{}': {}", jobName, ex.getMessage());

@@ -10,6 +10,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.Sort;
 import org.springframework.data.jdbc.core.JdbcAggregateOperations;
@@ -18,6 +20,8 @@ import org.springframework.data.relational.core.query.Query;
 
 /** The attempts, page by page and one by one, as the management endpoint reads them. */
 public class ExecutionViews {
+
+    private static final Logger logger = LoggerFactory.getLogger(ExecutionViews.class);
 
     /** How many attempts past the first of a page a list counts, at most. */
     static final long COUNTED_BEYOND = 10_000;
@@ -111,6 +115,16 @@ public class ExecutionViews {
                 letters.isEmpty() ? null : letters.get(letters.size() - 1),
                 letters,
                 this.logs.apply(id).orElse(null),
-                this.waitingFor.apply(execution).orElse(null));
+                waitingFor(execution));
+    }
+
+    /** Why a due attempt waits, as its handler's limits say; an attempt's page shows without it if they cannot. */
+    private String waitingFor(ExecutionRecord execution) {
+        try {
+            return this.waitingFor.apply(execution).orElse(null);
+        } catch (RuntimeException ex) {
+            logger.debug("Could not read why attempt {} waits: {}", execution.id(), ex.getMessage());
+            return null;
+        }
     }
 }

@@ -27,6 +27,9 @@ public class LimitCommands {
     /** The most a concurrency limit set at run time may be. */
     static final int MOST_CONCURRENT = 100_000;
 
+    /** The longest text of a rate read. */
+    private static final int MOST_RATE_TEXT = 40;
+
     private final HandlerRegistry handlers;
 
     private final LimitStore store;
@@ -87,6 +90,10 @@ public class LimitCommands {
         }
         Rate newRate = parse(rate);
         Limit before = existing(name);
+        if (this.handlers.handler(name).isPresent() && !this.handlers.limits(name)) {
+            throw ManagementException.conflict("'" + name + "' declares no limit on this node, which claims its"
+                    + " attempts without looking at limits: declare a maxConcurrent or a rate first");
+        }
         int most = (maxConcurrent != null) ? maxConcurrent : before.maxConcurrent();
         Rate inForce = (rate != null) ? newRate : (before.rate() != null) ? Rate.parse(before.rate()) : null;
         this.store.set(
@@ -137,28 +144,20 @@ public class LimitCommands {
                 || !this.handlers.limits(attempt.jobName())) {
             return Optional.empty();
         }
-        Optional<Limit> found = limits().stream()
-                .filter((limit) -> limit.name().equals(attempt.jobName()))
-                .findFirst();
+        boolean perKey = this.handlers.perKey(attempt.jobName());
+        String key = perKey ? ((attempt.limitKey() != null) ? attempt.limitKey() : "") : null;
+        Optional<LimitStore.SlotState> found = this.store.slots(attempt.jobName(), key, this.clock.instant());
         if (found.isEmpty()) {
             return Optional.empty();
         }
-        Limit limit = found.get();
-        if (limit.maxConcurrent() > 0) {
-            if (limit.perKey()) {
-                String key = (attempt.limitKey() != null) ? attempt.limitKey() : "";
-                Optional<Limit.KeyUse> use =
-                        limit.keys().stream().filter((k) -> k.key().equals(key)).findFirst();
-                if (use.isPresent() && use.get().full()) {
-                    return Optional.of(
-                            "a slot: " + use.get().running() + " of " + limit.maxConcurrent() + " running of its key");
-                }
-            } else if (limit.running() >= limit.maxConcurrent()) {
-                return Optional.of("a slot: " + limit.running() + " of " + limit.maxConcurrent() + " running");
-            }
+        LimitStore.SlotState state = found.get();
+        if (state.maxConcurrent() > 0 && state.running() >= state.maxConcurrent()) {
+            return Optional.of("a slot: " + state.running() + " of " + state.maxConcurrent() + " running"
+                    + (perKey ? " of its key" : ""));
         }
-        if (limit.rate() != null && limit.tokens() != null && limit.tokens() < 1) {
-            return Optional.of("a token: the rate " + limit.rate() + " is used up");
+        if (state.ratePermits() > 0 && state.tokens() < 1) {
+            Rate rate = new Rate(state.ratePermits(), Duration.ofMillis(state.ratePeriodMillis()));
+            return Optional.of("a token: the rate " + rate.text() + " is used up");
         }
         return Optional.empty();
     }
@@ -228,6 +227,10 @@ public class LimitCommands {
     private static Rate parse(String rate) {
         if (rate == null || "none".equalsIgnoreCase(rate.strip())) {
             return null;
+        }
+        if (rate.length() > MOST_RATE_TEXT) {
+            throw ManagementException.badInput(
+                    "rate", "a rate is written in at most " + MOST_RATE_TEXT + " characters, such as 50/1s");
         }
         try {
             Rate parsed = Rate.parse(rate);

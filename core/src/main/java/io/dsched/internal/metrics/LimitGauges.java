@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,16 +22,18 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * {@code dsched.limit.running} (attempts running), {@code dsched.limit.max.concurrent} (the limit in
  * force, 0 for none), {@code dsched.limit.waiting} tagged {@code reason} {@code slot} (due attempts
  * waiting because the limit, or their key's, is full) or {@code token} (because the bucket is
- * empty), and {@code dsched.limit.tokens} (the bucket's tokens, for a handler with a rate). A series
- * exists for every handler this node declares with limits; its value is read from the database at
- * most once per refresh interval however often it is scraped, and a read that fails makes every
- * series NaN until one succeeds.
+ * empty), and {@code dsched.limit.tokens} (the bucket's tokens, NaN without a rate). A series exists
+ * for every handler this node declares with limits, from the start; its value is read from the
+ * database at most once per refresh interval however often it is scraped, and a read that fails
+ * makes every series NaN until one succeeds.
  */
 public final class LimitGauges implements MeterBinder, SmartInitializingSingleton {
 
     private static final Logger logger = LoggerFactory.getLogger(LimitGauges.class);
 
     private final Supplier<List<Limit>> limits;
+
+    private final Supplier<Collection<String>> declared;
 
     private final Duration refresh;
 
@@ -48,11 +51,14 @@ public final class LimitGauges implements MeterBinder, SmartInitializingSingleto
     /**
      * Creates the gauges.
      * @param limits reads the handlers' limits and their use
+     * @param declared the handlers this node declares with limits, each of which has its series
      * @param refresh how long a value read is used
      * @param clock the clock
      */
-    public LimitGauges(Supplier<List<Limit>> limits, Duration refresh, Clock clock) {
+    public LimitGauges(
+            Supplier<List<Limit>> limits, Supplier<Collection<String>> declared, Duration refresh, Clock clock) {
         this.limits = limits;
+        this.declared = declared;
         this.refresh = refresh;
         this.clock = clock;
     }
@@ -74,16 +80,13 @@ public final class LimitGauges implements MeterBinder, SmartInitializingSingleto
         if (registry == null) {
             return;
         }
-        read();
-        for (Limit limit : this.read.values()) {
-            if (limit.declaredMaxConcurrent() != null) {
-                register(registry, limit);
-            }
+        // from the declarations alone: a series exists whether or not the database answers
+        for (String job : this.declared.get()) {
+            register(registry, job);
         }
     }
 
-    private void register(MeterRegistry registry, Limit limit) {
-        String job = limit.name();
+    private void register(MeterRegistry registry, String job) {
         gauge(
                 registry,
                 "dsched.limit.running",
@@ -112,15 +115,13 @@ public final class LimitGauges implements MeterBinder, SmartInitializingSingleto
                 "token",
                 "Due attempts of the handler waiting because its rate's bucket is empty",
                 Limit::waitingForToken);
-        if (limit.declaredRate() != null) {
-            gauge(
-                    registry,
-                    "dsched.limit.tokens",
-                    job,
-                    null,
-                    "Tokens in the bucket of the handler's rate",
-                    (use) -> (use.tokens() != null) ? use.tokens() : Double.NaN);
-        }
+        gauge(
+                registry,
+                "dsched.limit.tokens",
+                job,
+                null,
+                "Tokens in the bucket of the handler's rate; NaN while it has none",
+                (use) -> (use.tokens() != null) ? use.tokens() : Double.NaN);
     }
 
     private void gauge(

@@ -195,8 +195,9 @@ final class QueueLane {
         long start = System.nanoTime();
         try {
             this.runner.run(attempt);
-            if (this.limits.maxConcurrent(attempt.jobName()) > 0) {
-                // its slot stays taken until its outcome is written: not behind the node's due fires
+            if (this.limits.limits(attempt.jobName())) {
+                // its slot stays taken until its outcome is written (a limit set at run time on a handler
+                // declared with a rate alone included): not behind the node's due fires
                 this.store.outcomes().hurry();
             }
         } catch (RuntimeException ex) {

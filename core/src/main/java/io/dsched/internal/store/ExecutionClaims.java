@@ -59,6 +59,18 @@ public final class ExecutionClaims {
     }
 
     /**
+     * Finds waiting attempts that have fallen due, in the order they are claimed, without locking
+     * or claiming them.
+     * @param now the current time
+     * @param limit how many at most
+     * @param names the jobs and handlers to look at
+     * @return the candidates: the higher priority first, then the oldest due
+     */
+    public List<ExecutionRecord> findDue(Instant now, int limit, Collection<String> names) {
+        return this.rows.findDue(now, limit, names);
+    }
+
+    /**
      * Tells whether due attempts are claimed with {@code FOR UPDATE SKIP LOCKED}.
      * @return {@code true} if they are
      */
@@ -82,7 +94,7 @@ public final class ExecutionClaims {
         // one conditional update per attempt: the first node to change the row has it
         ExecutionRepository repository = this.rows.repository;
         List<ExecutionRecord> claimed = new ArrayList<>();
-        for (ExecutionRecord candidate : repository.findDue(now, limit, names)) {
+        for (ExecutionRecord candidate : this.rows.findDue(now, limit, names)) {
             if (repository.claimWaiting(candidate.id(), candidate.status().name(), nodeId, now) == 1) {
                 claimed.add(candidate.claimedBy(nodeId, now));
             }

@@ -92,34 +92,6 @@ public interface ExecutionRepository extends CrudRepository<ExecutionRecord, Lon
     long countPendingOneOffs();
 
     /**
-     * Finds waiting attempts that have fallen due, in the order they are claimed: the higher
-     * priority first, then the oldest due, read as a bounded range per band of priorities (see
-     * {@code PriorityBands}).
-     * @param now the current time
-     * @param limit how many at most
-     * @param names the jobs and handlers to look at
-     * @return the candidates; each still has to be claimed
-     */
-    @Query("""
-            (SELECT * FROM dsched_execution
-              WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now AND job_name IN (:names)
-                AND priority > 0
-              ORDER BY priority DESC, due_at LIMIT :limit)
-            UNION ALL
-            (SELECT * FROM dsched_execution
-              WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now AND job_name IN (:names)
-                AND priority = 0
-              ORDER BY due_at LIMIT :limit)
-            UNION ALL
-            (SELECT * FROM dsched_execution
-              WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now AND job_name IN (:names)
-                AND priority < 0
-              ORDER BY priority DESC, due_at LIMIT :limit)
-            ORDER BY priority DESC, due_at LIMIT :limit
-            """)
-    List<ExecutionRecord> findDue(Instant now, int limit, Collection<String> names);
-
-    /**
      * Claims waiting attempts this transaction has locked with {@code SELECT ... FOR UPDATE SKIP
      * LOCKED}.
      * @return the number of rows changed

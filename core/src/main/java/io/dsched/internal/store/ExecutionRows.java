@@ -33,6 +33,11 @@ final class ExecutionRows {
 
     static final int COLUMNS = 16;
 
+    private static final String FIND_DUE = PriorityBands.union(
+            "*",
+            "status = 'RETRY_SCHEDULED' AND due_at <= :now AND job_name IN (:names)",
+            "status = 'SCHEDULED' AND due_at <= :now AND job_name IN (:names)");
+
     final JdbcTemplate jdbc;
 
     /** The same statements with named parameters; it keeps each one parsed once. */
@@ -66,6 +71,19 @@ final class ExecutionRows {
             throw new IllegalStateException("Inserted " + batch.size() + " attempts but got " + ids.size() + " ids");
         }
         return ids;
+    }
+
+    /**
+     * Finds waiting attempts that have fallen due, in the order they are claimed (the higher
+     * priority first, then the oldest due), without locking them: one range of the queue index per
+     * waiting status and band of priorities ({@link PriorityBands}).
+     * @param now the current time
+     * @param limit how many at most
+     * @param names the jobs and handlers to look at
+     * @return the candidates; each still has to be claimed
+     */
+    List<ExecutionRecord> findDue(Instant now, int limit, Collection<String> names) {
+        return this.named.query(FIND_DUE, dueParameters(now, limit, names), this::mapRow);
     }
 
     MapSqlParameterSource dueParameters(Instant now, int limit, Collection<String> names) {

@@ -20,6 +20,15 @@ final class LimitRows {
     /** The limits this node wrote to their rows, by target. */
     private final Map<String, Limits> written = new ConcurrentHashMap<>();
 
+    /**
+     * When this node last found a target's row set at run time, and wrote nothing: it tries again a
+     * while later, so that once the row is reset it holds this node's declaration again.
+     */
+    private final Map<String, Long> heldSince = new ConcurrentHashMap<>();
+
+    /** How long a node leaves a row set at run time before it looks whether it may write it again. */
+    private static final long LOOK_AGAIN_NANOS = Duration.ofMinutes(1).toNanos();
+
     LimitRows(ExecutionRows rows) {
         this.rows = rows;
     }
@@ -29,11 +38,21 @@ final class LimitRows {
         if (limits.equals(this.written.get(name))) {
             return;
         }
+        Long held = this.heldSince.get(name);
+        if (held != null && System.nanoTime() - held < LOOK_AGAIN_NANOS) {
+            return;
+        }
         String update = this.rows.tables.sql(
                 "UPDATE dsched_limit SET max_concurrent = ?, rate_permits = ?, rate_period_ms = ? WHERE name = ?"
                         + " AND set_by IS NULL");
         Object[] values = {limits.maxConcurrent(), limits.ratePermits(), limits.ratePeriodMillis(), name};
-        if (this.rows.jdbc.update(update, values) == 0 && !exists(name)) {
+        boolean wrote = this.rows.jdbc.update(update, values) == 1;
+        if (!wrote && exists(name)) {
+            // set at run time: not this node's to overwrite
+            this.heldSince.put(name, System.nanoTime());
+            return;
+        }
+        if (!wrote) {
             try {
                 // a new bucket is full
                 this.rows.jdbc.update(
@@ -47,10 +66,14 @@ final class LimitRows {
                         limits.ratePeriodMillis(),
                         (double) limits.ratePermits());
             } catch (DuplicateKeyException ex) {
-                // another node wrote it meanwhile, with its own limits
-                this.rows.jdbc.update(update, values);
+                // another node wrote it meanwhile, with its own limits, or an admin set it
+                if (this.rows.jdbc.update(update, values) == 0) {
+                    this.heldSince.put(name, System.nanoTime());
+                    return;
+                }
             }
         }
+        this.heldSince.remove(name);
         this.written.put(name, limits);
     }
 
@@ -80,6 +103,7 @@ final class LimitRows {
     /** Forgets that this node wrote a target's row, which is gone: the next claim writes it again. */
     void forget(String name) {
         this.written.remove(name);
+        this.heldSince.remove(name);
     }
 
     /**

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 
 /**
@@ -56,10 +58,11 @@ public final class LimitStore {
                 .addValue("names", limits.stream().map(LimitRow::name).toList())
                 .addValue("now", this.rows.dialect.bindable(now));
         Map<String, Map<String, long[]>> byKey = new HashMap<>();
-        this.rows.named.query(this.rows.tables.sql(RUNNING), names, (row) -> {
+        // the named template names the cluster's tables itself
+        this.rows.named.query(RUNNING, names, (row) -> {
             count(byKey, row)[0] += row.getLong("attempts");
         });
-        this.rows.named.query(this.rows.tables.sql(WAITING), names, (row) -> {
+        this.rows.named.query(WAITING, names, (row) -> {
             count(byKey, row)[1] += row.getLong("attempts");
         });
         List<LimitUse> uses = new ArrayList<>(limits.size());
@@ -82,13 +85,75 @@ public final class LimitStore {
      */
     public void set(String name, int maxConcurrent, int ratePermits, Duration ratePeriod, String actor, Instant now) {
         LimitRows.Limits limits = new LimitRows.Limits(maxConcurrent, ratePermits, ratePeriod);
-        if (!update(name, limits, actor, now)) {
-            // no node has claimed the target's attempts yet: its row is written first, full
-            this.limitRows.write(name, limits);
-            this.limitRows.forget(name);
-            update(name, limits, actor, now);
+        if (update(name, limits, actor, now)) {
+            return;
+        }
+        try {
+            // no node has claimed the target's attempts yet: its row is written, its bucket full
+            this.rows.jdbc.update(
+                    this.rows.tables.sql("INSERT INTO dsched_limit (name, max_concurrent, rate_permits, rate_period_ms,"
+                            + " tokens, refilled_at, created_at, set_by, set_at) VALUES (?, ?, ?, ?, ?, "
+                            + this.rows.dialect.currentTimestampSql() + ", "
+                            + this.rows.dialect.currentTimestampSql() + ", ?, ?)"),
+                    name,
+                    maxConcurrent,
+                    ratePermits,
+                    limits.ratePeriodMillis(),
+                    (double) ratePermits,
+                    actor,
+                    this.rows.dialect.bindable(now));
+        } catch (DuplicateKeyException ex) {
+            // a node wrote its declared limits meanwhile
+            if (!update(name, limits, actor, now)) {
+                throw new IllegalStateException("The limits of '" + name + "' could not be written", ex);
+            }
         }
     }
+
+    /**
+     * Reads what decides whether an attempt of a target may be claimed now: the limits in force,
+     * the attempts running (of one key, for a limit by key) and the bucket's tokens.
+     * @param name the target
+     * @param key the attempt's key, for a limit counted by key, or {@code null}
+     * @param now the time, for the bucket's tokens
+     * @return the state, or empty if the target has no row
+     */
+    public Optional<SlotState> slots(String name, String key, Instant now) {
+        List<LimitRow> found = this.rows.jdbc.query(
+                this.rows.tables.sql(ROWS.replace("ORDER BY name", "WHERE name = ?")), this::limitRow, name);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        LimitRow row = found.get(0);
+        Long running = (key == null)
+                ? this.rows.jdbc.queryForObject(
+                        this.rows.tables.sql(
+                                "SELECT COUNT(*) FROM dsched_execution WHERE status = 'RUNNING' AND job_name = ?"),
+                        Long.class,
+                        name)
+                : this.rows.jdbc.queryForObject(
+                        this.rows.tables.sql("SELECT COUNT(*) FROM dsched_execution WHERE status = 'RUNNING'"
+                                + " AND job_name = ? AND COALESCE(limit_key, '') = ?"),
+                        Long.class,
+                        name,
+                        key);
+        return Optional.of(new SlotState(
+                row.maxConcurrent(),
+                row.ratePermits(),
+                row.ratePeriodMillis(),
+                row.tokensAt(now),
+                (running != null) ? running : 0));
+    }
+
+    /**
+     * What decides whether an attempt of a target may be claimed now.
+     * @param maxConcurrent the most running at once in force (of the key), or 0
+     * @param ratePermits the rate's permits, or 0
+     * @param ratePeriodMillis the rate's period, or 0
+     * @param tokens the tokens in the bucket now
+     * @param running the attempts running (of the key)
+     */
+    public record SlotState(int maxConcurrent, int ratePermits, long ratePeriodMillis, double tokens, long running) {}
 
     /**
      * Takes a target's limits back to those declared, which this node writes to its row.

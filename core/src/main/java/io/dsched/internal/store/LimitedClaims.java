@@ -88,7 +88,7 @@ final class LimitedClaims {
             String nodeId, Supplier<Instant> clock, int limit, String name, LimitRows.Limits limits, boolean perKey) {
         ExecutionRepository repository = this.rows.repository;
         // no lock taken while nothing of the target is due
-        if (repository.findDue(clock.get(), 1, List.of(name)).isEmpty()) {
+        if (this.rows.findDue(clock.get(), 1, List.of(name)).isEmpty()) {
             return List.of();
         }
         this.limitRows.write(name, limits);
@@ -130,7 +130,7 @@ final class LimitedClaims {
                     room = Math.min(room, row.maxConcurrent() - ((running != null) ? running : 0));
                 }
                 if (room > 0) {
-                    for (ExecutionRecord candidate : repository.findDue(at, room, List.of(name))) {
+                    for (ExecutionRecord candidate : this.rows.findDue(at, room, List.of(name))) {
                         claim(candidate, nodeId, at, attempts);
                     }
                 }
@@ -197,11 +197,11 @@ final class LimitedClaims {
                 .dueParameters(at, limit, List.of(name))
                 .addValue("full", full)
                 .addValue("read", read);
+        String where = "due_at <= :now AND job_name IN (:names)"
+                + (full.isEmpty() ? "" : " AND COALESCE(limit_key, '') NOT IN (:full)")
+                + (read.isEmpty() ? "" : " AND id NOT IN (:read)");
         String sql = PriorityBands.union(
-                "*",
-                "status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now AND job_name IN (:names)"
-                        + (full.isEmpty() ? "" : " AND COALESCE(limit_key, '') NOT IN (:full)")
-                        + (read.isEmpty() ? "" : " AND id NOT IN (:read)"));
+                "*", "status = 'RETRY_SCHEDULED' AND " + where, "status = 'SCHEDULED' AND " + where);
         return this.rows.named.query(sql, parameters, this.rows::mapRow);
     }
 

@@ -49,10 +49,25 @@ class LimitGaugesTests {
             limit("elsewhere", 2, null, null, 0, 0, 0, null)));
 
     @Test
+    void theSeriesExistWhileTheDatabaseDoesNotAnswer() {
+        this.limits.set(null);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        LimitGauges gauges = new LimitGauges(this::read, () -> List.of("capture"), Duration.ofSeconds(10), this.clock);
+        gauges.bindTo(registry);
+        gauges.afterSingletonsInstantiated();
+
+        assertThat(gauge(registry, "dsched.limit.running", "capture", null)).isNaN();
+        assertThat(gauge(registry, "dsched.limit.waiting", "capture", "slot")).isNaN();
+    }
+
+    @Test
     void eachHandlerDeclaredWithLimitsHasItsSeriesReadOncePerRefresh() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        LimitGauges gauges = new LimitGauges(this::read, Duration.ofSeconds(10), this.clock);
+        LimitGauges gauges =
+                new LimitGauges(this::read, () -> List.of("capture", "rebuild"), Duration.ofSeconds(10), this.clock);
         gauges.bindTo(registry);
+        // registered from the declarations, read at the first scrape
+        assertThat(this.reads).hasValue(0);
 
         assertThat(gauge(registry, "dsched.limit.running", "capture", null)).isEqualTo(2);
         assertThat(gauge(registry, "dsched.limit.max.concurrent", "capture", null))
@@ -61,9 +76,9 @@ class LimitGaugesTests {
         assertThat(gauge(registry, "dsched.limit.waiting", "capture", "token")).isZero();
         assertThat(gauge(registry, "dsched.limit.tokens", "capture", null)).isEqualTo(12.5);
         assertThat(gauge(registry, "dsched.limit.running", "rebuild", null)).isEqualTo(1);
-        assertThat(registry.find("dsched.limit.tokens").tag("job", "rebuild").gauge())
+        assertThat(gauge(registry, "dsched.limit.tokens", "rebuild", null))
                 .as("no rate, no bucket")
-                .isNull();
+                .isNaN();
         assertThat(registry.find("dsched.limit.running").tag("job", "elsewhere").gauge())
                 .isNull();
         assertThat(this.reads).hasValue(1);
