@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,16 +28,12 @@ public final class GroupGauges implements MeterBinder, SmartInitializingSingleto
 
     private final Supplier<List<GroupLiveness.Group>> groups;
 
-    private final Duration refresh;
-
-    private final Clock clock;
+    private final RefreshWindow window;
 
     /** The live nodes of each group as last read, NaN after a failed read. */
     private final Map<String, Double> liveNodes = new ConcurrentHashMap<>();
 
     private volatile MeterRegistry registry;
-
-    private Instant readAt;
 
     /**
      * Creates the gauges.
@@ -48,8 +43,7 @@ public final class GroupGauges implements MeterBinder, SmartInitializingSingleto
      */
     public GroupGauges(Supplier<List<GroupLiveness.Group>> groups, Duration refresh, Clock clock) {
         this.groups = groups;
-        this.refresh = refresh;
-        this.clock = clock;
+        this.window = new RefreshWindow(refresh, clock);
     }
 
     @Override
@@ -78,14 +72,13 @@ public final class GroupGauges implements MeterBinder, SmartInitializingSingleto
     }
 
     private synchronized void refreshIfDue() {
-        Instant now = this.clock.instant();
-        if (this.readAt == null || !now.isBefore(this.readAt.plus(this.refresh))) {
+        if (this.window.due()) {
             read();
         }
     }
 
     private synchronized void read() {
-        this.readAt = this.clock.instant();
+        this.window.read();
         try {
             // not registered here: a read may run while the registry is scraped
             for (GroupLiveness.Group group : this.groups.get()) {

@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -35,9 +34,7 @@ public final class LimitGauges implements MeterBinder, SmartInitializingSingleto
 
     private final Supplier<Collection<String>> declared;
 
-    private final Duration refresh;
-
-    private final Clock clock;
+    private final RefreshWindow window;
 
     /** The limits as last read, by handler; empty after a failed read. */
     private final Map<String, Limit> read = new ConcurrentHashMap<>();
@@ -45,8 +42,6 @@ public final class LimitGauges implements MeterBinder, SmartInitializingSingleto
     private volatile boolean failed;
 
     private volatile MeterRegistry registry;
-
-    private Instant readAt;
 
     /**
      * Creates the gauges.
@@ -59,8 +54,7 @@ public final class LimitGauges implements MeterBinder, SmartInitializingSingleto
             Supplier<List<Limit>> limits, Supplier<Collection<String>> declared, Duration refresh, Clock clock) {
         this.limits = limits;
         this.declared = declared;
-        this.refresh = refresh;
-        this.clock = clock;
+        this.window = new RefreshWindow(refresh, clock);
     }
 
     @Override
@@ -147,14 +141,13 @@ public final class LimitGauges implements MeterBinder, SmartInitializingSingleto
     }
 
     private synchronized void refreshIfDue() {
-        Instant now = this.clock.instant();
-        if (this.readAt == null || !now.isBefore(this.readAt.plus(this.refresh))) {
+        if (this.window.due()) {
             read();
         }
     }
 
     private synchronized void read() {
-        this.readAt = this.clock.instant();
+        this.window.read();
         try {
             // not registered here: a read may run while the registry is scraped
             for (Limit limit : this.limits.get()) {
