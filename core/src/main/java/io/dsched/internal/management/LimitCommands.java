@@ -78,7 +78,8 @@ public class LimitCommands {
      * @param rate the rate, such as {@code "50/1s"}, {@code "none"} for none; or {@code null}
      * @param actor who sets it
      * @return what changed
-     * @throws ManagementException (400) for a value out of range, (404) for a handler without limits
+     * @throws ManagementException (400) for a value out of range, (404) for a handler without limits,
+     *     (409) for one this node declares without limits
      */
     public Change set(String name, Integer maxConcurrent, String rate, String actor) {
         if (maxConcurrent == null && rate == null) {
@@ -89,11 +90,11 @@ public class LimitCommands {
                     "maxConcurrent", "the most attempts running at once is 0 (none) to " + MOST_CONCURRENT);
         }
         Rate newRate = parse(rate);
-        Limit before = existing(name);
         if (this.handlers.handler(name).isPresent() && !this.handlers.limits(name)) {
             throw ManagementException.conflict("'" + name + "' declares no limit on this node, which claims its"
                     + " attempts without looking at limits: declare a maxConcurrent or a rate first");
         }
+        Limit before = existing(name);
         int most = (maxConcurrent != null) ? maxConcurrent : before.maxConcurrent();
         Rate inForce = (rate != null) ? newRate : (before.rate() != null) ? Rate.parse(before.rate()) : null;
         this.store.set(

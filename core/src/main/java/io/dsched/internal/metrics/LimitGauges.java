@@ -36,7 +36,7 @@ public final class LimitGauges implements MeterBinder, SmartInitializingSingleto
 
     private final RefreshWindow window;
 
-    /** The limits as last read, by handler; empty after a failed read. */
+    /** The limits as last read, by handler; NaN is shown in their place after a failed read. */
     private final Map<String, Limit> read = new ConcurrentHashMap<>();
 
     private volatile boolean failed;

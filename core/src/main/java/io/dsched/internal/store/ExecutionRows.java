@@ -33,11 +33,6 @@ final class ExecutionRows {
 
     static final int COLUMNS = 16;
 
-    private static final String FIND_DUE = PriorityBands.union(
-            "*",
-            "status = 'RETRY_SCHEDULED' AND due_at <= :now AND job_name IN (:names)",
-            "status = 'SCHEDULED' AND due_at <= :now AND job_name IN (:names)");
-
     final JdbcTemplate jdbc;
 
     /** The same statements with named parameters; it keeps each one parsed once. */
@@ -49,12 +44,16 @@ final class ExecutionRows {
 
     final ExecutionRepository repository;
 
+    /** The read of due attempts in claim order: see {@link #findDue}. */
+    private final String findDue;
+
     ExecutionRows(JdbcTemplate jdbc, ClusterTables tables, SqlDialect dialect, ExecutionRepository repository) {
         this.jdbc = jdbc;
         this.named = tables.named(jdbc);
         this.tables = tables;
         this.dialect = dialect;
         this.repository = repository;
+        this.findDue = PriorityBands.union("*", dialect.waiting("due_at <= :now AND job_name IN (:names)"));
     }
 
     /** One JDBC batch of the insert that asks the driver for the ids it gave. */
@@ -76,14 +75,14 @@ final class ExecutionRows {
     /**
      * Finds waiting attempts that have fallen due, in the order they are claimed (the higher
      * priority first, then the oldest due), without locking them: one range of the queue index per
-     * waiting status and band of priorities ({@link PriorityBands}).
+     * band of priorities ({@link PriorityBands}), and per waiting status where the index leads with it.
      * @param now the current time
      * @param limit how many at most
      * @param names the jobs and handlers to look at
      * @return the candidates; each still has to be claimed
      */
     List<ExecutionRecord> findDue(Instant now, int limit, Collection<String> names) {
-        return this.named.query(FIND_DUE, dueParameters(now, limit, names), this::mapRow);
+        return this.named.query(this.findDue, dueParameters(now, limit, names), this::mapRow);
     }
 
     MapSqlParameterSource dueParameters(Instant now, int limit, Collection<String> names) {

@@ -200,8 +200,7 @@ final class LimitedClaims {
         String where = "due_at <= :now AND job_name IN (:names)"
                 + (full.isEmpty() ? "" : " AND COALESCE(limit_key, '') NOT IN (:full)")
                 + (read.isEmpty() ? "" : " AND id NOT IN (:read)");
-        String sql = PriorityBands.union(
-                "*", "status = 'RETRY_SCHEDULED' AND " + where, "status = 'SCHEDULED' AND " + where);
+        String sql = PriorityBands.union("*", this.rows.dialect.waiting(where));
         return this.rows.named.query(sql, parameters, this.rows::mapRow);
     }
 

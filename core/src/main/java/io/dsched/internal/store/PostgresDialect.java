@@ -53,6 +53,11 @@ final class PostgresDialect extends SqlDialect {
             RETURNING *
             """;
 
+    @Override
+    String[] waiting(String where) {
+        return new String[] {"status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND " + where};
+    }
+
     /** The insert of a batch from one array per column: see {@link #insertArrays}. */
     private static final String INSERT_ARRAYS =
             ExecutionRows.INSERT.substring(0, ExecutionRows.INSERT.indexOf("VALUES")) + """

@@ -71,6 +71,18 @@ public abstract sealed class SqlDialect permits PostgresDialect, MySqlDialect, H
     public abstract String lockClockSql();
 
     /**
+     * The conditions of the waiting attempts, one read of the queue index each: one per waiting
+     * status where the index leads with the status (MySQL, MariaDB, H2), so that each read is a
+     * range in due order; one for both where the index holds the waiting attempts alone
+     * (PostgreSQL's partial index), where a condition per status would be a filter.
+     * @param where what else every read asks, such as {@code due_at <= :now}
+     * @return the conditions
+     */
+    String[] waiting(String where) {
+        return new String[] {"status = 'RETRY_SCHEDULED' AND " + where, "status = 'SCHEDULED' AND " + where};
+    }
+
+    /**
      * Tells whether the database can lock rows passing over those another transaction holds
      * ({@code FOR UPDATE SKIP LOCKED}), so that due attempts and triggers are claimed in batches.
      * @return {@code true} if it can, as PostgreSQL and MySQL can

@@ -864,7 +864,12 @@ abstract class AbstractManagementEndpointTests {
         assertThat(this.client
                         .post("/limits/mailer/set", "admin", "{\"maxConcurrent\":\"2\"}")
                         .status())
-                .as("a handler without limits")
+                .as("a handler this node declares without limits, which it claims without them")
+                .isEqualTo(409);
+        assertThat(this.client
+                        .post("/limits/nosuch/set", "admin", "{\"maxConcurrent\":\"2\"}")
+                        .status())
+                .as("no handler of that name")
                 .isEqualTo(404);
         assertThat(this.client.post("/limits/capture/grow", "admin", "{}").status())
                 .isEqualTo(404);
