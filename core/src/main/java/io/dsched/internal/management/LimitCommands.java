@@ -176,27 +176,27 @@ public class LimitCommands {
         Rate declaredRate = this.handlers.rate(name);
         boolean perKey = this.handlers.perKey(name);
         if (use == null) {
-            // declared here, and no node has claimed its attempts yet
-            return new Limit(
+            // declared here, and no node has claimed its attempts yet: the declared limits, a full bucket
+            int permits = (declaredRate != null) ? declaredRate.permits() : 0;
+            use = new LimitUse(
                     name,
                     this.handlers.maxConcurrent(name),
-                    text(declaredRate),
-                    declaredMost.orElse(null),
-                    text(declaredRate),
-                    perKey,
+                    permits,
+                    (declaredRate != null) ? declaredRate.period() : null,
+                    permits,
                     null,
                     null,
                     0,
                     0,
                     0,
                     0,
-                    (declaredRate != null) ? (double) declaredRate.permits() : null,
                     List.of());
         }
         Rate rate = (use.ratePermits() > 0) ? new Rate(use.ratePermits(), use.ratePeriod()) : null;
+        int most = use.maxConcurrent();
         return new Limit(
                 name,
-                use.maxConcurrent(),
+                most,
                 text(rate),
                 declaredMost.orElse(null),
                 text(declaredRate),
@@ -210,10 +210,7 @@ public class LimitCommands {
                 (rate != null) ? Math.floor(use.tokens() * 10) / 10 : null,
                 use.keys().stream()
                         .map((key) -> new Limit.KeyUse(
-                                key.key(),
-                                key.running(),
-                                key.waiting(),
-                                use.maxConcurrent() > 0 && key.running() >= use.maxConcurrent()))
+                                key.key(), key.running(), key.waiting(), most > 0 && key.running() >= most))
                         .toList());
     }
 

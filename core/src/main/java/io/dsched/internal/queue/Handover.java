@@ -32,16 +32,13 @@ final class Handover {
      * slot or token from their claim first (a limited handler's), so that no node keeps them from
      * running while the rest of the cluster waits for them; then the higher priority, then in the
      * order they were handed over, so that an attempt of a high priority claimed behind a backlog of
-     * low ones starts at the next free worker.
-     * @param limited whether an attempt is a limited handler's
-     * @return the order, for the workers' queue
+     * low ones starts at the next free worker. Whether an attempt holds a slot is told once, as it
+     * is handed over, not at each comparison the queue makes under its lock.
      */
-    static Comparator<Runnable> order(Predicate<ExecutionRecord> limited) {
-        return Comparator.comparing(
-                        (Runnable task) -> !(task instanceof Claimed claimed && limited.test(claimed.attempt)))
-                .thenComparing(Comparator.comparingInt(Handover::priority).reversed())
-                .thenComparingLong(Handover::sequence);
-    }
+    static final Comparator<Runnable> ORDER = Comparator.comparing(
+                    (Runnable task) -> !(task instanceof Claimed claimed && claimed.holdsSlot))
+            .thenComparing(Comparator.comparingInt(Handover::priority).reversed())
+            .thenComparingLong(Handover::sequence);
 
     private static final AtomicLong SEQUENCE = new AtomicLong();
 
@@ -59,6 +56,8 @@ final class Handover {
 
     private final Consumer<ExecutionRecord> putBack;
 
+    private final Predicate<ExecutionRecord> holdsSlot;
+
     /**
      * Creates a handover.
      * @param workers run the attempts
@@ -67,6 +66,8 @@ final class Handover {
      * @param hold marks an attempt as in flight on this node
      * @param letGo marks it as no longer in flight
      * @param putBack makes an attempt this node will not run wait again, for any node to claim
+     * @param holdsSlot whether an attempt holds a cluster-wide slot or token from its claim (a
+     *     limited handler's), which puts it first in the workers' queue ({@link #ORDER})
      */
     Handover(
             Executor workers,
@@ -74,7 +75,9 @@ final class Handover {
             Intake intake,
             LongConsumer hold,
             LongConsumer letGo,
-            Consumer<ExecutionRecord> putBack) {
+            Consumer<ExecutionRecord> putBack,
+            Predicate<ExecutionRecord> holdsSlot) {
+        this.holdsSlot = holdsSlot;
         this.workers = workers;
         this.waiting = waiting;
         this.intake = intake;
@@ -94,7 +97,7 @@ final class Handover {
             ExecutionRecord attempt = attempts.get(i);
             this.hold.accept(attempt.id());
             try {
-                this.workers.execute(new Claimed(attempt, run));
+                this.workers.execute(new Claimed(attempt, run, this.holdsSlot.test(attempt)));
             } catch (RejectedExecutionException ex) {
                 giveBack(attempts.subList(i, attempts.size()));
                 return i;
@@ -165,11 +168,14 @@ final class Handover {
 
         private final Consumer<ExecutionRecord> run;
 
+        private final boolean holdsSlot;
+
         private final long sequence = SEQUENCE.getAndIncrement();
 
-        Claimed(ExecutionRecord attempt, Consumer<ExecutionRecord> run) {
+        Claimed(ExecutionRecord attempt, Consumer<ExecutionRecord> run, boolean holdsSlot) {
             this.attempt = attempt;
             this.run = run;
+            this.holdsSlot = holdsSlot;
         }
 
         @Override

@@ -133,13 +133,17 @@ final class QueueLane {
                 this.threads,
                 0,
                 TimeUnit.MILLISECONDS,
-                new PriorityBlockingQueue<>(
-                        Math.max(1, 4 * this.threads),
-                        Handover.order((attempt) -> this.limits.limits(attempt.jobName()))),
+                new PriorityBlockingQueue<>(Math.max(1, 4 * this.threads), Handover.ORDER),
                 this.workerThreads.factory(threadName("dsched-queue-")));
         this.workers = pool;
-        this.handover =
-                new Handover(pool, pool.getQueue(), this.intake, this.runner::hold, this.runner::letGo, this::putBack);
+        this.handover = new Handover(
+                pool,
+                pool.getQueue(),
+                this.intake,
+                this.runner::hold,
+                this.runner::letGo,
+                this::putBack,
+                (attempt) -> this.limits.limits(attempt.jobName()));
         this.accepting = true;
         this.poller = new Thread(this::poll, threadName("dsched-queue-poller"));
         this.poller.setDaemon(true);

@@ -1,7 +1,6 @@
 package io.dsched.internal.store;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.dao.DuplicateKeyException;
@@ -81,23 +80,6 @@ final class LimitRows {
         Integer rows = this.rows.jdbc.queryForObject(
                 this.rows.tables.sql("SELECT COUNT(*) FROM dsched_limit WHERE name = ?"), Integer.class, name);
         return rows != null && rows > 0;
-    }
-
-    /**
-     * A bucket's tokens at a time: refilled evenly since its last refill, up to its permits.
-     * @param tokens the tokens at the last refill
-     * @param permits the most it holds, refilled per period; 0 for no rate
-     * @param periodMillis the period
-     * @param refilledAt the last refill
-     * @param at the time
-     * @return the tokens
-     */
-    static double tokensAt(double tokens, int permits, long periodMillis, Instant refilledAt, Instant at) {
-        if (permits <= 0 || periodMillis <= 0 || refilledAt == null) {
-            return tokens;
-        }
-        double elapsedMillis = Math.max(0, Duration.between(refilledAt, at).toNanos() / 1e6);
-        return Math.min(permits, tokens + elapsedMillis * permits / periodMillis);
     }
 
     /** Forgets that this node wrote a target's row, which is gone: the next claim writes it again. */

@@ -19,10 +19,13 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
  */
 public final class LimitStore {
 
-    private static final String ROWS = """
-            SELECT name, max_concurrent, rate_permits, rate_period_ms, tokens, refilled_at, set_by, set_at
-              FROM dsched_limit ORDER BY name
-            """;
+    /** The columns of a row, as {@link LimitRow#read} reads them. */
+    static final String COLUMNS =
+            "name, max_concurrent, rate_permits, rate_period_ms, tokens, refilled_at, set_by, set_at";
+
+    private static final String ROWS = "SELECT " + COLUMNS + " FROM dsched_limit ORDER BY name";
+
+    private static final String ROW = "SELECT " + COLUMNS + " FROM dsched_limit WHERE name = ?";
 
     private static final String RUNNING = """
             SELECT job_name, limit_key, COUNT(*) AS attempts FROM dsched_execution
@@ -119,8 +122,7 @@ public final class LimitStore {
      * @return the state, or empty if the target has no row
      */
     public Optional<SlotState> slots(String name, String key, Instant now) {
-        List<LimitRow> found = this.rows.jdbc.query(
-                this.rows.tables.sql(ROWS.replace("ORDER BY name", "WHERE name = ?")), this::limitRow, name);
+        List<LimitRow> found = this.rows.jdbc.query(this.rows.tables.sql(ROW), this::limitRow, name);
         if (found.isEmpty()) {
             return Optional.empty();
         }
@@ -194,18 +196,10 @@ public final class LimitStore {
     }
 
     private LimitRow limitRow(ResultSet row, int number) throws SQLException {
-        return new LimitRow(
-                row.getString("name"),
-                row.getInt("max_concurrent"),
-                row.getInt("rate_permits"),
-                row.getLong("rate_period_ms"),
-                row.getDouble("tokens"),
-                this.rows.dialect.readInstant(row, "refilled_at"),
-                row.getString("set_by"),
-                this.rows.dialect.readInstant(row, "set_at"));
+        return LimitRow.read(this.rows, row);
     }
 
-    /** A row of {@code dsched_limit}. */
+    /** A row of {@code dsched_limit}: its limits, its bucket as last refilled, and who set it. */
     record LimitRow(
             String name,
             int maxConcurrent,
@@ -216,8 +210,26 @@ public final class LimitStore {
             String setBy,
             Instant setAt) {
 
+        static LimitRow read(ExecutionRows rows, ResultSet row) throws SQLException {
+            return new LimitRow(
+                    row.getString("name"),
+                    row.getInt("max_concurrent"),
+                    row.getInt("rate_permits"),
+                    row.getLong("rate_period_ms"),
+                    row.getDouble("tokens"),
+                    rows.dialect.readInstant(row, "refilled_at"),
+                    row.getString("set_by"),
+                    rows.dialect.readInstant(row, "set_at"));
+        }
+
+        /** The bucket's tokens at a time: refilled evenly since its last refill, up to its permits. */
         double tokensAt(Instant at) {
-            return LimitRows.tokensAt(this.tokens, this.ratePermits, this.ratePeriodMillis, this.refilledAt, at);
+            if (this.ratePermits <= 0 || this.ratePeriodMillis <= 0 || this.refilledAt == null) {
+                return this.tokens;
+            }
+            double elapsedMillis =
+                    Math.max(0, Duration.between(this.refilledAt, at).toNanos() / 1e6);
+            return Math.min(this.ratePermits, this.tokens + elapsedMillis * this.ratePermits / this.ratePeriodMillis);
         }
     }
 }

@@ -1,8 +1,6 @@
 package io.dsched.internal.store;
 
 import io.dsched.execution.ExecutionRecord;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -69,8 +67,7 @@ final class LimitedClaims {
         this.transactions = new TransactionTemplate(transactions.getTransactionManager());
         // MySQL and MariaDB would otherwise count from the snapshot of the transaction's first read
         this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
-        this.lock = rows.tables.sql("SELECT max_concurrent, rate_permits, rate_period_ms, tokens, refilled_at"
-                + " FROM dsched_limit WHERE name = ? FOR UPDATE");
+        this.lock = rows.tables.sql("SELECT " + LimitStore.COLUMNS + " FROM dsched_limit WHERE name = ? FOR UPDATE");
     }
 
     /**
@@ -93,12 +90,13 @@ final class LimitedClaims {
         }
         this.limitRows.write(name, limits);
         List<ExecutionRecord> claimed = this.transactions.execute((tx) -> {
-            List<Row> locked = this.rows.jdbc.query(this.lock, this::row, name);
+            List<LimitStore.LimitRow> locked =
+                    this.rows.jdbc.query(this.lock, (row, number) -> LimitStore.LimitRow.read(this.rows, row), name);
             if (locked.isEmpty()) {
                 // the row is gone: without it nothing is locked, so nothing is claimed until it is back
                 return null;
             }
-            Row row = locked.get(0);
+            LimitStore.LimitRow row = locked.get(0);
             // the bucket's time only goes forward, whichever node's clock last refilled it, in the
             // milliseconds the row keeps on MySQL; claims are stamped, and found due, by this node's
             // clock, so that nothing starts before its time here
@@ -210,23 +208,5 @@ final class LimitedClaims {
         }
         attempts.add(candidate.claimedBy(nodeId, at));
         return true;
-    }
-
-    private Row row(ResultSet row, int number) throws SQLException {
-        return new Row(
-                row.getInt("max_concurrent"),
-                row.getInt("rate_permits"),
-                row.getLong("rate_period_ms"),
-                row.getDouble("tokens"),
-                this.rows.dialect.readInstant(row, "refilled_at"));
-    }
-
-    /** A locked row: its limits, and its bucket as last refilled. */
-    private record Row(int maxConcurrent, int ratePermits, long ratePeriodMillis, double tokens, Instant refilledAt) {
-
-        /** The bucket's tokens at a time, refilled since, up to its permits. */
-        double tokensAt(Instant at) {
-            return LimitRows.tokensAt(this.tokens, this.ratePermits, this.ratePeriodMillis, this.refilledAt, at);
-        }
     }
 }

@@ -95,10 +95,16 @@ class HandoverTests {
         claim(this.intake, 4, claim.size());
         List<Long> tried = new ArrayList<>();
         Handover handover = new Handover(
-                workersTaking(0), this.waiting, this.intake, this.held::add, this.held::remove, (attempt) -> {
+                workersTaking(0),
+                this.waiting,
+                this.intake,
+                this.held::add,
+                this.held::remove,
+                (attempt) -> {
                     tried.add(attempt.id());
                     throw new IllegalStateException("database unreachable");
-                });
+                },
+                (attempt) -> false);
 
         assertThat(handover.handOver(claim, (attempt) -> this.ran.add(attempt.id())))
                 .isZero();
@@ -115,8 +121,7 @@ class HandoverTests {
     void theWorkersTakeTheAttemptsHeldReadyOfLimitedHandlersFirstThenByPriorityThenInTheOrderTheyCame() {
         // the lane's queue: an attempt of a high priority claimed behind a backlog starts first, and an
         // attempt holding a cluster-wide slot before either
-        this.waiting = new PriorityBlockingQueue<>(
-                8, Handover.order((attempt) -> attempt.jobName().equals("mutex")));
+        this.waiting = new PriorityBlockingQueue<>(8, Handover.ORDER);
         List<ExecutionRecord> backlog = claim(1, 2, 3);
         ExecutionRecord urgent = claim(4).get(0).queued(10, null);
         ExecutionRecord raised = claim(5).get(0).queued(5, null);
@@ -139,7 +144,8 @@ class HandoverTests {
                 this.intake,
                 this.held::add,
                 this.held::remove,
-                (attempt) -> this.putBack.add(attempt.id()));
+                (attempt) -> this.putBack.add(attempt.id()),
+                (attempt) -> attempt.jobName().equals("mutex"));
     }
 
     /** Workers that accept {@code count} attempts into their queue, then refuse, as a pool shut down does. */
