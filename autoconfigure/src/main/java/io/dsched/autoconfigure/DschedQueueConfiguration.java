@@ -1,5 +1,6 @@
 package io.dsched.autoconfigure;
 
+import io.dsched.execution.LoadSignal;
 import io.dsched.internal.cluster.DatabaseClock;
 import io.dsched.internal.engine.GracefulShutdown;
 import io.dsched.internal.engine.WorkerThreads;
@@ -17,6 +18,7 @@ import io.dsched.internal.queue.NoticeListener;
 import io.dsched.internal.queue.RedisNoticeChannel;
 import io.dsched.internal.queue.RedisNoticeListener;
 import io.dsched.internal.store.ExecutionStore;
+import io.dsched.internal.store.LimitOutcomes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -44,10 +46,23 @@ final class DschedQueueConfiguration {
                 shutdown.isWaitForJobs() ? shutdown.getTimeout() : Duration.ZERO, Clock.systemUTC());
     }
 
+    /**
+     * Counts the outcomes of the handlers whose limits adapt, as an execution listener of every
+     * attempt, for the queue's claims to write; and asks the application's load signals.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    LimitOutcomes dschedLimitOutcomes(HandlerRegistry handlers, ObjectProvider<LoadSignal> signals) {
+        return new LimitOutcomes(
+                (name) -> handlers.limitsOf(name).adaptive() != null,
+                signals.orderedStream().toList());
+    }
+
     // after the schema, which the queue polls as soon as it starts
     @Bean
     @ConditionalOnMissingBean
     ExecutionQueue dschedExecutionQueue(
+            LimitOutcomes outcomes,
             ExecutionStore store,
             AttemptRunner runner,
             JobTargets targets,
@@ -64,8 +79,9 @@ final class DschedQueueConfiguration {
                 store,
                 runner,
                 pools.pools(targets),
-                // a one-off handler's maxConcurrent
+                // a one-off handler's limits
                 handlers,
+                outcomes,
                 clock,
                 properties.getQueue().getPollInterval(),
                 workerThreads,

@@ -72,4 +72,30 @@ public @interface JobHandler {
      * for no limit.
      */
     String rate() default "";
+
+    /**
+     * The most attempts of the handler's one-off jobs claimed to start in each window of a period in
+     * the whole cluster, such as {@code "10000/1d"} (or {@code "${...}"}): unlike a {@link #rate()},
+     * which smooths starts, a quota lets them go as fast as they come until the window's permits are
+     * used, and then holds the rest until the next window. Windows are counted from the epoch in
+     * UTC: a day's window begins at midnight UTC, an hour's on the hour. Attempts over it wait.
+     * Empty for no quota.
+     */
+    String quota() default "";
+
+    /**
+     * The most attempts of the handler's one-off jobs each node claims to start per period, such as
+     * {@code "20/1s"} (or {@code "${...}"}): a token bucket of that many tokens, refilled evenly over
+     * the period, each node's own, kept in its memory, for what is local to a node (its CPU, its
+     * connections, an API key of its own). The cluster then starts up to that many per node; a
+     * {@link #rate()} bounds the whole cluster. Attempts over it wait for this node's next tokens, or
+     * for another node. Empty for no limit.
+     */
+    String nodeRate() default "";
+
+    /**
+     * Makes {@link #maxConcurrent()} adapt to the handler's failures and to the application's load
+     * signals; the default, with a {@code failureRatio} of 0, keeps it fixed.
+     */
+    Adaptive adaptive() default @Adaptive;
 }

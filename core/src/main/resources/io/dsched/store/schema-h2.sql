@@ -299,7 +299,20 @@ CREATE TABLE IF NOT EXISTS dsched_limit (
     -- who set the limits at run time (through the endpoint), and when; NULL while they are the
     -- declared ones, which the nodes then write
     set_by         VARCHAR(200),
-    set_at         TIMESTAMP WITH TIME ZONE
+    set_at         TIMESTAMP WITH TIME ZONE,
+    -- the quota: at most quota_permits attempts claimed in each window of quota_period_ms, the
+    -- windows counted from the epoch; quota_used of them in the window numbered quota_window
+    quota_permits   INTEGER NOT NULL DEFAULT 0,
+    quota_period_ms BIGINT  NOT NULL DEFAULT 0,
+    quota_window    BIGINT  NOT NULL DEFAULT 0,
+    quota_used      INTEGER NOT NULL DEFAULT 0,
+    -- an adaptive limit: the most running at once it allows now (0 while it does not adapt), when
+    -- its window began, and the outcomes, failures and overload signals counted in that window
+    adaptive_max    INTEGER NOT NULL DEFAULT 0,
+    adapted_at      TIMESTAMP WITH TIME ZONE,
+    window_outcomes INTEGER NOT NULL DEFAULT 0,
+    window_failures INTEGER NOT NULL DEFAULT 0,
+    window_signals  INTEGER NOT NULL DEFAULT 0
 );
 
 -- The node groups each node serves (dsched.node.groups), written when the node joins and removed

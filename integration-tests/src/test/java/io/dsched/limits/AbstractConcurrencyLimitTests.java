@@ -199,7 +199,7 @@ abstract class AbstractConcurrencyLimitTests {
         // raised through one node: the others claim by it from their next claim on
         LimitCommands limits = limits(nodes.get(1));
         Instant raised = Instant.now();
-        limits.set("limited", 6, null, "test");
+        limits.set("limited", 6, null, null, "test");
         // within one poll interval of the nodes, and the claim it makes (the check looks every 5 ms)
         await().pollInterval(Duration.ofMillis(5))
                 .atMost(RUNTIME_POLL.plusMillis(300))

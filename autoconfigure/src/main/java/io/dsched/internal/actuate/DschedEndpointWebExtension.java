@@ -115,6 +115,7 @@ public class DschedEndpointWebExtension {
      * @param params for params and trigger: the parameters, as JSON text
      * @param maxConcurrent for a handler's limits: the most attempts running at once
      * @param rate for a handler's limits: the rate, or {@code none}
+     * @param quota for a handler's limits: the quota, or {@code none}
      * @param reason why
      * @return what changed, or why not
      */
@@ -130,9 +131,10 @@ public class DschedEndpointWebExtension {
             @Nullable String params,
             @Nullable String maxConcurrent,
             @Nullable String rate,
+            @Nullable String quota,
             @Nullable String reason) {
         return answer(() -> this.delegate.act(
-                security, collection, id, action, cron, zone, fixedRate, params, maxConcurrent, rate, reason));
+                security, collection, id, action, cron, zone, fixedRate, params, maxConcurrent, rate, quota, reason));
     }
 
     /**

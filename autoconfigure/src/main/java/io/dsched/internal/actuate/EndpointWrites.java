@@ -58,6 +58,7 @@ final class EndpointWrites {
                                     name("handler", id),
                                     EndpointParameters.count("maxConcurrent", input.maxConcurrent()),
                                     input.rate(),
+                                    input.quota(),
                                     WriteAudit.actor(security));
                         case "reset" -> this.limits.reset(name("handler", id));
                         default -> throw unknownPath(action);
@@ -123,5 +124,6 @@ final class EndpointWrites {
             @Nullable String params,
             @Nullable String maxConcurrent,
             @Nullable String rate,
+            @Nullable String quota,
             @Nullable String reason) {}
 }

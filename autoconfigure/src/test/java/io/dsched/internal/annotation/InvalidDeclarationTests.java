@@ -80,6 +80,14 @@ class InvalidDeclarationTests {
     }
 
     @Test
+    void aMalformedQuotaOrAnAdaptiveLimitWithoutALimitOrOutOfRangeFailsStartup() {
+        assertStartupFails(MalformedQuota.class, "MalformedQuota.Jobs.settle()", "quota 'ten a day' is not a rate");
+        assertStartupFails(AdaptiveWithoutLimit.class, "AdaptiveWithoutLimit.Jobs.settle()", "sets no maxConcurrent");
+        assertStartupFails(AdaptiveBelowOne.class, "AdaptiveBelowOne.Jobs.settle()", "min is 1 to maxConcurrent (4)");
+        assertStartupFails(AdaptiveRatioOverOne.class, "AdaptiveRatioOverOne.Jobs.settle()", "above 0 and at most 1");
+    }
+
+    @Test
     void aKeyOfALimitThatIsNoJsonPointerOrWithoutALimitFailsStartup() {
         assertStartupFails(KeyNotAPointer.class, "KeyNotAPointer.Jobs.settle(", "is a JSON Pointer into the payload");
         assertStartupFails(KeyWithoutLimit.class, "KeyWithoutLimit.Jobs.settle(", "sets no maxConcurrent");
@@ -261,6 +269,66 @@ class InvalidDeclarationTests {
         static class Jobs {
             @io.dsched.annotation.JobHandler(value = "settle", partitionBy = "/tenant")
             void settle(java.util.Map<String, String> payload) {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class MalformedQuota {
+        @Bean
+        MalformedQuota.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @io.dsched.annotation.JobHandler(value = "settle", quota = "ten a day")
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class AdaptiveWithoutLimit {
+        @Bean
+        AdaptiveWithoutLimit.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @io.dsched.annotation.JobHandler(
+                    value = "settle",
+                    adaptive = @io.dsched.annotation.Adaptive(failureRatio = 0.5))
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class AdaptiveBelowOne {
+        @Bean
+        AdaptiveBelowOne.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @io.dsched.annotation.JobHandler(
+                    value = "settle",
+                    maxConcurrent = 4,
+                    adaptive = @io.dsched.annotation.Adaptive(failureRatio = 0.5, min = 0))
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class AdaptiveRatioOverOne {
+        @Bean
+        AdaptiveRatioOverOne.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @io.dsched.annotation.JobHandler(
+                    value = "settle",
+                    maxConcurrent = 4,
+                    adaptive = @io.dsched.annotation.Adaptive(failureRatio = 1.5))
+            void settle() {}
         }
     }
 

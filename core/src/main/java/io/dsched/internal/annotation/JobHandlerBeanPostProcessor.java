@@ -1,5 +1,6 @@
 package io.dsched.internal.annotation;
 
+import io.dsched.annotation.Adaptive;
 import io.dsched.annotation.JobHandler;
 import io.dsched.definition.InvalidJobDefinitionException;
 import io.dsched.execution.JobContext;
@@ -8,6 +9,7 @@ import io.dsched.internal.execution.Rate;
 import io.dsched.internal.handler.HandlerDefinition;
 import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.retry.RetryDefaults;
+import io.dsched.internal.store.TargetLimits;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.time.Duration;
@@ -109,9 +111,12 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
                 timeout,
                 source,
                 maxConcurrent(annotation.maxConcurrent(), source),
-                rate(annotation.rate(), source),
+                rate(annotation.rate(), "rate", source),
                 partitionBy(annotation, source),
                 annotation.priority(),
+                rate(annotation.quota(), "quota", source),
+                adaptive(annotation, source),
+                rate(annotation.nodeRate(), "nodeRate", source),
                 invoker(bean, invocable, types.length, contextIndex, payloadIndex, payloadType));
     }
 
@@ -142,7 +147,33 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
         return pointer;
     }
 
-    private Rate rate(String rate, String source) {
+    private TargetLimits.Adaptive adaptive(JobHandler annotation, String source) {
+        Adaptive adaptive = annotation.adaptive();
+        if (adaptive.failureRatio() == 0) {
+            return null;
+        }
+        if (!(adaptive.failureRatio() > 0 && adaptive.failureRatio() <= 1)) {
+            throw new InvalidJobDefinitionException(
+                    source, "@Adaptive failureRatio is a share above 0 and at most 1, not " + adaptive.failureRatio());
+        }
+        if (annotation.maxConcurrent() == 0) {
+            throw new InvalidJobDefinitionException(
+                    source, "@Adaptive adapts maxConcurrent, but the handler sets no maxConcurrent");
+        }
+        if (adaptive.min() < 1 || adaptive.min() > annotation.maxConcurrent() || adaptive.minOutcomes() < 1) {
+            throw new InvalidJobDefinitionException(
+                    source,
+                    "@Adaptive min is 1 to maxConcurrent (" + annotation.maxConcurrent() + "), not " + adaptive.min()
+                            + ", and minOutcomes at least 1, not " + adaptive.minOutcomes());
+        }
+        Duration window = this.values.duration(adaptive.window(), "@Adaptive window", source);
+        if (window == null || window.compareTo(Duration.ofMillis(100)) < 0) {
+            throw new InvalidJobDefinitionException(source, "@Adaptive window is at least 100ms, not " + window);
+        }
+        return new TargetLimits.Adaptive(adaptive.failureRatio(), window, adaptive.minOutcomes(), adaptive.min());
+    }
+
+    private Rate rate(String rate, String attribute, String source) {
         String value = this.values.resolve(rate);
         if (!StringUtils.hasText(value)) {
             return null;
@@ -150,7 +181,7 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
         try {
             return Rate.parse(value);
         } catch (IllegalArgumentException ex) {
-            throw new InvalidJobDefinitionException(source, "rate " + ex.getMessage());
+            throw new InvalidJobDefinitionException(source, attribute + " " + ex.getMessage());
         }
     }
 

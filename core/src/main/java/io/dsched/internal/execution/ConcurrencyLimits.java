@@ -1,30 +1,33 @@
 package io.dsched.internal.execution;
 
+import io.dsched.internal.store.TargetLimits;
+
 /**
- * The most attempts of each target that may run at once in the whole cluster, a handler's
- * {@code maxConcurrent}, and the most started per period, its {@code rate}. The queue claims the attempts of a limited target under the limit's lock
- * and no more than its free slots, counted from the attempts running in the database.
+ * The cluster-wide limits of each target: a handler's {@code maxConcurrent} (per key with its
+ * {@code partitionBy}, adapting with its {@code adaptive}), {@code rate} and {@code quota}. The
+ * queue claims the attempts of a limited target under the lock of the target's row of limits, and
+ * no more than they leave room for.
  */
 @FunctionalInterface
 public interface ConcurrencyLimits {
 
     /** No target is limited. */
-    ConcurrencyLimits NONE = (name) -> 0;
+    ConcurrencyLimits NONE = (name) -> TargetLimits.NONE;
 
     /**
-     * Returns a target's limit.
+     * Returns the limits a target declares.
+     * @param name the job or handler name
+     * @return its limits, {@link TargetLimits#NONE} for none
+     */
+    TargetLimits limitsOf(String name);
+
+    /**
+     * Returns a target's concurrency limit.
      * @param name the job or handler name
      * @return the most of its attempts running at once in the cluster, or 0 for no limit
      */
-    int maxConcurrent(String name);
-
-    /**
-     * Returns a target's rate limit.
-     * @param name the job or handler name
-     * @return the most of its attempts started per period in the cluster, or {@code null} for none
-     */
-    default Rate rate(String name) {
-        return null;
+    default int maxConcurrent(String name) {
+        return limitsOf(name).maxConcurrent();
     }
 
     /**
@@ -33,15 +36,15 @@ public interface ConcurrencyLimits {
      * @return {@code true} if it does
      */
     default boolean perKey(String name) {
-        return false;
+        return limitsOf(name).perKey();
     }
 
     /**
-     * Tells whether a target is limited, by either.
+     * Tells whether a target is limited at all.
      * @param name the job or handler name
-     * @return {@code true} if it has a concurrency or a rate limit
+     * @return {@code true} if it has a concurrency limit, a rate or a quota
      */
     default boolean limits(String name) {
-        return maxConcurrent(name) > 0 || rate(name) != null;
+        return limitsOf(name).any();
     }
 }

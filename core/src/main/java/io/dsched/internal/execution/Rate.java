@@ -1,5 +1,6 @@
 package io.dsched.internal.execution;
 
+import io.dsched.internal.store.TargetLimits;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.regex.Matcher;
@@ -61,6 +62,15 @@ public record Rate(int permits, Duration period) {
             }
         }
         return this.permits + "/" + millis + "ms";
+    }
+
+    /**
+     * The number of permits per period a rate, or a quota, sets, as a target's limits hold it.
+     * @param rate the rate, or {@code null}
+     * @return its permits and period, or {@code null} for none
+     */
+    public static TargetLimits.PerPeriod perPeriod(Rate rate) {
+        return (rate != null) ? new TargetLimits.PerPeriod(rate.permits(), rate.period()) : null;
     }
 
     /** The units a period is written in, the largest first. */

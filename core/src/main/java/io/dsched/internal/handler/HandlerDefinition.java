@@ -3,6 +3,7 @@ package io.dsched.internal.handler;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.Rate;
 import io.dsched.internal.retry.RetryPolicy;
+import io.dsched.internal.store.TargetLimits;
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.Objects;
@@ -22,6 +23,9 @@ import java.util.Objects;
  * @param partitionBy the JSON Pointer into the payload that {@code maxConcurrent} counts by, or
  *     {@code null} to count the handler as a whole
  * @param priority the order its one-off attempts are claimed in, higher first
+ * @param quota the most of its one-off attempts claimed per window in the cluster, or {@code null}
+ * @param adaptive how its {@code maxConcurrent} adapts, or {@code null} for a fixed limit
+ * @param nodeRate the most of its one-off attempts each node starts per period, or {@code null}
  * @param invoker runs it
  */
 public record HandlerDefinition(
@@ -35,6 +39,9 @@ public record HandlerDefinition(
         Rate rate,
         String partitionBy,
         int priority,
+        Rate quota,
+        TargetLimits.Adaptive adaptive,
+        Rate nodeRate,
         JobTarget.Invoker invoker) {
 
     public HandlerDefinition {
@@ -45,5 +52,19 @@ public record HandlerDefinition(
         if (maxConcurrent < 0) {
             throw new IllegalArgumentException("maxConcurrent must not be negative: " + maxConcurrent);
         }
+    }
+
+    /**
+     * The limits it declares: the cluster-wide ones and this node's own.
+     * @return its limits
+     */
+    public TargetLimits limits() {
+        return new TargetLimits(
+                this.maxConcurrent,
+                Rate.perPeriod(this.rate),
+                Rate.perPeriod(this.quota),
+                this.adaptive,
+                this.partitionBy != null,
+                Rate.perPeriod(this.nodeRate));
     }
 }

@@ -5,6 +5,7 @@ import io.dsched.internal.execution.ConcurrencyLimits;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.execution.Rate;
+import io.dsched.internal.store.TargetLimits;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -57,18 +58,26 @@ public final class HandlerRegistry implements JobTargets, ConcurrencyLimits {
     }
 
     @Override
-    public int maxConcurrent(String name) {
-        return handler(name).map(HandlerDefinition::maxConcurrent).orElse(0);
+    public TargetLimits limitsOf(String name) {
+        return handler(name).map(HandlerDefinition::limits).orElse(TargetLimits.NONE);
     }
 
-    @Override
+    /**
+     * Returns the rate a handler declares.
+     * @param name the handler's name
+     * @return its rate, or {@code null}
+     */
     public Rate rate(String name) {
         return handler(name).map(HandlerDefinition::rate).orElse(null);
     }
 
-    @Override
-    public boolean perKey(String name) {
-        return handler(name).map(HandlerDefinition::partitionBy).isPresent();
+    /**
+     * Returns the quota a handler declares.
+     * @param name the handler's name
+     * @return its quota, or {@code null}
+     */
+    public Rate quota(String name) {
+        return handler(name).map(HandlerDefinition::quota).orElse(null);
     }
 
     @Override

@@ -7,8 +7,10 @@ import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.management.views.Limit;
 import io.dsched.internal.store.LimitStore;
 import io.dsched.internal.store.LimitUse;
+import io.dsched.internal.store.TargetLimits;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,32 +78,35 @@ public class LimitCommands {
      * @param name the handler
      * @param maxConcurrent the most of its attempts running at once, 0 for none; or {@code null}
      * @param rate the rate, such as {@code "50/1s"}, {@code "none"} for none; or {@code null}
+     * @param quota the quota, such as {@code "10000/1d"}, {@code "none"} for none; or {@code null}
      * @param actor who sets it
      * @return what changed
      * @throws ManagementException (400) for a value out of range, (404) for a handler without limits,
      *     (409) for one this node declares without limits
      */
-    public Change set(String name, Integer maxConcurrent, String rate, String actor) {
-        if (maxConcurrent == null && rate == null) {
-            throw ManagementException.badInput("maxConcurrent", "give maxConcurrent, rate or both");
+    public Change set(String name, Integer maxConcurrent, String rate, String quota, String actor) {
+        if (maxConcurrent == null && rate == null && quota == null) {
+            throw ManagementException.badInput("maxConcurrent", "give maxConcurrent, rate, quota or more");
         }
         if (maxConcurrent != null && (maxConcurrent < 0 || maxConcurrent > MOST_CONCURRENT)) {
             throw ManagementException.badInput(
                     "maxConcurrent", "the most attempts running at once is 0 (none) to " + MOST_CONCURRENT);
         }
-        Rate newRate = parse(rate);
+        Rate newRate = parse("rate", rate);
+        Rate newQuota = parse("quota", quota);
         if (this.handlers.handler(name).isPresent() && !this.handlers.limits(name)) {
             throw ManagementException.conflict("'" + name + "' declares no limit on this node, which claims its"
-                    + " attempts without looking at limits: declare a maxConcurrent or a rate first");
+                    + " attempts without looking at limits: declare a maxConcurrent, a rate or a quota first");
         }
         Limit before = existing(name);
-        int most = (maxConcurrent != null) ? maxConcurrent : before.maxConcurrent();
-        Rate inForce = (rate != null) ? newRate : (before.rate() != null) ? Rate.parse(before.rate()) : null;
+        Rate rateInForce = (rate != null) ? newRate : parsed(before.rate());
+        Rate quotaInForce = (quota != null) ? newQuota : parsed(before.quota());
         this.store.set(
                 name,
-                most,
-                (inForce != null) ? inForce.permits() : 0,
-                (inForce != null) ? inForce.period() : null,
+                TargetLimits.ofRow(
+                        (maxConcurrent != null) ? maxConcurrent : before.maxConcurrent(),
+                        Rate.perPeriod(rateInForce),
+                        Rate.perPeriod(quotaInForce)),
                 actor,
                 this.clock.instant());
         return new Change(name, limitsOf(before), limitsOf(existing(name)));
@@ -123,12 +128,7 @@ public class LimitCommands {
         if (before.setBy() == null) {
             throw ManagementException.conflict("The limits of '" + name + "' are the declared ones already");
         }
-        Rate declared = this.handlers.rate(name);
-        this.store.reset(
-                name,
-                this.handlers.maxConcurrent(name),
-                (declared != null) ? declared.permits() : 0,
-                (declared != null) ? declared.period() : null);
+        this.store.reset(name, this.handlers.limitsOf(name));
         return new Change(name, limitsOf(before), limitsOf(existing(name)));
     }
 
@@ -160,6 +160,13 @@ public class LimitCommands {
             Rate rate = new Rate(state.ratePermits(), Duration.ofMillis(state.ratePeriodMillis()));
             return Optional.of("a token: the rate " + rate.text() + " is used up");
         }
+        if (state.quotaPermits() > 0 && state.quotaUsed() >= state.quotaPermits()) {
+            long period = state.quotaPeriodMillis();
+            Instant next = Instant.ofEpochMilli((Math.floorDiv(this.clock.millis(), period) + 1) * period);
+            Rate quota = new Rate(state.quotaPermits(), Duration.ofMillis(period));
+            return Optional.of("the quota's next window: " + state.quotaUsed() + " of " + quota.text()
+                    + " claimed, the next window begins at " + next);
+        }
         return Optional.empty();
     }
 
@@ -174,33 +181,21 @@ public class LimitCommands {
     private Limit view(String name, LimitUse use) {
         Optional<Integer> declaredMost = this.handlers.handler(name).map((handler) -> handler.maxConcurrent());
         Rate declaredRate = this.handlers.rate(name);
-        boolean perKey = this.handlers.perKey(name);
+        Rate declaredQuota = this.handlers.quota(name);
         if (use == null) {
             // declared here, and no node has claimed its attempts yet: the declared limits, a full bucket
-            int permits = (declaredRate != null) ? declaredRate.permits() : 0;
-            use = new LimitUse(
-                    name,
-                    this.handlers.maxConcurrent(name),
-                    permits,
-                    (declaredRate != null) ? declaredRate.period() : null,
-                    permits,
-                    null,
-                    null,
-                    0,
-                    0,
-                    0,
-                    0,
-                    List.of());
+            use = declaredUse(name, declaredRate, declaredQuota);
         }
         Rate rate = (use.ratePermits() > 0) ? new Rate(use.ratePermits(), use.ratePeriod()) : null;
-        int most = use.maxConcurrent();
+        Rate quota = (use.quotaPermits() > 0) ? new Rate(use.quotaPermits(), use.quotaPeriod()) : null;
+        int most = (use.adaptedMax() > 0) ? use.adaptedMax() : use.maxConcurrent();
         return new Limit(
                 name,
-                most,
+                use.maxConcurrent(),
                 text(rate),
                 declaredMost.orElse(null),
                 text(declaredRate),
-                perKey,
+                this.handlers.perKey(name),
                 use.setBy(),
                 use.setAt(),
                 use.running(),
@@ -208,37 +203,69 @@ public class LimitCommands {
                 use.waitingForSlot(),
                 use.waitingForToken(),
                 (rate != null) ? Math.floor(use.tokens() * 10) / 10 : null,
+                text(quota),
+                text(declaredQuota),
+                (quota != null) ? use.quotaUsed() : null,
+                use.waitingForQuota(),
+                (use.adaptedMax() > 0) ? use.adaptedMax() : null,
                 use.keys().stream()
                         .map((key) -> new Limit.KeyUse(
                                 key.key(), key.running(), key.waiting(), most > 0 && key.running() >= most))
                         .toList());
     }
 
+    private LimitUse declaredUse(String name, Rate rate, Rate quota) {
+        int permits = (rate != null) ? rate.permits() : 0;
+        return new LimitUse(
+                name,
+                this.handlers.maxConcurrent(name),
+                permits,
+                (rate != null) ? rate.period() : null,
+                permits,
+                null,
+                null,
+                0,
+                0,
+                0,
+                0,
+                (quota != null) ? quota.permits() : 0,
+                (quota != null) ? quota.period() : null,
+                0,
+                0,
+                0,
+                List.of());
+    }
+
     private static Map<String, Object> limitsOf(Limit limit) {
         Map<String, Object> limits = new LinkedHashMap<>();
         limits.put("maxConcurrent", limit.maxConcurrent());
         limits.put("rate", (limit.rate() != null) ? limit.rate() : "none");
+        limits.put("quota", (limit.quota() != null) ? limit.quota() : "none");
         limits.put("setBy", limit.setBy());
         return limits;
     }
 
-    private static Rate parse(String rate) {
+    private static Rate parse(String field, String rate) {
         if (rate == null || "none".equalsIgnoreCase(rate.strip())) {
             return null;
         }
         if (rate.length() > MOST_RATE_TEXT) {
             throw ManagementException.badInput(
-                    "rate", "a rate is written in at most " + MOST_RATE_TEXT + " characters, such as 50/1s");
+                    field, "a " + field + " is written in at most " + MOST_RATE_TEXT + " characters, such as 50/1s");
         }
         try {
             Rate parsed = Rate.parse(rate);
             if (parsed.period().compareTo(Duration.ofDays(366)) > 0) {
-                throw ManagementException.badInput("rate", "the period of a rate is at most 366 days");
+                throw ManagementException.badInput(field, "the period of a " + field + " is at most 366 days");
             }
             return parsed;
         } catch (IllegalArgumentException ex) {
-            throw ManagementException.badInput("rate", ex.getMessage() + ", or none");
+            throw ManagementException.badInput(field, ex.getMessage() + ", or none");
         }
+    }
+
+    private static Rate parsed(String text) {
+        return (text != null) ? Rate.parse(text) : null;
     }
 
     private static String text(Rate rate) {

@@ -19,12 +19,15 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 /**
  * The use of the cluster-wide limits of one-off handlers, tagged with the handler as {@code job}:
  * {@code dsched.limit.running} (attempts running), {@code dsched.limit.max.concurrent} (the limit in
- * force, 0 for none), {@code dsched.limit.waiting} tagged {@code reason} {@code slot} (due attempts
- * waiting because the limit, or their key's, is full) or {@code token} (because the bucket is
- * empty), and {@code dsched.limit.tokens} (the bucket's tokens, NaN without a rate). A series exists
- * for every handler this node declares with limits, from the start; its value is read from the
- * database at most once per refresh interval however often it is scraped, and a read that fails
- * makes every series NaN until one succeeds.
+ * force: the one an adaptive limit allows now while it adapts, else the declared or set one; 0 for
+ * none), {@code dsched.limit.waiting} tagged {@code reason} {@code slot} (due attempts waiting
+ * because the limit, or their key's, is full), {@code token} (because the bucket is empty) or
+ * {@code quota} (because the quota's window is used up), {@code dsched.limit.tokens} (the bucket's
+ * tokens, NaN without a rate) and {@code dsched.limit.quota.used} (the attempts claimed in the
+ * quota's current window, NaN without a quota). A series exists for every handler this node
+ * declares with limits, from the start; its value is read from the database at most once per
+ * refresh interval however often it is scraped, and a read that fails makes every series NaN until
+ * one succeeds.
  */
 public final class LimitGauges implements MeterBinder, SmartInitializingSingleton {
 
@@ -93,8 +96,9 @@ public final class LimitGauges implements MeterBinder, SmartInitializingSingleto
                 "dsched.limit.max.concurrent",
                 job,
                 null,
-                "The most attempts of the handler running at once in force (of each key, if counted by key); 0 for none",
-                Limit::maxConcurrent);
+                "The most attempts of the handler running at once in force (of each key, if counted by key),"
+                        + " as its adaptive limit lowers it; 0 for none",
+                (use) -> (use.adaptedMaxConcurrent() != null) ? use.adaptedMaxConcurrent() : use.maxConcurrent());
         gauge(
                 registry,
                 "dsched.limit.waiting",
@@ -111,11 +115,25 @@ public final class LimitGauges implements MeterBinder, SmartInitializingSingleto
                 Limit::waitingForToken);
         gauge(
                 registry,
+                "dsched.limit.waiting",
+                job,
+                "quota",
+                "Due attempts of the handler waiting because its quota's current window is used up",
+                Limit::waitingForQuota);
+        gauge(
+                registry,
                 "dsched.limit.tokens",
                 job,
                 null,
                 "Tokens in the bucket of the handler's rate; NaN while it has none",
                 (use) -> (use.tokens() != null) ? use.tokens() : Double.NaN);
+        gauge(
+                registry,
+                "dsched.limit.quota.used",
+                job,
+                null,
+                "Attempts of the handler claimed in its quota's current window; NaN while it has none",
+                (use) -> (use.quotaUsed() != null) ? use.quotaUsed() : Double.NaN);
     }
 
     private void gauge(

@@ -7,6 +7,7 @@ import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.ConcurrencyLimits;
 import io.dsched.internal.execution.WorkerPools;
 import io.dsched.internal.store.ExecutionStore;
+import io.dsched.internal.store.LimitOutcomes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,6 +52,7 @@ public final class ExecutionQueue implements SmartLifecycle {
      * @param runner runs claimed attempts
      * @param pools the node's worker pools, each with the targets it runs
      * @param limits the targets whose attempts are limited cluster-wide, and how
+     * @param outcomes counts the outcomes of the attempts of targets whose limits adapt
      * @param clock the clock
      * @param pollInterval how often to look for due attempts
      * @param workerThreads the kind of thread they run on
@@ -62,6 +64,7 @@ public final class ExecutionQueue implements SmartLifecycle {
             AttemptRunner runner,
             List<WorkerPools.Pool> pools,
             ConcurrencyLimits limits,
+            LimitOutcomes outcomes,
             Clock clock,
             Duration pollInterval,
             WorkerThreads workerThreads,
@@ -73,6 +76,7 @@ public final class ExecutionQueue implements SmartLifecycle {
                         runner,
                         pool.targets(),
                         limits,
+                        outcomes,
                         clock,
                         pollInterval,
                         pool.threads(),

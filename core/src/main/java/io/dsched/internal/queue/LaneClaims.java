@@ -2,14 +2,17 @@ package io.dsched.internal.queue;
 
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.internal.execution.ConcurrencyLimits;
-import io.dsched.internal.execution.Rate;
 import io.dsched.internal.store.ExecutionStore;
+import io.dsched.internal.store.LimitOutcomes;
+import io.dsched.internal.store.TargetLimits;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,12 +32,18 @@ final class LaneClaims {
 
     private final ConcurrencyLimits limits;
 
+    private final LimitOutcomes outcomes;
+
     private final Clock clock;
+
+    /** The buckets of the targets' node-local rates, by target. */
+    private final Map<String, NodeBucket> buckets = new HashMap<>();
 
     /** Counts the claims, which take turns at what they claim first. */
     private int turns;
 
-    LaneClaims(ExecutionStore store, String nodeId, ConcurrencyLimits limits, Clock clock) {
+    LaneClaims(ExecutionStore store, String nodeId, ConcurrencyLimits limits, LimitOutcomes outcomes, Clock clock) {
+        this.outcomes = outcomes;
         this.store = store;
         this.nodeId = nodeId;
         this.limits = limits;
@@ -52,7 +61,8 @@ final class LaneClaims {
         List<String> limited = new ArrayList<>();
         Set<String> open = new LinkedHashSet<>();
         for (String name : names) {
-            (this.limits.limits(name) ? limited : open).add(name);
+            TargetLimits declared = this.limits.limitsOf(name);
+            (declared.any() || declared.nodeRate() != null ? limited : open).add(name);
         }
         int turn = this.turns;
         this.turns = (turn + 1) & Integer.MAX_VALUE;
@@ -69,18 +79,7 @@ final class LaneClaims {
         for (String name : limited) {
             if (claimed.size() < free) {
                 try {
-                    Rate rate = this.limits.rate(name);
-                    claimed.addAll(this.store
-                            .claims()
-                            .claimDue(
-                                    this.nodeId,
-                                    this.clock::instant,
-                                    free - claimed.size(),
-                                    name,
-                                    this.limits.maxConcurrent(name),
-                                    (rate != null) ? rate.permits() : 0,
-                                    (rate != null) ? rate.period() : null,
-                                    this.limits.perKey(name)));
+                    claimed.addAll(claimLimited(name, now, free - claimed.size()));
                 } catch (RuntimeException ex) {
                     failures.add(ex);
                 }
@@ -95,6 +94,30 @@ final class LaneClaims {
             }
             logger.warn(
                     "Could not look for some due attempts: {}", failures.get(0).getMessage());
+        }
+        return claimed;
+    }
+
+    /**
+     * Claims the due attempts of a target with limits: within its node-local rate, if it has one, and
+     * under its row's lock, if it has cluster-wide limits.
+     */
+    private List<ExecutionRecord> claimLimited(String name, Instant now, int most) {
+        TargetLimits declared = this.limits.limitsOf(name);
+        NodeBucket bucket = null;
+        if (declared.nodeRate() != null) {
+            bucket = this.buckets.computeIfAbsent(
+                    name, (target) -> new NodeBucket(declared.nodeRate(), System::nanoTime));
+            most = Math.min(most, bucket.available());
+            if (most <= 0) {
+                return List.of();
+            }
+        }
+        List<ExecutionRecord> claimed = declared.any()
+                ? this.store.claims().claimDue(this.nodeId, this.clock::instant, most, name, declared, this.outcomes)
+                : this.store.claims().claimDue(this.nodeId, now, most, List.of(name));
+        if (bucket != null) {
+            bucket.take(claimed.size());
         }
         return claimed;
     }

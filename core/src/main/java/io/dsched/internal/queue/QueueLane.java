@@ -7,6 +7,7 @@ import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.ConcurrencyLimits;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.store.ExecutionStore;
+import io.dsched.internal.store.LimitOutcomes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -73,6 +74,7 @@ final class QueueLane {
      * @param runner runs claimed attempts
      * @param targets the jobs and handlers the lane's pool runs
      * @param limits the targets whose attempts are limited cluster-wide, and how
+     * @param outcomes counts the outcomes of the attempts of targets whose limits adapt
      * @param clock the clock
      * @param pollInterval how often to look for due attempts
      * @param threads how many attempts to run at once
@@ -85,6 +87,7 @@ final class QueueLane {
             AttemptRunner runner,
             JobTargets targets,
             ConcurrencyLimits limits,
+            LimitOutcomes outcomes,
             Clock clock,
             Duration pollInterval,
             int threads,
@@ -95,7 +98,7 @@ final class QueueLane {
         this.runner = runner;
         this.targets = targets;
         this.limits = limits;
-        this.claims = new LaneClaims(store, runner.nodeId(), limits, clock);
+        this.claims = new LaneClaims(store, runner.nodeId(), limits, outcomes, clock);
         this.clock = clock;
         this.pollInterval = pollInterval;
         this.threads = threads;

@@ -1,7 +1,6 @@
 package io.dsched.internal.store;
 
 import io.dsched.execution.ExecutionRecord;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -33,16 +32,14 @@ public final class ExecutionClaims {
     }
 
     /**
-     * Claims waiting attempts of a target with a cluster-wide concurrency or rate limit that have
-     * fallen due, no more than the limits leave room for: see {@link LimitedClaims}.
+     * Claims waiting attempts of a target with cluster-wide limits (a concurrency limit, a rate, a
+     * quota) that have fallen due, no more than the limits leave room for: see {@link LimitedClaims}.
      * @param nodeId the claiming node
      * @param clock the node's clock, read again once the limits are locked
      * @param limit how many at most this node takes
      * @param name the target
-     * @param maxConcurrent the most of its attempts running at once in the cluster, or 0
-     * @param ratePermits the most of its attempts started per rate period in the cluster, or 0
-     * @param ratePeriod the rate's period, or {@code null}
-     * @param perKey whether the concurrency limit counts each limit key apart
+     * @param limits the limits this node declares for it
+     * @param outcomes what this node counted of its attempts, for an adaptive limit
      * @return the attempts this node claimed, now running: the higher priority first, then the oldest due
      */
     public List<ExecutionRecord> claimDue(
@@ -50,12 +47,9 @@ public final class ExecutionClaims {
             Supplier<Instant> clock,
             int limit,
             String name,
-            int maxConcurrent,
-            int ratePermits,
-            Duration ratePeriod,
-            boolean perKey) {
-        return this.limited.claimDue(
-                nodeId, clock, limit, name, new LimitRows.Limits(maxConcurrent, ratePermits, ratePeriod), perKey);
+            TargetLimits limits,
+            LimitOutcomes outcomes) {
+        return this.limited.claimDue(nodeId, clock, limit, name, limits, outcomes);
     }
 
     /**

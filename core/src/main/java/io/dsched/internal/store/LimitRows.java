@@ -17,13 +17,21 @@ final class LimitRows {
     private final ExecutionRows rows;
 
     /** The limits this node wrote to their rows, by target. */
-    private final Map<String, Limits> written = new ConcurrentHashMap<>();
+    private final Map<String, TargetLimits> written = new ConcurrentHashMap<>();
 
     /**
      * When this node last found a target's row set at run time, and wrote nothing: it tries again a
      * while later, so that once the row is reset it holds this node's declaration again.
      */
     private final Map<String, Long> heldSince = new ConcurrentHashMap<>();
+
+    /**
+     * The assignments that start a quota's count anew when its period changes, bound to the new
+     * period twice; placed before the period's own assignment, which MySQL and MariaDB would
+     * otherwise read as already made.
+     */
+    static final String NEW_QUOTA_WINDOW = "quota_window = CASE WHEN quota_period_ms = ? THEN quota_window ELSE 0 END,"
+            + " quota_used = CASE WHEN quota_period_ms = ? THEN quota_used ELSE 0 END";
 
     /** How long a node leaves a row set at run time before it looks whether it may write it again. */
     private static final long LOOK_AGAIN_NANOS = Duration.ofMinutes(1).toNanos();
@@ -33,7 +41,7 @@ final class LimitRows {
     }
 
     /** Writes the limits this node declares to the row, once: the last node to write them sets them. */
-    void write(String name, Limits limits) {
+    void write(String name, TargetLimits limits) {
         if (limits.equals(this.written.get(name))) {
             return;
         }
@@ -41,10 +49,22 @@ final class LimitRows {
         if (held != null && System.nanoTime() - held < LOOK_AGAIN_NANOS) {
             return;
         }
+        // a node that declares no adaptive limit takes an adapted one back to the limit in force
         String update = this.rows.tables.sql(
-                "UPDATE dsched_limit SET max_concurrent = ?, rate_permits = ?, rate_period_ms = ? WHERE name = ?"
-                        + " AND set_by IS NULL");
-        Object[] values = {limits.maxConcurrent(), limits.ratePermits(), limits.ratePeriodMillis(), name};
+                "UPDATE dsched_limit SET " + NEW_QUOTA_WINDOW + ", max_concurrent = ?, rate_permits = ?,"
+                        + " rate_period_ms = ?, quota_permits = ?, quota_period_ms = ?"
+                        + ((limits.adaptive() == null) ? ", adaptive_max = 0" : "")
+                        + " WHERE name = ? AND set_by IS NULL");
+        Object[] values = {
+            limits.quotaPeriodMillis(),
+            limits.quotaPeriodMillis(),
+            limits.maxConcurrent(),
+            limits.ratePermits(),
+            limits.ratePeriodMillis(),
+            limits.quotaPermits(),
+            limits.quotaPeriodMillis(),
+            name
+        };
         boolean wrote = this.rows.jdbc.update(update, values) == 1;
         if (!wrote && exists(name)) {
             // set at run time: not this node's to overwrite
@@ -53,17 +73,7 @@ final class LimitRows {
         }
         if (!wrote) {
             try {
-                // a new bucket is full
-                this.rows.jdbc.update(
-                        this.rows.tables.sql("INSERT INTO dsched_limit (name, max_concurrent, rate_permits,"
-                                + " rate_period_ms, tokens, refilled_at, created_at) VALUES (?, ?, ?, ?, ?, "
-                                + this.rows.dialect.currentTimestampSql() + ", "
-                                + this.rows.dialect.currentTimestampSql() + ")"),
-                        name,
-                        limits.maxConcurrent(),
-                        limits.ratePermits(),
-                        limits.ratePeriodMillis(),
-                        (double) limits.ratePermits());
+                insert(name, limits, null, null);
             } catch (DuplicateKeyException ex) {
                 // another node wrote it meanwhile, with its own limits, or an admin set it
                 if (this.rows.jdbc.update(update, values) == 0) {
@@ -76,6 +86,28 @@ final class LimitRows {
         this.written.put(name, limits);
     }
 
+    /**
+     * Writes a new row: its bucket full, its quota's window unused.
+     * @param actor who set the limits at run time, or {@code null} for a node's declaration
+     * @param at when they were set, or {@code null}
+     */
+    void insert(String name, TargetLimits limits, String actor, Object at) {
+        String now = this.rows.dialect.currentTimestampSql();
+        this.rows.jdbc.update(
+                this.rows.tables.sql("INSERT INTO dsched_limit (name, max_concurrent, rate_permits, rate_period_ms,"
+                        + " quota_permits, quota_period_ms, tokens, refilled_at, created_at, set_by, set_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, " + now + ", " + now + ", ?, ?)"),
+                name,
+                limits.maxConcurrent(),
+                limits.ratePermits(),
+                limits.ratePeriodMillis(),
+                limits.quotaPermits(),
+                limits.quotaPeriodMillis(),
+                (double) limits.ratePermits(),
+                actor,
+                at);
+    }
+
     private boolean exists(String name) {
         Integer rows = this.rows.jdbc.queryForObject(
                 this.rows.tables.sql("SELECT COUNT(*) FROM dsched_limit WHERE name = ?"), Integer.class, name);
@@ -86,18 +118,5 @@ final class LimitRows {
     void forget(String name) {
         this.written.remove(name);
         this.heldSince.remove(name);
-    }
-
-    /**
-     * The limits of a target.
-     * @param maxConcurrent the most of its attempts running at once, or 0
-     * @param ratePermits the most of its attempts started per period, or 0
-     * @param ratePeriod the period, or {@code null}
-     */
-    record Limits(int maxConcurrent, int ratePermits, Duration ratePeriod) {
-
-        long ratePeriodMillis() {
-            return (this.ratePeriod != null) ? this.ratePeriod.toMillis() : 0;
-        }
     }
 }

@@ -21,7 +21,9 @@ public final class LimitStore {
 
     /** The columns of a row, as {@link LimitRow#read} reads them. */
     static final String COLUMNS =
-            "name, max_concurrent, rate_permits, rate_period_ms, tokens, refilled_at, set_by, set_at";
+            "name, max_concurrent, rate_permits, rate_period_ms, tokens, refilled_at, set_by, set_at, quota_permits,"
+                    + " quota_period_ms, quota_window, quota_used, adaptive_max, adapted_at, window_outcomes,"
+                    + " window_failures, window_signals";
 
     private static final String ROWS = "SELECT " + COLUMNS + " FROM dsched_limit ORDER BY name";
 
@@ -70,7 +72,7 @@ public final class LimitStore {
         });
         List<LimitUse> uses = new ArrayList<>(limits.size());
         for (LimitRow limit : limits) {
-            uses.add(LimitUse.of(limit, limit.tokensAt(now), byKey.getOrDefault(limit.name(), Map.of())));
+            uses.add(LimitUse.of(limit, now, byKey.getOrDefault(limit.name(), Map.of())));
         }
         return uses;
     }
@@ -80,31 +82,17 @@ public final class LimitStore {
      * node's declaration overwrites them until they are {@link #reset}. A bucket holds no more
      * tokens than its new permits.
      * @param name the target
-     * @param maxConcurrent the most of its attempts running at once, or 0
-     * @param ratePermits the most started per period, or 0
-     * @param ratePeriod the period, or {@code null}
+     * @param limits the limits (their adaptation and keys are the nodes' own)
      * @param actor who sets them
      * @param now when
      */
-    public void set(String name, int maxConcurrent, int ratePermits, Duration ratePeriod, String actor, Instant now) {
-        LimitRows.Limits limits = new LimitRows.Limits(maxConcurrent, ratePermits, ratePeriod);
+    public void set(String name, TargetLimits limits, String actor, Instant now) {
         if (update(name, limits, actor, now)) {
             return;
         }
         try {
             // no node has claimed the target's attempts yet: its row is written, its bucket full
-            this.rows.jdbc.update(
-                    this.rows.tables.sql("INSERT INTO dsched_limit (name, max_concurrent, rate_permits, rate_period_ms,"
-                            + " tokens, refilled_at, created_at, set_by, set_at) VALUES (?, ?, ?, ?, ?, "
-                            + this.rows.dialect.currentTimestampSql() + ", "
-                            + this.rows.dialect.currentTimestampSql() + ", ?, ?)"),
-                    name,
-                    maxConcurrent,
-                    ratePermits,
-                    limits.ratePeriodMillis(),
-                    (double) ratePermits,
-                    actor,
-                    this.rows.dialect.bindable(now));
+            this.limitRows.insert(name, limits, actor, this.rows.dialect.bindable(now));
         } catch (DuplicateKeyException ex) {
             // a node wrote its declared limits meanwhile
             if (!update(name, limits, actor, now)) {
@@ -140,11 +128,14 @@ public final class LimitStore {
                         name,
                         key);
         return Optional.of(new SlotState(
-                row.maxConcurrent(),
+                row.maxConcurrentInForce(),
                 row.ratePermits(),
                 row.ratePeriodMillis(),
                 row.tokensAt(now),
-                (running != null) ? running : 0));
+                (running != null) ? running : 0,
+                row.quotaPermits(),
+                row.quotaPeriodMillis(),
+                row.quotaUsedAt(now)));
     }
 
     /**
@@ -154,35 +145,51 @@ public final class LimitStore {
      * @param ratePeriodMillis the rate's period, or 0
      * @param tokens the tokens in the bucket now
      * @param running the attempts running (of the key)
+     * @param quotaPermits the quota's permits, or 0
+     * @param quotaPeriodMillis the quota's period, or 0
+     * @param quotaUsed the attempts claimed in the quota's window now
      */
-    public record SlotState(int maxConcurrent, int ratePermits, long ratePeriodMillis, double tokens, long running) {}
+    public record SlotState(
+            int maxConcurrent,
+            int ratePermits,
+            long ratePeriodMillis,
+            double tokens,
+            long running,
+            int quotaPermits,
+            long quotaPeriodMillis,
+            int quotaUsed) {}
 
     /**
      * Takes a target's limits back to those declared, which this node writes to its row.
      * @param name the target
-     * @param maxConcurrent the declared most running at once, or 0
-     * @param ratePermits the declared most started per period, or 0
-     * @param ratePeriod the declared period, or {@code null}
+     * @param declared the limits this node declares
      * @return whether the target had a row
      */
-    public boolean reset(String name, int maxConcurrent, int ratePermits, Duration ratePeriod) {
-        boolean reset = update(name, new LimitRows.Limits(maxConcurrent, ratePermits, ratePeriod), null, null);
+    public boolean reset(String name, TargetLimits declared) {
+        boolean reset = update(name, declared, null, null);
         // the nodes, which remember writing their own, need not write them again
         this.limitRows.forget(name);
         return reset;
     }
 
-    private boolean update(String name, LimitRows.Limits limits, String actor, Instant at) {
-        String sql = "UPDATE dsched_limit SET max_concurrent = ?, rate_permits = ?, rate_period_ms = ?,"
-                + " tokens = CASE WHEN tokens > ? THEN ? ELSE tokens END, set_by = ?, set_at = ? WHERE name = ?";
+    private boolean update(String name, TargetLimits limits, String actor, Instant at) {
+        // a quota of another period counts its windows anew (set before the period, which MySQL
+        // reads as already set in the assignments after it)
+        String sql = "UPDATE dsched_limit SET " + LimitRows.NEW_QUOTA_WINDOW + ", max_concurrent = ?,"
+                + " rate_permits = ?, rate_period_ms = ?, tokens = CASE WHEN tokens > ? THEN ? ELSE tokens END,"
+                + " quota_permits = ?, quota_period_ms = ?, set_by = ?, set_at = ? WHERE name = ?";
         double most = limits.ratePermits();
         return this.rows.jdbc.update(
                         this.rows.tables.sql(sql),
+                        limits.quotaPeriodMillis(),
+                        limits.quotaPeriodMillis(),
                         limits.maxConcurrent(),
                         limits.ratePermits(),
                         limits.ratePeriodMillis(),
                         most,
                         most,
+                        limits.quotaPermits(),
+                        limits.quotaPeriodMillis(),
                         actor,
                         (at != null) ? this.rows.dialect.bindable(at) : null,
                         name)
@@ -199,7 +206,10 @@ public final class LimitStore {
         return LimitRow.read(this.rows, row);
     }
 
-    /** A row of {@code dsched_limit}: its limits, its bucket as last refilled, and who set it. */
+    /**
+     * A row of {@code dsched_limit}: its limits, its bucket as last refilled, who set it, its quota's
+     * window and its adaptive limit's state.
+     */
     record LimitRow(
             String name,
             int maxConcurrent,
@@ -208,7 +218,12 @@ public final class LimitStore {
             double tokens,
             Instant refilledAt,
             String setBy,
-            Instant setAt) {
+            Instant setAt,
+            int quotaPermits,
+            long quotaPeriodMillis,
+            long quotaWindow,
+            int quotaUsed,
+            AdaptiveState adaptive) {
 
         static LimitRow read(ExecutionRows rows, ResultSet row) throws SQLException {
             return new LimitRow(
@@ -219,7 +234,17 @@ public final class LimitStore {
                     row.getDouble("tokens"),
                     rows.dialect.readInstant(row, "refilled_at"),
                     row.getString("set_by"),
-                    rows.dialect.readInstant(row, "set_at"));
+                    rows.dialect.readInstant(row, "set_at"),
+                    row.getInt("quota_permits"),
+                    row.getLong("quota_period_ms"),
+                    row.getLong("quota_window"),
+                    row.getInt("quota_used"),
+                    new AdaptiveState(
+                            row.getInt("adaptive_max"),
+                            rows.dialect.readInstant(row, "adapted_at"),
+                            row.getInt("window_outcomes"),
+                            row.getInt("window_failures"),
+                            row.getInt("window_signals")));
         }
 
         /** The bucket's tokens at a time: refilled evenly since its last refill, up to its permits. */
@@ -230,6 +255,27 @@ public final class LimitStore {
             double elapsedMillis =
                     Math.max(0, Duration.between(this.refilledAt, at).toNanos() / 1e6);
             return Math.min(this.ratePermits, this.tokens + elapsedMillis * this.ratePermits / this.ratePeriodMillis);
+        }
+
+        /** The number of the quota's window a time falls in, the windows counted from the epoch. */
+        long quotaWindowAt(Instant at) {
+            return (this.quotaPeriodMillis > 0) ? Math.floorDiv(at.toEpochMilli(), this.quotaPeriodMillis) : 0;
+        }
+
+        /** When the window the row counts began. */
+        Instant quotaWindowStart() {
+            return Instant.ofEpochMilli(this.quotaWindow * this.quotaPeriodMillis);
+        }
+
+        /** The attempts claimed in the quota's window at a time: none in a window that has not begun. */
+        int quotaUsedAt(Instant at) {
+            return (quotaWindowAt(at) <= this.quotaWindow) ? this.quotaUsed : 0;
+        }
+
+        /** The most running at once in force: the adapted limit while it adapts, else the row's. */
+        int maxConcurrentInForce() {
+            int adapted = this.adaptive.max();
+            return (adapted > 0 && this.maxConcurrent > 0) ? Math.min(adapted, this.maxConcurrent) : this.maxConcurrent;
         }
     }
 }

@@ -22,6 +22,12 @@ import java.util.Map;
  * @param waiting its attempts due and waiting
  * @param waitingForSlot of those, the ones that wait because their limit (or their key's) is full
  * @param waitingForToken of the others, the ones that wait because the bucket is empty
+ * @param quotaPermits the most claimed in each window of the quota, or 0
+ * @param quotaPeriod the quota's window, or {@code null}
+ * @param quotaUsed the attempts claimed in the quota's window now
+ * @param waitingForQuota of the others, the ones that wait because the quota's window is used up
+ * @param adaptedMax the most running at once an adaptive limit allows now (of each key), or 0 while
+ *     the limit does not adapt
  * @param keys the keys with attempts running or waiting, the busiest first, at most {@value #KEYS}
  */
 public record LimitUse(
@@ -36,6 +42,11 @@ public record LimitUse(
         long waiting,
         long waitingForSlot,
         long waitingForToken,
+        int quotaPermits,
+        Duration quotaPeriod,
+        int quotaUsed,
+        long waitingForQuota,
+        int adaptedMax,
         List<KeyUse> keys) {
 
     /** The most keys shown of a target. */
@@ -49,7 +60,9 @@ public record LimitUse(
      */
     public record KeyUse(String key, long running, long waiting) {}
 
-    static LimitUse of(LimitStore.LimitRow row, double tokens, Map<String, long[]> byKey) {
+    static LimitUse of(LimitStore.LimitRow row, Instant now, Map<String, long[]> byKey) {
+        double tokens = row.tokensAt(now);
+        int most = row.maxConcurrentInForce();
         long running = 0;
         long waiting = 0;
         long waitingForSlot = 0;
@@ -61,15 +74,19 @@ public record LimitUse(
             waiting += keyWaiting;
             if (key.getKey() != null) {
                 keys.add(new KeyUse(key.getKey(), keyRunning, keyWaiting));
-                if (row.maxConcurrent() > 0 && keyRunning >= row.maxConcurrent()) {
+                if (most > 0 && keyRunning >= most) {
                     waitingForSlot += keyWaiting;
                 }
             }
         }
-        if (keys.isEmpty() && row.maxConcurrent() > 0 && running >= row.maxConcurrent()) {
+        if (keys.isEmpty() && most > 0 && running >= most) {
             waitingForSlot = waiting;
         }
         long waitingForToken = (row.ratePermits() > 0 && tokens < 1) ? waiting - waitingForSlot : 0;
+        int quotaUsed = row.quotaUsedAt(now);
+        long waitingForQuota = (row.quotaPermits() > 0 && quotaUsed >= row.quotaPermits() && waitingForToken == 0)
+                ? waiting - waitingForSlot
+                : 0;
         keys.sort(Comparator.comparingLong((KeyUse key) -> key.running() + key.waiting())
                 .reversed()
                 .thenComparing(KeyUse::key));
@@ -85,6 +102,11 @@ public record LimitUse(
                 waiting,
                 waitingForSlot,
                 waitingForToken,
+                row.quotaPermits(),
+                (row.quotaPeriodMillis() > 0) ? Duration.ofMillis(row.quotaPeriodMillis()) : null,
+                quotaUsed,
+                waitingForQuota,
+                (row.adaptive().max() > 0 && row.maxConcurrent() > 0) ? most : 0,
                 List.copyOf(keys.subList(0, Math.min(KEYS, keys.size()))));
     }
 }

@@ -30,6 +30,12 @@ import org.springframework.transaction.support.TransactionTemplate;
  *   <li>A rate limit is a token bucket kept in the row: refilled by the time since it was last
  *       refilled, up to its permits, as the claiming node's estimate of the database's clock tells
  *       it once the lock is granted, and a token taken by each attempt claimed.
+ *   <li>A quota counts the attempts claimed in the current window of its period, numbered from the
+ *       epoch by the time the lock was granted; a window this node's clock has not reached yet
+ *       counts as the current one.
+ *   <li>An adaptive concurrency limit is moved on by each claim ({@link AdaptiveState}): the
+ *       outcomes this node counted since its last claim are added to the row's window, and the
+ *       window's end adjusts the limit the claim then counts by.
  * </ul>
  *
  * <p>The limits are those the row holds, which each node writes as it first claims: the nodes of a
@@ -78,76 +84,152 @@ final class LimitedClaims {
      * @param limit how many at most this node takes
      * @param name the target
      * @param limits the limits this node declares for it
-     * @param perKey whether the concurrency limit counts each limit key apart
+     * @param outcomes what this node counted of the target's attempts, for an adaptive limit
      * @return the attempts claimed, the higher priority first, then the oldest due
      */
     List<ExecutionRecord> claimDue(
-            String nodeId, Supplier<Instant> clock, int limit, String name, LimitRows.Limits limits, boolean perKey) {
-        ExecutionRepository repository = this.rows.repository;
+            String nodeId,
+            Supplier<Instant> clock,
+            int limit,
+            String name,
+            TargetLimits limits,
+            LimitOutcomes outcomes) {
         // no lock taken while nothing of the target is due
         if (this.rows.findDue(clock.get(), 1, List.of(name)).isEmpty()) {
             return List.of();
         }
         this.limitRows.write(name, limits);
-        List<ExecutionRecord> claimed = this.transactions.execute((tx) -> {
-            List<LimitStore.LimitRow> locked =
-                    this.rows.jdbc.query(this.lock, (row, number) -> LimitStore.LimitRow.read(this.rows, row), name);
-            if (locked.isEmpty()) {
-                // the row is gone: without it nothing is locked, so nothing is claimed until it is back
-                return null;
-            }
-            LimitStore.LimitRow row = locked.get(0);
-            // the bucket's time only goes forward, whichever node's clock last refilled it, in the
-            // milliseconds the row keeps on MySQL; claims are stamped, and found due, by this node's
-            // clock, so that nothing starts before its time here
-            Instant now = clock.get();
-            Instant at = now.truncatedTo(ChronoUnit.MILLIS);
-            double tokens = row.tokens();
-            if (row.refilledAt() != null && row.refilledAt().isAfter(at.plus(FAR_AHEAD))) {
-                // not a refill this node's clock will reach soon: no tokens for it, and the bucket's
-                // time set back to this node's
-                logger.warn(
-                        "The bucket of '{}' was last refilled at {}, far ahead of this node's clock at {}; it"
-                                + " is refilled from now",
-                        name,
-                        row.refilledAt(),
-                        at);
-            } else if (row.refilledAt() != null && row.refilledAt().isAfter(at)) {
-                at = row.refilledAt();
-            } else {
-                tokens = row.tokensAt(at);
-            }
-            int room = Math.min(limit, (row.ratePermits() > 0) ? (int) Math.floor(tokens) : Integer.MAX_VALUE);
-            List<ExecutionRecord> attempts = new ArrayList<>();
-            // no other node claims these rows meanwhile: they wait for the lock this transaction holds
-            if (row.maxConcurrent() > 0 && perKey) {
-                claimByKey(nodeId, at, room, name, row.maxConcurrent(), attempts);
-            } else {
-                if (row.maxConcurrent() > 0) {
-                    Integer running = this.rows.jdbc.queryForObject(this.rows.tables.sql(RUNNING), Integer.class, name);
-                    room = Math.min(room, row.maxConcurrent() - ((running != null) ? running : 0));
-                }
-                if (room > 0) {
-                    for (ExecutionRecord candidate : this.rows.findDue(at, room, List.of(name))) {
-                        claim(candidate, nodeId, at, attempts);
-                    }
-                }
-            }
-            if (row.ratePermits() > 0) {
-                this.rows.jdbc.update(
-                        this.rows.tables.sql("UPDATE dsched_limit SET tokens = ?, refilled_at = ? WHERE name = ?"),
-                        tokens - attempts.size(),
-                        this.rows.dialect.bindable(at),
-                        name);
-            }
-            return attempts;
-        });
+        LimitOutcomes.Counted counted = (limits.adaptive() != null) ? outcomes.take(name) : LimitOutcomes.Counted.NONE;
+        List<ExecutionRecord> claimed;
+        try {
+            claimed = this.transactions.execute((tx) -> claimLocked(nodeId, clock, limit, name, limits, counted));
+        } catch (RuntimeException ex) {
+            outcomes.giveBack(name, counted);
+            throw ex;
+        }
         if (claimed == null) {
+            outcomes.giveBack(name, counted);
             logger.warn("The row of the limits of '{}' was missing; it is written again", name);
             this.limitRows.forget(name);
             return List.of();
         }
         return claimed;
+    }
+
+    private List<ExecutionRecord> claimLocked(
+            String nodeId,
+            Supplier<Instant> clock,
+            int limit,
+            String name,
+            TargetLimits limits,
+            LimitOutcomes.Counted counted) {
+        List<LimitStore.LimitRow> locked =
+                this.rows.jdbc.query(this.lock, (row, number) -> LimitStore.LimitRow.read(this.rows, row), name);
+        if (locked.isEmpty()) {
+            // the row is gone: without it nothing is locked, so nothing is claimed until it is back
+            return null;
+        }
+        LimitStore.LimitRow row = locked.get(0);
+        // the bucket's time only goes forward, whichever node's clock last refilled it, in the
+        // milliseconds the row keeps on MySQL; claims are stamped, and found due, by this node's
+        // clock, so that nothing starts before its time here
+        Instant now = clock.get();
+        Instant at = now.truncatedTo(ChronoUnit.MILLIS);
+        double tokens = row.tokens();
+        if (row.refilledAt() != null && row.refilledAt().isAfter(at.plus(FAR_AHEAD))) {
+            // not a refill this node's clock will reach soon: no tokens for it, and the bucket's
+            // time set back to this node's
+            logger.warn(
+                    "The bucket of '{}' was last refilled at {}, far ahead of this node's clock at {}; it"
+                            + " is refilled from now",
+                    name,
+                    row.refilledAt(),
+                    at);
+        } else if (row.refilledAt() != null && row.refilledAt().isAfter(at)) {
+            at = row.refilledAt();
+        } else {
+            tokens = row.tokensAt(at);
+        }
+        int room = Math.min(limit, (row.ratePermits() > 0) ? (int) Math.floor(tokens) : Integer.MAX_VALUE);
+        long window = row.quotaWindowAt(at);
+        int used = 0;
+        if (row.quotaPermits() > 0) {
+            used = row.quotaUsedAt(at);
+            if (row.quotaWindow() > window && row.quotaWindowStart().isAfter(at.plus(FAR_AHEAD))) {
+                // a window far ahead of this node's clock: counted from this node's, as the bucket is
+                logger.warn(
+                        "The quota of '{}' counts a window that begins at {}, far ahead of this node's clock at {};"
+                                + " it counts from this node's window",
+                        name,
+                        row.quotaWindowStart(),
+                        at);
+                used = 0;
+            } else {
+                // a window this node's clock has not reached yet (a little ahead) counts as the current one
+                window = Math.max(window, row.quotaWindow());
+            }
+            room = Math.min(room, row.quotaPermits() - used);
+        }
+        int maxConcurrent = adapt(name, row, limits, counted, at);
+        List<ExecutionRecord> attempts = new ArrayList<>();
+        // no other node claims these rows meanwhile: they wait for the lock this transaction holds
+        if (maxConcurrent > 0 && limits.perKey()) {
+            claimByKey(nodeId, at, room, name, maxConcurrent, attempts);
+        } else {
+            if (maxConcurrent > 0) {
+                Integer running = this.rows.jdbc.queryForObject(this.rows.tables.sql(RUNNING), Integer.class, name);
+                room = Math.min(room, maxConcurrent - ((running != null) ? running : 0));
+            }
+            if (room > 0) {
+                for (ExecutionRecord candidate : this.rows.findDue(at, room, List.of(name))) {
+                    claim(candidate, nodeId, at, attempts);
+                }
+            }
+        }
+        if (row.ratePermits() > 0 || row.quotaPermits() > 0) {
+            boolean quota = row.quotaPermits() > 0;
+            this.rows.jdbc.update(
+                    this.rows.tables.sql("UPDATE dsched_limit SET tokens = ?, refilled_at = ?, quota_window = ?,"
+                            + " quota_used = ? WHERE name = ?"),
+                    (row.ratePermits() > 0) ? tokens - attempts.size() : row.tokens(),
+                    this.rows.dialect.bindable((row.ratePermits() > 0) ? at : row.refilledAt()),
+                    quota ? window : row.quotaWindow(),
+                    quota ? used + attempts.size() : row.quotaUsed(),
+                    name);
+        }
+        return attempts;
+    }
+
+    /**
+     * Moves the target's adaptive limit on, if this node declares one, and returns the most of its
+     * attempts running at once to claim by. A node that declares none takes an adapted limit left
+     * in the row back to the limit in force, set at run time or not.
+     */
+    private int adapt(
+            String name, LimitStore.LimitRow row, TargetLimits limits, LimitOutcomes.Counted counted, Instant at) {
+        if (limits.adaptive() == null || row.maxConcurrent() <= 0) {
+            if (row.adaptive().max() > 0) {
+                writeAdaptive(name, new AdaptiveState(0, null, 0, 0, 0));
+            }
+            return row.maxConcurrent();
+        }
+        AdaptiveState adapted = row.adaptive().next(limits.adaptive(), row.maxConcurrent(), counted, at);
+        if (!adapted.equals(row.adaptive())) {
+            writeAdaptive(name, adapted);
+        }
+        return adapted.max();
+    }
+
+    private void writeAdaptive(String name, AdaptiveState state) {
+        this.rows.jdbc.update(
+                this.rows.tables.sql("UPDATE dsched_limit SET adaptive_max = ?, adapted_at = ?, window_outcomes = ?,"
+                        + " window_failures = ?, window_signals = ? WHERE name = ?"),
+                state.max(),
+                (state.adaptedAt() != null) ? this.rows.dialect.bindable(state.adaptedAt()) : null,
+                state.outcomes(),
+                state.failures(),
+                state.signals(),
+                name);
     }
 
     /**
@@ -158,6 +240,9 @@ final class LimitedClaims {
      */
     private void claimByKey(
             String nodeId, Instant at, int room, String name, int maxConcurrent, List<ExecutionRecord> attempts) {
+        if (room <= 0) {
+            return;
+        }
         Map<String, Integer> running = new HashMap<>();
         this.rows.jdbc.query(
                 this.rows.tables.sql(RUNNING_BY_KEY),

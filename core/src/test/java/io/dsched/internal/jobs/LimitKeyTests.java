@@ -62,6 +62,19 @@ class LimitKeyTests {
         RetryPolicy retry = new RetryPolicy(
                 1, Duration.ofSeconds(1), 1, Duration.ofSeconds(1), Duration.ZERO, List.of(), List.of());
         return new HandlerDefinition(
-                "work", null, "default", retry, null, "test", 3, null, partitionBy, 0, (context, payload) -> {});
+                "work",
+                null,
+                "default",
+                retry,
+                null,
+                "test",
+                3,
+                null,
+                partitionBy,
+                0,
+                null,
+                null,
+                null,
+                (context, payload) -> {});
     }
 }

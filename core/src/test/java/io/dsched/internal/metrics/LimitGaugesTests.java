@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The gauges of limits: one series of each for every handler this node declares with limits, read
- * at most once per refresh interval, NaN while the read fails.
+ * at most once per refresh interval, NaN while the read fails; the limit in force as an adaptive
+ * limit lowers it, and a quota's use.
  */
 class LimitGaugesTests {
 
@@ -58,6 +59,49 @@ class LimitGaugesTests {
 
         assertThat(gauge(registry, "dsched.limit.running", "capture", null)).isNaN();
         assertThat(gauge(registry, "dsched.limit.waiting", "capture", "slot")).isNaN();
+        assertThat(gauge(registry, "dsched.limit.waiting", "capture", "quota")).isNaN();
+        assertThat(gauge(registry, "dsched.limit.quota.used", "capture", null)).isNaN();
+    }
+
+    @Test
+    void theLimitInForceIsTheAdaptedOneAndAQuotaShowsItsWindowsUseAndWhatWaitsForTheNext() {
+        this.limits.set(List.of(
+                limit("capture", 8, null, 8, 3, 0, 0, null, "20/1d", 12, 0, 3),
+                limit("rebuild", 1, null, 1, 1, 2, 0, null, null, null, 0, null)));
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        LimitGauges gauges =
+                new LimitGauges(this::read, () -> List.of("capture", "rebuild"), Duration.ofSeconds(10), this.clock);
+        gauges.bindTo(registry);
+
+        assertThat(gauge(registry, "dsched.limit.max.concurrent", "capture", null))
+                .as("lowered by the adaptive limit, below the declared 8")
+                .isEqualTo(3);
+        assertThat(gauge(registry, "dsched.limit.quota.used", "capture", null)).isEqualTo(12);
+        assertThat(gauge(registry, "dsched.limit.waiting", "capture", "quota")).isZero();
+        assertThat(gauge(registry, "dsched.limit.max.concurrent", "rebuild", null))
+                .as("a limit that does not adapt")
+                .isEqualTo(1);
+        assertThat(gauge(registry, "dsched.limit.quota.used", "rebuild", null))
+                .as("no quota, no window")
+                .isNaN();
+        assertThat(gauge(registry, "dsched.limit.waiting", "rebuild", "quota")).isZero();
+        assertThat(gauge(registry, "dsched.limit.waiting", "rebuild", "slot")).isEqualTo(2);
+
+        // the window used up, the rest wait for the next; the limit back up to the declared one
+        this.limits.set(List.of(limit("capture", 8, null, 8, 2, 0, 0, null, "20/1d", 20, 7, 8)));
+        this.now.set(NOW.plusSeconds(10));
+        assertThat(gauge(registry, "dsched.limit.quota.used", "capture", null)).isEqualTo(20);
+        assertThat(gauge(registry, "dsched.limit.waiting", "capture", "quota")).isEqualTo(7);
+        assertThat(gauge(registry, "dsched.limit.waiting", "capture", "slot")).isZero();
+        assertThat(gauge(registry, "dsched.limit.max.concurrent", "capture", null))
+                .isEqualTo(8);
+
+        // an adaptive limit set aside: the row's own limit again
+        this.limits.set(List.of(limit("capture", 6, null, 8, 2, 0, 0, null, null, null, 0, null)));
+        this.now.set(NOW.plusSeconds(20));
+        assertThat(gauge(registry, "dsched.limit.max.concurrent", "capture", null))
+                .isEqualTo(6);
+        assertThat(gauge(registry, "dsched.limit.quota.used", "capture", null)).isNaN();
     }
 
     @Test
@@ -130,6 +174,22 @@ class LimitGaugesTests {
             long forSlot,
             long forToken,
             Double tokens) {
+        return limit(name, maxConcurrent, rate, declared, running, forSlot, forToken, tokens, null, null, 0, null);
+    }
+
+    private static Limit limit(
+            String name,
+            int maxConcurrent,
+            String rate,
+            Integer declared,
+            long running,
+            long forSlot,
+            long forToken,
+            Double tokens,
+            String quota,
+            Integer quotaUsed,
+            long forQuota,
+            Integer adapted) {
         return new Limit(
                 name,
                 maxConcurrent,
@@ -140,10 +200,15 @@ class LimitGaugesTests {
                 null,
                 null,
                 running,
-                forSlot + forToken,
+                forSlot + forToken + forQuota,
                 forSlot,
                 forToken,
                 tokens,
+                quota,
+                (declared != null) ? quota : null,
+                quotaUsed,
+                forQuota,
+                adapted,
                 List.of());
     }
 }

@@ -22,6 +22,7 @@ import io.dsched.internal.store.CuttingDataSource;
 import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.internal.store.ExecutionStore;
 import io.dsched.internal.store.InMemoryStore;
+import io.dsched.internal.store.LimitOutcomes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -210,6 +211,7 @@ class ExecutionQueueTests {
                 this.runner,
                 List.of(new WorkerPools.Pool(WorkerPools.SHARED, 1, new Targets())),
                 ConcurrencyLimits.NONE,
+                new LimitOutcomes((name) -> false, List.of()),
                 nodeClock,
                 poll,
                 WorkerThreads.PLATFORM,

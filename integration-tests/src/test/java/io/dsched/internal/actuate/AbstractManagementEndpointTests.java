@@ -811,7 +811,9 @@ abstract class AbstractManagementEndpointTests {
         assertThat(declared.get("setBy").isNull()).isTrue();
         assertThat(declared.get("running").asLong()).isZero();
 
-        String body = "{\"maxConcurrent\":\"5\",\"rate\":\"10/1s\",\"reason\":\"the partner asked\"}";
+        assertThat(declared.get("quota").isNull()).isTrue();
+        String body =
+                "{\"maxConcurrent\":\"5\",\"rate\":\"10/1s\",\"quota\":\"1000/1d\",\"reason\":\"the partner asked\"}";
         refusedBelow("/limits/capture/set", body, "admin");
         Response set = this.client.post("/limits/capture/set", "admin", body);
         assertThat(set.status()).isEqualTo(200);
@@ -819,8 +821,8 @@ abstract class AbstractManagementEndpointTests {
                 "admin",
                 "limit.set",
                 "capture",
-                "{\"maxConcurrent\":3,\"rate\":\"50/1s\",\"setBy\":null}",
-                "{\"maxConcurrent\":5,\"rate\":\"10/1s\",\"setBy\":\"admin\"}",
+                "{\"maxConcurrent\":3,\"rate\":\"50/1s\",\"quota\":\"none\",\"setBy\":null}",
+                "{\"maxConcurrent\":5,\"rate\":\"10/1s\",\"quota\":\"1000/1d\",\"setBy\":\"admin\"}",
                 200);
         assertThat(latestAudit().get("reason")).isEqualTo("the partner asked");
         JsonNode changed = limit("capture");
@@ -829,13 +831,16 @@ abstract class AbstractManagementEndpointTests {
         assertThat(changed.get("declaredMaxConcurrent").asInt()).isEqualTo(3);
         assertThat(changed.get("declaredRate").asString()).isEqualTo("50/1s");
         assertThat(changed.get("setBy").asString()).isEqualTo("admin");
+        assertThat(changed.get("quota").asString()).isEqualTo("1000/1d");
+        assertThat(changed.get("declaredQuota").isNull()).isTrue();
+        assertThat(changed.get("quotaUsed").asInt()).isZero();
         // the bucket holds no more than the new rate's permits
         assertThat(changed.get("tokens").asDouble()).isLessThanOrEqualTo(10);
         // what the row holds, which every node claims by
-        assertThat(
-                        this.sql.queryForMap(
-                                "SELECT max_concurrent, rate_permits, rate_period_ms, set_by FROM dsched_limit WHERE name = 'capture'"))
-                .containsValues(5, 10, "admin");
+        assertThat(this.sql.queryForMap(
+                        "SELECT max_concurrent, rate_permits, rate_period_ms, quota_permits, quota_period_ms, set_by"
+                                + " FROM dsched_limit WHERE name = 'capture'"))
+                .containsValues(5, 10, 1000, 86_400_000L, "admin");
 
         // one value changes alone; a rate of none takes the rate away
         assertThat(this.client
@@ -857,6 +862,10 @@ abstract class AbstractManagementEndpointTests {
                 .isEqualTo(400);
         assertThat(this.client
                         .post("/limits/capture/set", "admin", "{\"rate\":\"fast\"}")
+                        .status())
+                .isEqualTo(400);
+        assertThat(this.client
+                        .post("/limits/capture/set", "admin", "{\"quota\":\"1000/400d\"}")
                         .status())
                 .isEqualTo(400);
         assertThat(this.client.post("/limits/capture/set", "admin", "{}").status())
@@ -882,13 +891,14 @@ abstract class AbstractManagementEndpointTests {
                 "admin",
                 "limit.reset",
                 "capture",
-                "{\"maxConcurrent\":5,\"rate\":\"none\",\"setBy\":\"admin\"}",
-                "{\"maxConcurrent\":3,\"rate\":\"50/1s\",\"setBy\":null}",
+                "{\"maxConcurrent\":5,\"rate\":\"none\",\"quota\":\"1000/1d\",\"setBy\":\"admin\"}",
+                "{\"maxConcurrent\":3,\"rate\":\"50/1s\",\"quota\":\"none\",\"setBy\":null}",
                 200);
         JsonNode reset = limit("capture");
         assertThat(reset.get("maxConcurrent").asInt()).isEqualTo(3);
         assertThat(reset.get("rate").asString()).isEqualTo("50/1s");
         assertThat(reset.get("setBy").isNull()).isTrue();
+        assertThat(reset.get("quota").isNull()).isTrue();
         assertThat(this.client.post("/limits/capture/reset", "admin", "{}").status())
                 .as("the declared limits already")
                 .isEqualTo(409);

@@ -61,6 +61,7 @@ class AlertRulesTests {
             "dsched_limit_max_concurrent",
             "dsched_limit_waiting",
             "dsched_limit_tokens",
+            "dsched_limit_quota_used",
             "dsched_one_off_pending",
             "dsched_job_last_success_timestamp_seconds",
             "dsched_job_period_seconds");

@@ -161,7 +161,10 @@ abstract class AbstractAdminUiTests extends AdminUiSession {
         String row = "tr[data-limit='" + handler + "']";
         assertThat(this.browser.find(row + " td[data-max-concurrent]").getAttribute("data-max-concurrent"))
                 .isEqualTo("4");
-        assertThat(this.browser.text(row)).contains("declared").contains("no rate");
+        assertThat(this.browser.text(row))
+                .contains("declared")
+                .contains("no rate")
+                .contains("no quota");
 
         this.browser.find("#limit-max-concurrent").sendKeys("6");
         this.browser.find("#limit-rate").sendKeys("20/1s");
@@ -182,14 +185,40 @@ abstract class AbstractAdminUiTests extends AdminUiSession {
         assertThat(limit.get("maxConcurrent").asInt()).isEqualTo(6);
         assertThat(limit.get("rate").asString()).isEqualTo("20/1s");
         assertThat(limit.get("setBy").asString()).isEqualTo("admin");
+        assertThat(limit.get("quota").isNull()).isTrue();
+
+        // a quota alone, the other limits kept
+        this.browser.find("#limit-quota").sendKeys("20/1d");
+        this.browser.find("#limit-reason").sendKeys("the partner bills past 20 a day");
+        this.browser.find("form[aria-label='Set limits'] button[type=submit]").click();
+        String quota = row + " td[data-quota]";
+        this.browser.waitFor((d) ->
+                d.findElement(By.cssSelector(quota)).getAttribute("data-quota").equals("20/1d"));
+        assertThat(this.browser.text(quota)).matches("(?s)\\d+ of 20/1d used.*").contains("declared: no quota");
+        assertThat(this.browser.find(row + " td[data-max-concurrent]").getAttribute("data-max-concurrent"))
+                .isEqualTo("6");
+        assertThat(this.browser.text(row)).contains("20/1s").doesNotContain("[object");
+        limit = this.server.read("/limits").get(0);
+        assertThat(limit.get("quota").asString()).isEqualTo("20/1d");
+        assertThat(limit.get("declaredQuota").isNull()).isTrue();
+        assertThat(limit.get("quotaUsed").asInt()).isGreaterThanOrEqualTo(0);
+        assertThat(limit.get("maxConcurrent").asInt()).isEqualTo(6);
+        assertThat(limit.get("rate").asString()).isEqualTo("20/1s");
         this.browser.screenshot(prefix() + "limits-set");
 
         this.browser.find(row + " button[data-action=reset]").click();
         this.browser.waitFor((d) -> d.findElement(By.cssSelector(row + " td[data-max-concurrent]"))
                 .getAttribute("data-max-concurrent")
                 .equals("4"));
-        assertThat(this.browser.text(row)).contains("declared").contains("no rate");
-        assertThat(this.server.read("/limits").get(0).get("setBy").isNull()).isTrue();
+        assertThat(this.browser.text(row))
+                .contains("declared")
+                .contains("no rate")
+                .contains("no quota");
+        assertThat(this.browser.find(row + " td[data-quota]").getAttribute("data-quota"))
+                .isEmpty();
+        JsonNode reset = this.server.read("/limits").get(0);
+        assertThat(reset.get("setBy").isNull()).isTrue();
+        assertThat(reset.get("quota").isNull()).isTrue();
         this.browser.page("/audit", "Audit");
         assertThat(this.browser.text("main table")).contains("limit.set").contains("limit.reset");
         this.browser.assertNoConsoleErrors();

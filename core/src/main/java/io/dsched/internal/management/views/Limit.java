@@ -22,6 +22,13 @@ import java.util.List;
  * @param waitingForSlot of those, the ones whose limit (or key's limit) is full
  * @param waitingForToken of the others, the ones that wait for the bucket to refill
  * @param tokens the tokens its bucket holds, or {@code null} without a rate
+ * @param quota the quota in force, such as {@code "10000/1d"}, or {@code null} for none
+ * @param declaredQuota the quota this node declares, or {@code null}
+ * @param quotaUsed the attempts claimed in the quota's current window, or {@code null} without a quota
+ * @param waitingForQuota of the waiting attempts neither full nor out of tokens, the ones that wait
+ *     for the quota's next window
+ * @param adaptedMaxConcurrent the most running at once the adaptive limit allows now, or
+ *     {@code null} while it does not adapt
  * @param keys the busiest keys, with the attempts of each running and waiting
  */
 public record Limit(
@@ -38,6 +45,11 @@ public record Limit(
         long waitingForSlot,
         long waitingForToken,
         Double tokens,
+        String quota,
+        String declaredQuota,
+        Integer quotaUsed,
+        long waitingForQuota,
+        Integer adaptedMaxConcurrent,
         List<KeyUse> keys) {
 
     /**
@@ -60,6 +72,11 @@ public record Limit(
                 this.waitingForSlot,
                 this.waitingForToken,
                 this.tokens,
+                this.quota,
+                this.declaredQuota,
+                this.quotaUsed,
+                this.waitingForQuota,
+                this.adaptedMaxConcurrent,
                 keys);
     }
 

@@ -1,0 +1,259 @@
+package io.dsched.limits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.internal.handler.HandlerRegistry;
+import io.dsched.internal.management.LimitCommands;
+import io.dsched.internal.management.views.Limit;
+import io.dsched.internal.store.ExecutionStore;
+import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.OneOff;
+import io.dsched.test.ClusterNode;
+import io.dsched.test.TestCluster;
+import io.dsched.test.TestDatabases;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Quotas and adaptive concurrency limits, cluster-wide, on three nodes of ten workers: a quota lets
+ * its permits start at once and holds the rest to its next window, window after window, and an
+ * admin changes it at run time; an adaptive limit halves as failures (or a load signal) come and
+ * climbs back when they stop. Run against each database by a small subclass.
+ */
+abstract class AbstractQuotaAndAdaptiveLimitTests {
+
+    private static final Duration POLL = Duration.ofMillis(200);
+
+    private static final Map<String, Object> PROPERTIES = Map.of(
+            "dsched.threads", "10",
+            "dsched.metrics.refresh", "0s",
+            "dsched.queue.poll-interval", POLL.toMillis() + "ms");
+
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
+
+    /**
+     * Returns the database this suite runs on.
+     * @return the kind of database
+     */
+    protected abstract TestDatabases.Kind kind();
+
+    @BeforeEach
+    void reset() {
+        QuotaJobs.reset();
+    }
+
+    @Test
+    void aQuotaLetsItsPermitsStartAtOnceHoldsTheRestAndIsRaisedAtRunTime() {
+        List<ClusterNode> nodes = List.of(start("quota-1"), start("quota-2"), start("quota-3"));
+        submit(nodes.get(0), "quoted", 100);
+
+        // not smoothed: the window's 20 start together, then none until the window ends (a window of
+        // 100 days, which the test does not see end)
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> QuotaJobs.starts("quoted").size() == 20);
+        List<Instant> starts = QuotaJobs.starts("quoted");
+        assertThat(Duration.between(starts.get(0), starts.get(19))).isLessThan(Duration.ofSeconds(1));
+        await().during(POLL.multipliedBy(8))
+                .atMost(Duration.ofSeconds(4))
+                .until(() -> QuotaJobs.starts("quoted").size() == 20);
+        LimitCommands limits = limits(nodes.get(1));
+        Limit quoted = limit(limits, "quoted");
+        assertThat(quoted.quota()).isEqualTo("20/100d");
+        assertThat(quoted.quotaUsed()).isEqualTo(20);
+        assertThat(quoted.waiting()).isEqualTo(80);
+        assertThat(quoted.waitingForQuota()).isEqualTo(80);
+        assertThat(quoted.waitingForSlot() + quoted.waitingForToken()).isZero();
+        ExecutionRecord waiting = nodes.get(0).bean(ExecutionStore.class).repository().findByJobName("quoted").stream()
+                .filter((attempt) -> attempt.status() == ExecutionStatus.SCHEDULED)
+                .findFirst()
+                .orElseThrow();
+        assertThat(limits.whyWaiting(waiting)).hasValueSatisfying((why) -> assertThat(why)
+                .startsWith("the quota's next window: 20 of 20/100d claimed"));
+
+        // raised through one node: the others claim by it, up to the new quota, and hold the rest
+        limits.set("quoted", null, null, "45/100d", "test");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> QuotaJobs.starts("quoted").size() == 45);
+        await().during(POLL.multipliedBy(8))
+                .atMost(Duration.ofSeconds(4))
+                .until(() -> QuotaJobs.starts("quoted").size() == 45);
+        assertThat(limit(limits, "quoted").quotaUsed()).isEqualTo(45);
+        assertThat(limit(limits, "quoted").waitingForQuota()).isEqualTo(55);
+
+        // a quota of another period counts anew: a day's 25, then 5 of a window of 100 days again
+        limits.set("quoted", null, null, "25/1d", "test");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> QuotaJobs.starts("quoted").size() == 70);
+        limits.set("quoted", null, null, "5/100d", "test");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> QuotaJobs.starts("quoted").size() == 75);
+        await().during(POLL.multipliedBy(8))
+                .atMost(Duration.ofSeconds(4))
+                .until(() -> QuotaJobs.starts("quoted").size() == 75);
+    }
+
+    @Test
+    void aQuotaCountsEachWindowOfItsPeriodApart() {
+        List<ClusterNode> nodes = List.of(start("windows-1"), start("windows-2"), start("windows-3"));
+        submit(nodes.get(0), "windowed", 90);
+
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> QuotaJobs.starts("windowed").size() == 90);
+        // the claims by the windows of 2 s from the epoch they fall in, as the quota counts them
+        Map<Long, Integer> byWindow = new TreeMap<>();
+        List<Timestamp> claimed = new JdbcTemplate(this.cluster.observer())
+                .queryForList(
+                        "SELECT started_at FROM dsched_execution WHERE job_name = 'windowed' ORDER BY started_at",
+                        Timestamp.class);
+        for (Timestamp at : claimed) {
+            byWindow.merge(Math.floorDiv(at.toInstant().toEpochMilli(), 2000L), 1, Integer::sum);
+        }
+        assertThat(claimed).hasSize(90);
+        assertThat(byWindow.values()).as("claims in each window").allSatisfy((n) -> assertThat(n)
+                .isBetween(1, 30));
+        // 30 a window: three windows, or four when the first began too late in its window for all 30
+        assertThat(byWindow).hasSizeBetween(3, 4);
+        assertThat(Duration.between(claimed.get(0).toInstant(), claimed.get(89).toInstant()))
+                .isGreaterThan(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void aNodeRateBoundsTheStartsOfEachNodeAndTheClusterStartsThatManyOnEachNode() {
+        List<ClusterNode> nodes = List.of(start("noded-1"), start("noded-2"), start("noded-3"));
+        submit(nodes.get(0), "noded", 240);
+
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> QuotaJobs.starts("noded").size() == 240);
+        // the claims of each node, as its bucket counts them
+        Map<String, List<Instant>> byNode = new TreeMap<>();
+        List<Instant> all = new ArrayList<>();
+        new JdbcTemplate(this.cluster.observer())
+                .query(
+                        "SELECT node_id, started_at FROM dsched_execution WHERE job_name = 'noded' ORDER BY started_at",
+                        (row) -> {
+                            Instant at = row.getTimestamp("started_at").toInstant();
+                            byNode.computeIfAbsent(row.getString("node_id"), (node) -> new ArrayList<>())
+                                    .add(at);
+                            all.add(at);
+                        });
+        assertThat(all).hasSize(240);
+        assertThat(byNode).hasSize(3);
+        // a full bucket of 20 and 20 more in a second, on each node
+        assertThat(byNode.values())
+                .allSatisfy((claims) -> assertThat(mostInASecond(claims)).isLessThanOrEqualTo(40));
+        assertThat(mostInASecond(all))
+                .as("the rate is each node's: the cluster starts more than one node's in a second")
+                .isGreaterThan(40);
+        // 60 at once, then 60 a second: 3 s for the other 180
+        assertThat(Duration.between(all.get(0), all.get(239)))
+                .isBetween(Duration.ofMillis(2500), Duration.ofSeconds(6));
+    }
+
+    @Test
+    void anAdaptiveLimitIsHalvedWhileFailuresComeAndClimbsBackWhenTheyStop() {
+        List<ClusterNode> nodes = List.of(start("adaptive-1"), start("adaptive-2"), start("adaptive-3"));
+        submit(nodes.get(0), "adaptive", 1500);
+        LimitCommands limits = limits(nodes.get(2));
+        await().atMost(Duration.ofSeconds(20)).until(() -> QuotaJobs.most("adaptive") == 8);
+
+        QuotaJobs.down = true;
+        // 8, 4, 2, 1: a window of 500 ms each, once at least 4 outcomes in one failed
+        await().atMost(Duration.ofSeconds(15)).until(() -> adapted(limits, "adaptive") == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> QuotaJobs.running("adaptive") <= 1);
+        QuotaJobs.forgetMost("adaptive");
+        int before = QuotaJobs.starts("adaptive").size();
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> QuotaJobs.starts("adaptive").size() >= before + 10);
+        assertThat(QuotaJobs.most("adaptive"))
+                .as("most runs at once at the lowered limit")
+                .isEqualTo(1);
+
+        QuotaJobs.down = false;
+        // up by one a window of successes
+        await().atMost(Duration.ofSeconds(20)).until(() -> adapted(limits, "adaptive") == 8);
+        await().atMost(Duration.ofSeconds(10)).until(() -> QuotaJobs.most("adaptive") > 4);
+        assertThat(QuotaJobs.most("adaptive")).isLessThanOrEqualTo(8);
+    }
+
+    @Test
+    void aLoadSignalLowersAnAdaptiveLimitWithoutFailuresAndItClimbsBackOnceQuiet() {
+        List<ClusterNode> nodes = List.of(start("signal-1"), start("signal-2"), start("signal-3"));
+        submit(nodes.get(0), "signalled", 1500);
+        LimitCommands limits = limits(nodes.get(0));
+        await().atMost(Duration.ofSeconds(20)).until(() -> QuotaJobs.most("signalled") == 6);
+
+        QuotaJobs.overloaded = true;
+        // 6, 3, then its least, 2
+        await().atMost(Duration.ofSeconds(15)).until(() -> adapted(limits, "signalled") == 2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> QuotaJobs.running("signalled") <= 2);
+        QuotaJobs.forgetMost("signalled");
+        int before = QuotaJobs.starts("signalled").size();
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> QuotaJobs.starts("signalled").size() >= before + 20);
+        assertThat(QuotaJobs.most("signalled"))
+                .as("most runs at once at the lowered limit")
+                .isEqualTo(2);
+
+        QuotaJobs.overloaded = false;
+        await().atMost(Duration.ofSeconds(20)).until(() -> adapted(limits, "signalled") == 6);
+    }
+
+    /** The most instants in any second, of instants in order. */
+    private static int mostInASecond(List<Instant> instants) {
+        int most = 0;
+        for (int first = 0, last = 0; first < instants.size(); first++) {
+            while (last < instants.size()
+                    && instants.get(last).isBefore(instants.get(first).plusSeconds(1))) {
+                last++;
+            }
+            most = Math.max(most, last - first);
+        }
+        return most;
+    }
+
+    private static int adapted(LimitCommands limits, String handler) {
+        Integer adapted = limit(limits, handler).adaptedMaxConcurrent();
+        return (adapted != null) ? adapted : -1;
+    }
+
+    private static Limit limit(LimitCommands limits, String handler) {
+        return limits.limits().stream()
+                .filter((limit) -> limit.name().equals(handler))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private static void submit(ClusterNode node, String handler, int count) {
+        List<OneOff> oneOffs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            oneOffs.add(OneOff.of(handler, null).withKey(handler + "-" + i));
+        }
+        node.bean(JobScheduler.class).submitAll(oneOffs);
+    }
+
+    private static LimitCommands limits(ClusterNode node) {
+        return new LimitCommands(
+                node.bean(HandlerRegistry.class),
+                node.bean(ExecutionStore.class).limits(),
+                Clock.systemUTC());
+    }
+
+    private ClusterNode start(String id) {
+        return this.cluster.start(id, QuotaJobs.class, new HashMap<>(PROPERTIES));
+    }
+}
