@@ -48,7 +48,7 @@ public @interface JobHandler {
     int maxConcurrent() default 0;
 
     /**
-     * Counts {@link #maxConcurrent()} per key rather than for the handler as a whole: a JSON Pointer
+     * Counts {@link #maxConcurrent()} (and {@link #keyRate()}) per key rather than for the handler as a whole: a JSON Pointer
      * into the payload, such as {@code "/tenant"} or {@code "/customer/region"} (or
      * {@code "${...}"}), whose value at submission is the attempt's key; {@code maxConcurrent = 3}
      * then lets three attempts of each tenant run at once. A payload without the value has the
@@ -92,6 +92,14 @@ public @interface JobHandler {
      * for another node. Empty for no limit.
      */
     String nodeRate() default "";
+
+    /**
+     * The most attempts of each key ({@link #partitionBy()}) claimed to start per period in the
+     * whole cluster, such as {@code "5/1s"} (or {@code "${...}"}): a token bucket of each key, as
+     * {@link #rate()} is of the handler, so that each tenant gets its own rate. Needs a
+     * {@code partitionBy}. Empty for no limit.
+     */
+    String keyRate() default "";
 
     /**
      * Makes {@link #maxConcurrent()} adapt to the handler's failures and to the application's load

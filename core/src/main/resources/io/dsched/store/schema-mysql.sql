@@ -310,7 +310,28 @@ CREATE TABLE IF NOT EXISTS dsched_limit (
     adapted_at      DATETIME(3),
     window_outcomes INTEGER NOT NULL DEFAULT 0,
     window_failures INTEGER NOT NULL DEFAULT 0,
-    window_signals  INTEGER NOT NULL DEFAULT 0
+    window_signals  INTEGER NOT NULL DEFAULT 0,
+    -- the rule it adapts by (@Adaptive), as the node that wrote its declaration last declares it;
+    -- a ratio of 0 for a fixed limit
+    adaptive_ratio        DOUBLE NOT NULL DEFAULT 0,
+    adaptive_window_ms    BIGINT  NOT NULL DEFAULT 0,
+    adaptive_min_outcomes INTEGER NOT NULL DEFAULT 0,
+    adaptive_min          INTEGER NOT NULL DEFAULT 0,
+    -- the rate of each key (keyRate): a bucket of key_rate_permits per key_rate_period_ms, each
+    -- key's kept in dsched_limit_key
+    key_rate_permits   INTEGER NOT NULL DEFAULT 0,
+    key_rate_period_ms BIGINT  NOT NULL DEFAULT 0
+) ENGINE = InnoDB;
+
+-- The buckets of the rate of each key of a handler (keyRate with partitionBy): one row a key,
+-- written under the lock of the handler's row in dsched_limit by the claims, which delete a key's
+-- row once its bucket is full again (a key without a row has a full bucket).
+CREATE TABLE IF NOT EXISTS dsched_limit_key (
+    name        VARCHAR(200) NOT NULL,
+    limit_key   VARCHAR(200) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
+    tokens      DOUBLE NOT NULL,
+    refilled_at DATETIME(3) NOT NULL,
+    PRIMARY KEY (name, limit_key)
 ) ENGINE = InnoDB;
 
 -- The node groups each node serves (dsched.node.groups), written when the node joins and removed

@@ -199,7 +199,7 @@ abstract class AbstractConcurrencyLimitTests {
         // raised through one node: the others claim by it from their next claim on
         LimitCommands limits = limits(nodes.get(1));
         Instant raised = Instant.now();
-        limits.set("limited", 6, null, null, "test");
+        limits.set("limited", 6, null, null, null, "test");
         // within one poll interval of the nodes, and the claim it makes (the check looks every 5 ms)
         await().pollInterval(Duration.ofMillis(5))
                 .atMost(RUNTIME_POLL.plusMillis(300))
@@ -272,20 +272,20 @@ abstract class AbstractConcurrencyLimitTests {
         // token taken by each as it is claimed
         List<Instant> claims = LimitJobs.CLAIMS.stream().sorted().toList();
         assertThat(claims).hasSize(1000);
-        assertThat(mostInASecond(claims)).as("most claims in a second").isLessThanOrEqualTo(100);
+        assertThat(Seconds.mostInASecond(claims)).as("most claims in a second").isLessThanOrEqualTo(100);
         // and they start as workers take them up: on a loaded machine a few of a node's claim (at most
         // its ten workers, held ready) start a little after the next claim
         List<Instant> starts = new JdbcTemplate(this.cluster.observer())
                 .queryForList(
                         "SELECT started_at FROM dsched_execution WHERE job_name = 'paced' ORDER BY started_at",
                         Instant.class);
-        int most = mostInASecond(starts);
+        int most = Seconds.mostInASecond(starts);
         assertThat(most).as("most starts in a second").isLessThanOrEqualTo(100 + 20);
         // a burst of 50, then 950 at 50 a second: 19 s, within 5 %
         Duration took = Duration.between(claims.get(0), claims.get(claims.size() - 1));
         System.out.printf(
                 "[dsched-test] 1000 attempts at 50/1s took %d ms, at most %d claims and %d starts in a second%n",
-                took.toMillis(), mostInASecond(claims), most);
+                took.toMillis(), Seconds.mostInASecond(claims), most);
         assertThat(took).isBetween(Duration.ofMillis(18_050), Duration.ofMillis(19_950));
         assertThat(nodesThatRan("paced"))
                 .as("the rate is the cluster's, not one node's")
@@ -367,19 +367,6 @@ abstract class AbstractConcurrencyLimitTests {
                                         + " AND status = 'SUCCEEDED'",
                                 Long.class))
                 .isEqualTo(5);
-    }
-
-    /** The most instants in any second, of instants in order. */
-    private static int mostInASecond(List<Instant> instants) {
-        int most = 0;
-        for (int first = 0, last = 0; first < instants.size(); first++) {
-            while (last < instants.size()
-                    && instants.get(last).isBefore(instants.get(first).plusSeconds(1))) {
-                last++;
-            }
-            most = Math.max(most, last - first);
-        }
-        return most;
     }
 
     private static LimitCommands limits(ClusterNode node) {

@@ -14,7 +14,6 @@ import io.dsched.jobs.OneOff;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,7 +25,6 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Quotas and adaptive concurrency limits, cluster-wide, on three nodes of ten workers: a quota lets
@@ -66,8 +64,8 @@ abstract class AbstractQuotaAndAdaptiveLimitTests {
         // 100 days, which the test does not see end)
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> QuotaJobs.starts("quoted").size() == 20);
-        List<Instant> starts = QuotaJobs.starts("quoted");
-        assertThat(Duration.between(starts.get(0), starts.get(19))).isLessThan(Duration.ofSeconds(1));
+        List<QuotaJobs.Claim> claims = QuotaJobs.claims("quoted");
+        assertThat(Duration.between(claims.get(0).at(), claims.get(19).at())).isLessThan(Duration.ofSeconds(3));
         await().during(POLL.multipliedBy(8))
                 .atMost(Duration.ofSeconds(4))
                 .until(() -> QuotaJobs.starts("quoted").size() == 20);
@@ -86,7 +84,7 @@ abstract class AbstractQuotaAndAdaptiveLimitTests {
                 .startsWith("the quota's next window: 20 of 20/100d claimed"));
 
         // raised through one node: the others claim by it, up to the new quota, and hold the rest
-        limits.set("quoted", null, null, "45/100d", "test");
+        limits.set("quoted", null, null, "45/100d", null, "test");
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> QuotaJobs.starts("quoted").size() == 45);
         await().during(POLL.multipliedBy(8))
@@ -96,10 +94,10 @@ abstract class AbstractQuotaAndAdaptiveLimitTests {
         assertThat(limit(limits, "quoted").waitingForQuota()).isEqualTo(55);
 
         // a quota of another period counts anew: a day's 25, then 5 of a window of 100 days again
-        limits.set("quoted", null, null, "25/1d", "test");
+        limits.set("quoted", null, null, "25/1d", null, "test");
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> QuotaJobs.starts("quoted").size() == 70);
-        limits.set("quoted", null, null, "5/100d", "test");
+        limits.set("quoted", null, null, "5/100d", null, "test");
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> QuotaJobs.starts("quoted").size() == 75);
         await().during(POLL.multipliedBy(8))
@@ -116,20 +114,17 @@ abstract class AbstractQuotaAndAdaptiveLimitTests {
                 .until(() -> QuotaJobs.starts("windowed").size() == 90);
         // the claims by the windows of 2 s from the epoch they fall in, as the quota counts them
         Map<Long, Integer> byWindow = new TreeMap<>();
-        List<Timestamp> claimed = new JdbcTemplate(this.cluster.observer())
-                .queryForList(
-                        "SELECT started_at FROM dsched_execution WHERE job_name = 'windowed' ORDER BY started_at",
-                        Timestamp.class);
-        for (Timestamp at : claimed) {
-            byWindow.merge(Math.floorDiv(at.toInstant().toEpochMilli(), 2000L), 1, Integer::sum);
+        List<Instant> claimed =
+                QuotaJobs.claims("windowed").stream().map(QuotaJobs.Claim::at).toList();
+        for (Instant at : claimed) {
+            byWindow.merge(Math.floorDiv(at.toEpochMilli(), 2000L), 1, Integer::sum);
         }
         assertThat(claimed).hasSize(90);
         assertThat(byWindow.values()).as("claims in each window").allSatisfy((n) -> assertThat(n)
                 .isBetween(1, 30));
         // 30 a window: three windows, or four when the first began too late in its window for all 30
         assertThat(byWindow).hasSizeBetween(3, 4);
-        assertThat(Duration.between(claimed.get(0).toInstant(), claimed.get(89).toInstant()))
-                .isGreaterThan(Duration.ofSeconds(2));
+        assertThat(Duration.between(claimed.get(0), claimed.get(89))).isGreaterThan(Duration.ofSeconds(2));
     }
 
     @Test
@@ -142,26 +137,51 @@ abstract class AbstractQuotaAndAdaptiveLimitTests {
         // the claims of each node, as its bucket counts them
         Map<String, List<Instant>> byNode = new TreeMap<>();
         List<Instant> all = new ArrayList<>();
-        new JdbcTemplate(this.cluster.observer())
-                .query(
-                        "SELECT node_id, started_at FROM dsched_execution WHERE job_name = 'noded' ORDER BY started_at",
-                        (row) -> {
-                            Instant at = row.getTimestamp("started_at").toInstant();
-                            byNode.computeIfAbsent(row.getString("node_id"), (node) -> new ArrayList<>())
-                                    .add(at);
-                            all.add(at);
-                        });
+        for (QuotaJobs.Claim claim : QuotaJobs.claims("noded")) {
+            byNode.computeIfAbsent(claim.node(), (node) -> new ArrayList<>()).add(claim.at());
+            all.add(claim.at());
+        }
         assertThat(all).hasSize(240);
         assertThat(byNode).hasSize(3);
         // a full bucket of 20 and 20 more in a second, on each node
-        assertThat(byNode.values())
-                .allSatisfy((claims) -> assertThat(mostInASecond(claims)).isLessThanOrEqualTo(40));
-        assertThat(mostInASecond(all))
+        assertThat(byNode.values()).allSatisfy((claims) -> assertThat(Seconds.mostInASecond(claims))
+                .isLessThanOrEqualTo(40));
+        assertThat(Seconds.mostInASecond(all))
                 .as("the rate is each node's: the cluster starts more than one node's in a second")
                 .isGreaterThan(40);
         // 60 at once, then 60 a second: 3 s for the other 180
         assertThat(Duration.between(all.get(0), all.get(239)))
                 .isBetween(Duration.ofMillis(2500), Duration.ofSeconds(6));
+    }
+
+    @Test
+    void aRateOfEachKeyHoldsForEachTenantAcrossTheClusterAndTheTenantsGoOnSideBySide() {
+        List<ClusterNode> nodes = List.of(start("keyed-1"), start("keyed-2"), start("keyed-3"));
+        List<OneOff> oneOffs = new ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            oneOffs.add(OneOff.of("keyed", new QuotaJobs.Tenant("tenant-" + (i % 3), i)));
+        }
+        nodes.get(0).bean(JobScheduler.class).submitAll(oneOffs);
+
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> QuotaJobs.starts("keyed").size() == 120);
+        Map<String, List<Instant>> byTenant = new TreeMap<>();
+        List<Instant> all = new ArrayList<>();
+        for (QuotaJobs.Claim claim : QuotaJobs.claims("keyed")) {
+            byTenant.computeIfAbsent(claim.key(), (key) -> new ArrayList<>()).add(claim.at());
+            all.add(claim.at());
+        }
+        assertThat(byTenant).hasSize(3);
+        // a full bucket of 10 and 10 more in a second, for each tenant, on whichever nodes
+        assertThat(byTenant.values()).allSatisfy((claims) -> {
+            assertThat(claims).hasSize(40);
+            assertThat(Seconds.mostInASecond(claims)).isLessThanOrEqualTo(20);
+            // 10 at once, then 10 a second: 3 s for the other 30
+            assertThat(Duration.between(claims.get(0), claims.get(39))).isGreaterThan(Duration.ofMillis(2500));
+        });
+        assertThat(Seconds.mostInASecond(all))
+                .as("each tenant's own rate, side by side")
+                .isGreaterThan(20);
     }
 
     @Test
@@ -211,19 +231,6 @@ abstract class AbstractQuotaAndAdaptiveLimitTests {
 
         QuotaJobs.overloaded = false;
         await().atMost(Duration.ofSeconds(20)).until(() -> adapted(limits, "signalled") == 6);
-    }
-
-    /** The most instants in any second, of instants in order. */
-    private static int mostInASecond(List<Instant> instants) {
-        int most = 0;
-        for (int first = 0, last = 0; first < instants.size(); first++) {
-            while (last < instants.size()
-                    && instants.get(last).isBefore(instants.get(first).plusSeconds(1))) {
-                last++;
-            }
-            most = Math.max(most, last - first);
-        }
-        return most;
     }
 
     private static int adapted(LimitCommands limits, String handler) {

@@ -2,6 +2,8 @@ package io.dsched.limits;
 
 import io.dsched.annotation.Adaptive;
 import io.dsched.annotation.JobHandler;
+import io.dsched.execution.ExecutionListener;
+import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.JobContext;
 import io.dsched.execution.LoadSignal;
 import io.dsched.retry.Retry;
@@ -34,6 +36,20 @@ public class QuotaJobs {
     /** When each run of a handler started, by its claim, and how many runs it had. */
     static final Map<String, List<Instant>> STARTS = new ConcurrentHashMap<>();
 
+    /**
+     * When each attempt was claimed, by the claiming node's clock, and by which node, by handler: what
+     * the limits count (the history keeps when a success's body started, which may be later).
+     */
+    static final Map<String, List<Claim>> CLAIMS = new ConcurrentHashMap<>();
+
+    /**
+     * An attempt's claim.
+     * @param at when, by the claiming node's clock
+     * @param node which node
+     * @param key its limit key, or {@code null}
+     */
+    record Claim(Instant at, String node, String key) {}
+
     /** Whether the adaptive handlers' downstream fails every call. */
     static volatile boolean down;
 
@@ -44,6 +60,7 @@ public class QuotaJobs {
         RUNNING.clear();
         MOST.clear();
         STARTS.clear();
+        CLAIMS.clear();
         down = false;
         overloaded = false;
     }
@@ -62,6 +79,13 @@ public class QuotaJobs {
 
     static List<Instant> starts(String handler) {
         return STARTS.getOrDefault(handler, List.of());
+    }
+
+    /** The claims of a handler's attempts, in the order of their times. */
+    static List<Claim> claims(String handler) {
+        return CLAIMS.getOrDefault(handler, List.of()).stream()
+                .sorted(java.util.Comparator.comparing(Claim::at))
+                .toList();
     }
 
     private static void run(JobContext context, long millis, boolean fails) {
@@ -88,6 +112,21 @@ public class QuotaJobs {
         return new SimpleMeterRegistry();
     }
 
+    /**
+     * Hears of each attempt as it starts, with its claim.
+     * @return the listener
+     */
+    @Bean
+    ExecutionListener claimsOfAttempts() {
+        return new ExecutionListener() {
+            @Override
+            public void started(ExecutionRecord attempt, Instant startedAt) {
+                CLAIMS.computeIfAbsent(attempt.jobName(), (name) -> new CopyOnWriteArrayList<>())
+                        .add(new Claim(attempt.startedAt(), attempt.nodeId(), attempt.limitKey()));
+            }
+        };
+    }
+
     @Bean
     Handlers quotaHandlers() {
         return new Handlers();
@@ -102,6 +141,13 @@ public class QuotaJobs {
         return (handler) -> overloaded && "signalled".equals(handler);
     }
 
+    /**
+     * The payload of {@code keyed}: its rate counts each tenant apart.
+     * @param tenant whose work it is
+     * @param n which of the tenant's
+     */
+    public record Tenant(String tenant, int n) {}
+
     /** The handlers. */
     public static class Handlers {
 
@@ -112,6 +158,11 @@ public class QuotaJobs {
 
         @JobHandler(value = "windowed", quota = "30/2s")
         public void windowed(JobContext context) {
+            run(context, 0, false);
+        }
+
+        @JobHandler(value = "keyed", partitionBy = "/tenant", keyRate = "10/1s")
+        public void keyed(Tenant tenant, JobContext context) {
             run(context, 0, false);
         }
 

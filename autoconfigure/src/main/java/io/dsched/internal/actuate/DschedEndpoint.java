@@ -171,6 +171,7 @@ public class DschedEndpoint {
      * @param maxConcurrent for a handler's limits: the most attempts running at once, 0 for none
      * @param rate for a handler's limits: the rate, such as {@code 50/1s}, or {@code none}
      * @param quota for a handler's limits: the quota, such as {@code 10000/1d}, or {@code none}
+     * @param keyRate for a handler's limits: the rate of each key, such as {@code 5/1s}, or {@code none}
      * @param reason why; required to discard
      * @return what changed
      */
@@ -187,13 +188,14 @@ public class DschedEndpoint {
             @Nullable String maxConcurrent,
             @Nullable String rate,
             @Nullable String quota,
+            @Nullable String keyRate,
             @Nullable String reason) {
         return this.writes.act(
                 security,
                 collection,
                 id,
                 action,
-                new WriteInput(cron, zone, fixedRate, params, maxConcurrent, rate, quota, reason));
+                new WriteInput(cron, zone, fixedRate, params, maxConcurrent, rate, quota, keyRate, reason));
     }
 
     /**

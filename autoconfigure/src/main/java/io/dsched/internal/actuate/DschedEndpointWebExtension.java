@@ -116,6 +116,7 @@ public class DschedEndpointWebExtension {
      * @param maxConcurrent for a handler's limits: the most attempts running at once
      * @param rate for a handler's limits: the rate, or {@code none}
      * @param quota for a handler's limits: the quota, or {@code none}
+     * @param keyRate for a handler's limits: the rate of each key, or {@code none}
      * @param reason why
      * @return what changed, or why not
      */
@@ -132,9 +133,22 @@ public class DschedEndpointWebExtension {
             @Nullable String maxConcurrent,
             @Nullable String rate,
             @Nullable String quota,
+            @Nullable String keyRate,
             @Nullable String reason) {
         return answer(() -> this.delegate.act(
-                security, collection, id, action, cron, zone, fixedRate, params, maxConcurrent, rate, quota, reason));
+                security,
+                collection,
+                id,
+                action,
+                cron,
+                zone,
+                fixedRate,
+                params,
+                maxConcurrent,
+                rate,
+                quota,
+                keyRate,
+                reason));
     }
 
     /**

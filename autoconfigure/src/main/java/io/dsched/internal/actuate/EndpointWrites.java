@@ -59,6 +59,7 @@ final class EndpointWrites {
                                     EndpointParameters.count("maxConcurrent", input.maxConcurrent()),
                                     input.rate(),
                                     input.quota(),
+                                    input.keyRate(),
                                     WriteAudit.actor(security));
                         case "reset" -> this.limits.reset(name("handler", id));
                         default -> throw unknownPath(action);
@@ -125,5 +126,6 @@ final class EndpointWrites {
             @Nullable String maxConcurrent,
             @Nullable String rate,
             @Nullable String quota,
+            @Nullable String keyRate,
             @Nullable String reason) {}
 }

@@ -117,6 +117,7 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
                 rate(annotation.quota(), "quota", source),
                 adaptive(annotation, source),
                 rate(annotation.nodeRate(), "nodeRate", source),
+                keyRate(annotation, source),
                 invoker(bean, invocable, types.length, contextIndex, payloadIndex, payloadType));
     }
 
@@ -133,9 +134,11 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
         if (!StringUtils.hasText(pointer)) {
             return null;
         }
-        if (annotation.maxConcurrent() == 0) {
+        if (annotation.maxConcurrent() == 0 && !StringUtils.hasText(this.values.resolve(annotation.keyRate()))) {
             throw new InvalidJobDefinitionException(
-                    source, "partitionBy counts maxConcurrent per key, but the handler sets no maxConcurrent");
+                    source,
+                    "partitionBy counts maxConcurrent and keyRate per key, but the handler sets no maxConcurrent"
+                            + " and no keyRate");
         }
         try {
             JsonPointer.compile(pointer);
@@ -145,6 +148,15 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
                     "partitionBy is a JSON Pointer into the payload, such as \"/tenant\", not \"" + pointer + "\"");
         }
         return pointer;
+    }
+
+    private Rate keyRate(JobHandler annotation, String source) {
+        Rate keyRate = rate(annotation.keyRate(), "keyRate", source);
+        if (keyRate != null && !StringUtils.hasText(this.values.resolve(annotation.partitionBy()))) {
+            throw new InvalidJobDefinitionException(
+                    source, "keyRate is a rate of each key, but the handler sets no partitionBy to find its keys");
+        }
+        return keyRate;
     }
 
     private TargetLimits.Adaptive adaptive(JobHandler annotation, String source) {

@@ -26,6 +26,8 @@ import java.util.Objects;
  * @param quota the most of its one-off attempts claimed per window in the cluster, or {@code null}
  * @param adaptive how its {@code maxConcurrent} adapts, or {@code null} for a fixed limit
  * @param nodeRate the most of its one-off attempts each node starts per period, or {@code null}
+ * @param keyRate the most of its one-off attempts of each key started per period in the cluster, or
+ *     {@code null}
  * @param invoker runs it
  */
 public record HandlerDefinition(
@@ -42,6 +44,7 @@ public record HandlerDefinition(
         Rate quota,
         TargetLimits.Adaptive adaptive,
         Rate nodeRate,
+        Rate keyRate,
         JobTarget.Invoker invoker) {
 
     public HandlerDefinition {
@@ -63,6 +66,7 @@ public record HandlerDefinition(
                 this.maxConcurrent,
                 Rate.perPeriod(this.rate),
                 Rate.perPeriod(this.quota),
+                Rate.perPeriod(this.keyRate),
                 this.adaptive,
                 this.partitionBy != null,
                 Rate.perPeriod(this.nodeRate));

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@code @JobHandler} methods this node declares, by name. One-off jobs run on any node
@@ -19,6 +20,9 @@ import java.util.TreeSet;
 public final class HandlerRegistry implements JobTargets, ConcurrencyLimits {
 
     private final Map<String, HandlerDefinition> handlers = new LinkedHashMap<>();
+
+    /** The limits of each handler, made once: read for every claim and every attempt. */
+    private final Map<String, TargetLimits> limits = new ConcurrentHashMap<>();
 
     /**
      * Adds a handler.
@@ -31,6 +35,7 @@ public final class HandlerRegistry implements JobTargets, ConcurrencyLimits {
             throw new InvalidJobDefinitionException(
                     handler.source(), "handler name '" + handler.name() + "' is already used by " + existing.source());
         }
+        this.limits.put(handler.name(), handler.limits());
     }
 
     /**
@@ -59,7 +64,7 @@ public final class HandlerRegistry implements JobTargets, ConcurrencyLimits {
 
     @Override
     public TargetLimits limitsOf(String name) {
-        return handler(name).map(HandlerDefinition::limits).orElse(TargetLimits.NONE);
+        return this.limits.getOrDefault(name, TargetLimits.NONE);
     }
 
     /**
@@ -78,6 +83,15 @@ public final class HandlerRegistry implements JobTargets, ConcurrencyLimits {
      */
     public Rate quota(String name) {
         return handler(name).map(HandlerDefinition::quota).orElse(null);
+    }
+
+    /**
+     * Returns the rate of each key a handler declares.
+     * @param name the handler's name
+     * @return its rate of each key, or {@code null}
+     */
+    public Rate keyRate(String name) {
+        return handler(name).map(HandlerDefinition::keyRate).orElse(null);
     }
 
     @Override

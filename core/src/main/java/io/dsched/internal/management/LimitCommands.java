@@ -79,14 +79,15 @@ public class LimitCommands {
      * @param maxConcurrent the most of its attempts running at once, 0 for none; or {@code null}
      * @param rate the rate, such as {@code "50/1s"}, {@code "none"} for none; or {@code null}
      * @param quota the quota, such as {@code "10000/1d"}, {@code "none"} for none; or {@code null}
+     * @param keyRate the rate of each key, such as {@code "5/1s"}, {@code "none"} for none; or {@code null}
      * @param actor who sets it
      * @return what changed
      * @throws ManagementException (400) for a value out of range, (404) for a handler without limits,
      *     (409) for one this node declares without limits
      */
-    public Change set(String name, Integer maxConcurrent, String rate, String quota, String actor) {
-        if (maxConcurrent == null && rate == null && quota == null) {
-            throw ManagementException.badInput("maxConcurrent", "give maxConcurrent, rate, quota or more");
+    public Change set(String name, Integer maxConcurrent, String rate, String quota, String keyRate, String actor) {
+        if (maxConcurrent == null && rate == null && quota == null && keyRate == null) {
+            throw ManagementException.badInput("maxConcurrent", "give maxConcurrent, rate, quota, keyRate or more");
         }
         if (maxConcurrent != null && (maxConcurrent < 0 || maxConcurrent > MOST_CONCURRENT)) {
             throw ManagementException.badInput(
@@ -94,6 +95,11 @@ public class LimitCommands {
         }
         Rate newRate = parse("rate", rate);
         Rate newQuota = parse("quota", quota);
+        Rate newKeyRate = parse("keyRate", keyRate);
+        if (newKeyRate != null && this.handlers.handler(name).isPresent() && !this.handlers.perKey(name)) {
+            throw ManagementException.conflict(
+                    "'" + name + "' has no partitionBy on this node: it has no keys to rate");
+        }
         if (this.handlers.handler(name).isPresent() && !this.handlers.limits(name)) {
             throw ManagementException.conflict("'" + name + "' declares no limit on this node, which claims its"
                     + " attempts without looking at limits: declare a maxConcurrent, a rate or a quota first");
@@ -101,12 +107,14 @@ public class LimitCommands {
         Limit before = existing(name);
         Rate rateInForce = (rate != null) ? newRate : parsed(before.rate());
         Rate quotaInForce = (quota != null) ? newQuota : parsed(before.quota());
+        Rate keyRateInForce = (keyRate != null) ? newKeyRate : parsed(before.keyRate());
         this.store.set(
                 name,
                 TargetLimits.ofRow(
                         (maxConcurrent != null) ? maxConcurrent : before.maxConcurrent(),
                         Rate.perPeriod(rateInForce),
-                        Rate.perPeriod(quotaInForce)),
+                        Rate.perPeriod(quotaInForce),
+                        Rate.perPeriod(keyRateInForce)),
                 actor,
                 this.clock.instant());
         return new Change(name, limitsOf(before), limitsOf(existing(name)));
@@ -160,6 +168,10 @@ public class LimitCommands {
             Rate rate = new Rate(state.ratePermits(), Duration.ofMillis(state.ratePeriodMillis()));
             return Optional.of("a token: the rate " + rate.text() + " is used up");
         }
+        if (perKey && state.keyRatePermits() > 0 && state.keyTokens() < 1) {
+            Rate keyRate = new Rate(state.keyRatePermits(), Duration.ofMillis(state.keyRatePeriodMillis()));
+            return Optional.of("a token of its key: the rate " + keyRate.text() + " of each key is used up");
+        }
         if (state.quotaPermits() > 0 && state.quotaUsed() >= state.quotaPermits()) {
             long period = state.quotaPeriodMillis();
             Instant next = Instant.ofEpochMilli((Math.floorDiv(this.clock.millis(), period) + 1) * period);
@@ -182,12 +194,16 @@ public class LimitCommands {
         Optional<Integer> declaredMost = this.handlers.handler(name).map((handler) -> handler.maxConcurrent());
         Rate declaredRate = this.handlers.rate(name);
         Rate declaredQuota = this.handlers.quota(name);
+        Rate declaredKeyRate = this.handlers.keyRate(name);
         if (use == null) {
             // declared here, and no node has claimed its attempts yet: the declared limits, a full bucket
-            use = declaredUse(name, declaredRate, declaredQuota);
+            use = declaredUse(name, declaredRate, declaredQuota, declaredKeyRate);
         }
         Rate rate = (use.ratePermits() > 0) ? new Rate(use.ratePermits(), use.ratePeriod()) : null;
         Rate quota = (use.quotaPermits() > 0) ? new Rate(use.quotaPermits(), use.quotaPeriod()) : null;
+        Rate keyRate = (use.keyRate() != null)
+                ? new Rate(use.keyRate().permits(), use.keyRate().period())
+                : null;
         int most = (use.adaptedMax() > 0) ? use.adaptedMax() : use.maxConcurrent();
         return new Limit(
                 name,
@@ -208,13 +224,15 @@ public class LimitCommands {
                 (quota != null) ? use.quotaUsed() : null,
                 use.waitingForQuota(),
                 (use.adaptedMax() > 0) ? use.adaptedMax() : null,
+                text(keyRate),
+                text(declaredKeyRate),
                 use.keys().stream()
                         .map((key) -> new Limit.KeyUse(
                                 key.key(), key.running(), key.waiting(), most > 0 && key.running() >= most))
                         .toList());
     }
 
-    private LimitUse declaredUse(String name, Rate rate, Rate quota) {
+    private LimitUse declaredUse(String name, Rate rate, Rate quota, Rate keyRate) {
         int permits = (rate != null) ? rate.permits() : 0;
         return new LimitUse(
                 name,
@@ -232,6 +250,7 @@ public class LimitCommands {
                 (quota != null) ? quota.period() : null,
                 0,
                 0,
+                Rate.perPeriod(keyRate),
                 0,
                 List.of());
     }
@@ -241,6 +260,7 @@ public class LimitCommands {
         limits.put("maxConcurrent", limit.maxConcurrent());
         limits.put("rate", (limit.rate() != null) ? limit.rate() : "none");
         limits.put("quota", (limit.quota() != null) ? limit.quota() : "none");
+        limits.put("keyRate", (limit.keyRate() != null) ? limit.keyRate() : "none");
         limits.put("setBy", limit.setBy());
         return limits;
     }

@@ -32,6 +32,11 @@ record AdaptiveState(int max, Instant adaptedAt, int outcomes, int failures, int
             return new AdaptiveState(ceiling, at, ended, failed, said);
         }
         int limit = Math.min(this.max, ceiling);
+        if (this.adaptedAt.isAfter(at.plus(rule.window()))) {
+            // begun by a node whose clock runs more than a window ahead of this one's: begun again now,
+            // so that the window ends for the nodes behind it too
+            return new AdaptiveState(limit, at, ended, failed, said);
+        }
         if (at.isBefore(this.adaptedAt.plus(rule.window()))) {
             return new AdaptiveState(limit, this.adaptedAt, ended, failed, said);
         }

@@ -1,6 +1,9 @@
 package io.dsched.internal.store;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.dao.DuplicateKeyException;
@@ -33,6 +36,20 @@ final class LimitRows {
     static final String NEW_QUOTA_WINDOW = "quota_window = CASE WHEN quota_period_ms = ? THEN quota_window ELSE 0 END,"
             + " quota_used = CASE WHEN quota_period_ms = ? THEN quota_used ELSE 0 END";
 
+    /** The columns of the limits a node declares, as {@link #declared} gives their values. */
+    private static final List<String> DECLARED = List.of(
+            "max_concurrent",
+            "rate_permits",
+            "rate_period_ms",
+            "quota_permits",
+            "quota_period_ms",
+            "key_rate_permits",
+            "key_rate_period_ms",
+            "adaptive_ratio",
+            "adaptive_window_ms",
+            "adaptive_min_outcomes",
+            "adaptive_min");
+
     /** How long a node leaves a row set at run time before it looks whether it may write it again. */
     private static final long LOOK_AGAIN_NANOS = Duration.ofMinutes(1).toNanos();
 
@@ -49,22 +66,18 @@ final class LimitRows {
         if (held != null && System.nanoTime() - held < LOOK_AGAIN_NANOS) {
             return;
         }
-        // a node that declares no adaptive limit takes an adapted one back to the limit in force
-        String update = this.rows.tables.sql(
-                "UPDATE dsched_limit SET " + NEW_QUOTA_WINDOW + ", max_concurrent = ?, rate_permits = ?,"
-                        + " rate_period_ms = ?, quota_permits = ?, quota_period_ms = ?"
-                        + ((limits.adaptive() == null) ? ", adaptive_max = 0" : "")
-                        + " WHERE name = ? AND set_by IS NULL");
-        Object[] values = {
-            limits.quotaPeriodMillis(),
-            limits.quotaPeriodMillis(),
-            limits.maxConcurrent(),
-            limits.ratePermits(),
-            limits.ratePeriodMillis(),
-            limits.quotaPermits(),
-            limits.quotaPeriodMillis(),
-            name
-        };
+        // the rule an adaptive limit adapts by is the declaration's; a node that declares none takes
+        // an adapted limit back to the limit in force
+        String update = this.rows.tables.sql("UPDATE dsched_limit SET " + NEW_QUOTA_WINDOW + ", "
+                + String.join(" = ?, ", DECLARED) + " = ?"
+                + ((limits.adaptive() == null) ? ", adaptive_max = 0" : "")
+                + " WHERE name = ? AND set_by IS NULL");
+        List<Object> bound = new ArrayList<>();
+        bound.add(TargetLimits.periodMillis(limits.quota()));
+        bound.add(TargetLimits.periodMillis(limits.quota()));
+        bound.addAll(declared(limits));
+        bound.add(name);
+        Object[] values = bound.toArray();
         boolean wrote = this.rows.jdbc.update(update, values) == 1;
         if (!wrote && exists(name)) {
             // set at run time: not this node's to overwrite
@@ -93,19 +106,34 @@ final class LimitRows {
      */
     void insert(String name, TargetLimits limits, String actor, Object at) {
         String now = this.rows.dialect.currentTimestampSql();
+        List<Object> bound = new ArrayList<>();
+        bound.add(name);
+        bound.addAll(declared(limits));
+        bound.add((double) TargetLimits.permits(limits.rate()));
+        bound.add(actor);
+        bound.add(at);
         this.rows.jdbc.update(
-                this.rows.tables.sql("INSERT INTO dsched_limit (name, max_concurrent, rate_permits, rate_period_ms,"
-                        + " quota_permits, quota_period_ms, tokens, refilled_at, created_at, set_by, set_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, " + now + ", " + now + ", ?, ?)"),
-                name,
+                this.rows.tables.sql("INSERT INTO dsched_limit (name, " + String.join(", ", DECLARED)
+                        + ", tokens, refilled_at, created_at, set_by, set_at) VALUES (?, "
+                        + "?, ".repeat(DECLARED.size()) + "?, " + now + ", " + now + ", ?, ?)"),
+                bound.toArray());
+    }
+
+    /** The values of the {@link #DECLARED} columns. */
+    private static List<Object> declared(TargetLimits limits) {
+        TargetLimits.Adaptive adaptive = limits.adaptive();
+        return Arrays.asList(
                 limits.maxConcurrent(),
-                limits.ratePermits(),
-                limits.ratePeriodMillis(),
-                limits.quotaPermits(),
-                limits.quotaPeriodMillis(),
-                (double) limits.ratePermits(),
-                actor,
-                at);
+                TargetLimits.permits(limits.rate()),
+                TargetLimits.periodMillis(limits.rate()),
+                TargetLimits.permits(limits.quota()),
+                TargetLimits.periodMillis(limits.quota()),
+                TargetLimits.permits(limits.keyRate()),
+                TargetLimits.periodMillis(limits.keyRate()),
+                (adaptive != null) ? adaptive.failureRatio() : 0.0,
+                (adaptive != null) ? adaptive.window().toMillis() : 0L,
+                (adaptive != null) ? adaptive.minOutcomes() : 0,
+                (adaptive != null) ? adaptive.min() : 0);
     }
 
     private boolean exists(String name) {

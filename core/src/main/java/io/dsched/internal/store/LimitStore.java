@@ -23,7 +23,8 @@ public final class LimitStore {
     static final String COLUMNS =
             "name, max_concurrent, rate_permits, rate_period_ms, tokens, refilled_at, set_by, set_at, quota_permits,"
                     + " quota_period_ms, quota_window, quota_used, adaptive_max, adapted_at, window_outcomes,"
-                    + " window_failures, window_signals";
+                    + " window_failures, window_signals, key_rate_permits, key_rate_period_ms, adaptive_ratio,"
+                    + " adaptive_window_ms, adaptive_min_outcomes, adaptive_min";
 
     private static final String ROWS = "SELECT " + COLUMNS + " FROM dsched_limit ORDER BY name";
 
@@ -39,6 +40,9 @@ public final class LimitStore {
              WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now AND job_name IN (:names)
              GROUP BY job_name, limit_key
             """;
+
+    private static final String KEY_BUCKETS =
+            "SELECT name, limit_key, tokens, refilled_at FROM dsched_limit_key WHERE name IN (:names)";
 
     private final ExecutionRows rows;
 
@@ -70,9 +74,26 @@ public final class LimitStore {
         this.rows.named.query(WAITING, names, (row) -> {
             count(byKey, row)[1] += row.getLong("attempts");
         });
+        Map<String, Map<String, Double>> keyTokens = new HashMap<>();
+        Map<String, LimitRow> byName = new HashMap<>();
+        limits.forEach((limit) -> byName.put(limit.name(), limit));
+        this.rows.named.query(KEY_BUCKETS, names, (row) -> {
+            LimitRow limit = byName.get(row.getString("name"));
+            double tokens = Buckets.refilled(
+                    row.getDouble("tokens"),
+                    this.rows.dialect.readInstant(row, "refilled_at"),
+                    limit.keyRatePermits(),
+                    limit.keyRatePeriodMillis(),
+                    now);
+            keyTokens.computeIfAbsent(limit.name(), (name) -> new HashMap<>()).put(row.getString("limit_key"), tokens);
+        });
         List<LimitUse> uses = new ArrayList<>(limits.size());
         for (LimitRow limit : limits) {
-            uses.add(LimitUse.of(limit, now, byKey.getOrDefault(limit.name(), Map.of())));
+            uses.add(LimitUse.of(
+                    limit,
+                    now,
+                    byKey.getOrDefault(limit.name(), Map.of()),
+                    keyTokens.getOrDefault(limit.name(), Map.of())));
         }
         return uses;
     }
@@ -135,7 +156,10 @@ public final class LimitStore {
                 (running != null) ? running : 0,
                 row.quotaPermits(),
                 row.quotaPeriodMillis(),
-                row.quotaUsedAt(now)));
+                row.quotaUsedAt(now),
+                row.keyRatePermits(),
+                row.keyRatePeriodMillis(),
+                (key != null && row.keyRatePermits() > 0) ? keyTokens(row, key, now) : row.keyRatePermits()));
     }
 
     /**
@@ -148,6 +172,9 @@ public final class LimitStore {
      * @param quotaPermits the quota's permits, or 0
      * @param quotaPeriodMillis the quota's period, or 0
      * @param quotaUsed the attempts claimed in the quota's window now
+     * @param keyRatePermits the rate of each key's permits, or 0
+     * @param keyRatePeriodMillis the rate of each key's period, or 0
+     * @param keyTokens the tokens the key's bucket holds now
      */
     public record SlotState(
             int maxConcurrent,
@@ -157,7 +184,26 @@ public final class LimitStore {
             long running,
             int quotaPermits,
             long quotaPeriodMillis,
-            int quotaUsed) {}
+            int quotaUsed,
+            int keyRatePermits,
+            long keyRatePeriodMillis,
+            double keyTokens) {}
+
+    private double keyTokens(LimitRow row, String key, Instant now) {
+        List<Double> tokens = this.rows.jdbc.query(
+                this.rows.tables.sql(
+                        "SELECT tokens, refilled_at FROM dsched_limit_key WHERE name = ? AND limit_key = ?"),
+                (found, number) -> Buckets.refilled(
+                        found.getDouble("tokens"),
+                        this.rows.dialect.readInstant(found, "refilled_at"),
+                        row.keyRatePermits(),
+                        row.keyRatePeriodMillis(),
+                        now),
+                row.name(),
+                key);
+        // a key without a row has a full bucket
+        return tokens.isEmpty() ? row.keyRatePermits() : tokens.get(0);
+    }
 
     /**
      * Takes a target's limits back to those declared, which this node writes to its row.
@@ -177,19 +223,22 @@ public final class LimitStore {
         // reads as already set in the assignments after it)
         String sql = "UPDATE dsched_limit SET " + LimitRows.NEW_QUOTA_WINDOW + ", max_concurrent = ?,"
                 + " rate_permits = ?, rate_period_ms = ?, tokens = CASE WHEN tokens > ? THEN ? ELSE tokens END,"
-                + " quota_permits = ?, quota_period_ms = ?, set_by = ?, set_at = ? WHERE name = ?";
-        double most = limits.ratePermits();
+                + " quota_permits = ?, quota_period_ms = ?, key_rate_permits = ?, key_rate_period_ms = ?, set_by = ?,"
+                + " set_at = ? WHERE name = ?";
+        double most = TargetLimits.permits(limits.rate());
         return this.rows.jdbc.update(
                         this.rows.tables.sql(sql),
-                        limits.quotaPeriodMillis(),
-                        limits.quotaPeriodMillis(),
+                        TargetLimits.periodMillis(limits.quota()),
+                        TargetLimits.periodMillis(limits.quota()),
                         limits.maxConcurrent(),
-                        limits.ratePermits(),
-                        limits.ratePeriodMillis(),
+                        TargetLimits.permits(limits.rate()),
+                        TargetLimits.periodMillis(limits.rate()),
                         most,
                         most,
-                        limits.quotaPermits(),
-                        limits.quotaPeriodMillis(),
+                        TargetLimits.permits(limits.quota()),
+                        TargetLimits.periodMillis(limits.quota()),
+                        TargetLimits.permits(limits.keyRate()),
+                        TargetLimits.periodMillis(limits.keyRate()),
                         actor,
                         (at != null) ? this.rows.dialect.bindable(at) : null,
                         name)
@@ -223,7 +272,10 @@ public final class LimitStore {
             long quotaPeriodMillis,
             long quotaWindow,
             int quotaUsed,
-            AdaptiveState adaptive) {
+            AdaptiveState adaptive,
+            int keyRatePermits,
+            long keyRatePeriodMillis,
+            TargetLimits.Adaptive adaptiveRule) {
 
         static LimitRow read(ExecutionRows rows, ResultSet row) throws SQLException {
             return new LimitRow(
@@ -244,27 +296,26 @@ public final class LimitStore {
                             rows.dialect.readInstant(row, "adapted_at"),
                             row.getInt("window_outcomes"),
                             row.getInt("window_failures"),
-                            row.getInt("window_signals")));
+                            row.getInt("window_signals")),
+                    row.getInt("key_rate_permits"),
+                    row.getLong("key_rate_period_ms"),
+                    (row.getDouble("adaptive_ratio") > 0)
+                            ? new TargetLimits.Adaptive(
+                                    row.getDouble("adaptive_ratio"),
+                                    Duration.ofMillis(row.getLong("adaptive_window_ms")),
+                                    row.getInt("adaptive_min_outcomes"),
+                                    row.getInt("adaptive_min"))
+                            : null);
         }
 
         /** The bucket's tokens at a time: refilled evenly since its last refill, up to its permits. */
         double tokensAt(Instant at) {
-            if (this.ratePermits <= 0 || this.ratePeriodMillis <= 0 || this.refilledAt == null) {
-                return this.tokens;
-            }
-            double elapsedMillis =
-                    Math.max(0, Duration.between(this.refilledAt, at).toNanos() / 1e6);
-            return Math.min(this.ratePermits, this.tokens + elapsedMillis * this.ratePermits / this.ratePeriodMillis);
+            return Buckets.refilled(this.tokens, this.refilledAt, this.ratePermits, this.ratePeriodMillis, at);
         }
 
         /** The number of the quota's window a time falls in, the windows counted from the epoch. */
         long quotaWindowAt(Instant at) {
             return (this.quotaPeriodMillis > 0) ? Math.floorDiv(at.toEpochMilli(), this.quotaPeriodMillis) : 0;
-        }
-
-        /** When the window the row counts began. */
-        Instant quotaWindowStart() {
-            return Instant.ofEpochMilli(this.quotaWindow * this.quotaPeriodMillis);
         }
 
         /** The attempts claimed in the quota's window at a time: none in a window that has not begun. */

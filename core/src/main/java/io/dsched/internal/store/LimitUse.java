@@ -21,11 +21,12 @@ import java.util.Map;
  * @param running its attempts running
  * @param waiting its attempts due and waiting
  * @param waitingForSlot of those, the ones that wait because their limit (or their key's) is full
- * @param waitingForToken of the others, the ones that wait because the bucket is empty
+ * @param waitingForToken of the others, the ones that wait because the bucket (or their key's) is empty
  * @param quotaPermits the most claimed in each window of the quota, or 0
  * @param quotaPeriod the quota's window, or {@code null}
  * @param quotaUsed the attempts claimed in the quota's window now
  * @param waitingForQuota of the others, the ones that wait because the quota's window is used up
+ * @param keyRate the rate of each key in force, or {@code null}
  * @param adaptedMax the most running at once an adaptive limit allows now (of each key), or 0 while
  *     the limit does not adapt
  * @param keys the keys with attempts running or waiting, the busiest first, at most {@value #KEYS}
@@ -46,6 +47,7 @@ public record LimitUse(
         Duration quotaPeriod,
         int quotaUsed,
         long waitingForQuota,
+        TargetLimits.PerPeriod keyRate,
         int adaptedMax,
         List<KeyUse> keys) {
 
@@ -60,8 +62,10 @@ public record LimitUse(
      */
     public record KeyUse(String key, long running, long waiting) {}
 
-    static LimitUse of(LimitStore.LimitRow row, Instant now, Map<String, long[]> byKey) {
+    static LimitUse of(LimitStore.LimitRow row, Instant now, Map<String, long[]> byKey, Map<String, Double> keyTokens) {
         double tokens = row.tokensAt(now);
+        TargetLimits.PerPeriod keyRate = TargetLimits.PerPeriod.of(row.keyRatePermits(), row.keyRatePeriodMillis());
+        long waitingForKeyToken = 0;
         int most = row.maxConcurrentInForce();
         long running = 0;
         long waiting = 0;
@@ -76,13 +80,15 @@ public record LimitUse(
                 keys.add(new KeyUse(key.getKey(), keyRunning, keyWaiting));
                 if (most > 0 && keyRunning >= most) {
                     waitingForSlot += keyWaiting;
+                } else if (keyRate != null && keyTokens.getOrDefault(key.getKey(), (double) keyRate.permits()) < 1) {
+                    waitingForKeyToken += keyWaiting;
                 }
             }
         }
         if (keys.isEmpty() && most > 0 && running >= most) {
             waitingForSlot = waiting;
         }
-        long waitingForToken = (row.ratePermits() > 0 && tokens < 1) ? waiting - waitingForSlot : 0;
+        long waitingForToken = (row.ratePermits() > 0 && tokens < 1) ? waiting - waitingForSlot : waitingForKeyToken;
         int quotaUsed = row.quotaUsedAt(now);
         long waitingForQuota = (row.quotaPermits() > 0 && quotaUsed >= row.quotaPermits() && waitingForToken == 0)
                 ? waiting - waitingForSlot
@@ -106,6 +112,7 @@ public record LimitUse(
                 (row.quotaPeriodMillis() > 0) ? Duration.ofMillis(row.quotaPeriodMillis()) : null,
                 quotaUsed,
                 waitingForQuota,
+                keyRate,
                 (row.adaptive().max() > 0 && row.maxConcurrent() > 0) ? most : 0,
                 List.copyOf(keys.subList(0, Math.min(KEYS, keys.size()))));
     }

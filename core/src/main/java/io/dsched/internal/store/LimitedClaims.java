@@ -5,14 +5,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -48,14 +44,6 @@ final class LimitedClaims {
     private static final String RUNNING =
             "SELECT COUNT(*) FROM dsched_execution WHERE status = 'RUNNING' AND job_name = ?";
 
-    private static final String RUNNING_BY_KEY = """
-            SELECT COALESCE(limit_key, '') AS limit_key, COUNT(*) AS running FROM dsched_execution
-             WHERE status = 'RUNNING' AND job_name = ? GROUP BY COALESCE(limit_key, '')
-            """;
-
-    /** How many times a claim by key reads further due attempts, past those of keys it found full. */
-    private static final int KEY_ROUNDS = 4;
-
     /** How far ahead of this node's clock a bucket's last refill is taken for a clock gone wrong. */
     private static final Duration FAR_AHEAD = Duration.ofSeconds(2);
 
@@ -67,9 +55,12 @@ final class LimitedClaims {
 
     private final LimitRows limitRows;
 
+    private final ClaimsByKey byKey;
+
     LimitedClaims(ExecutionRows rows, TransactionTemplate transactions, LimitRows limitRows) {
         this.rows = rows;
         this.limitRows = limitRows;
+        this.byKey = new ClaimsByKey(rows);
         this.transactions = new TransactionTemplate(transactions.getTransactionManager());
         // MySQL and MariaDB would otherwise count from the snapshot of the transaction's first read
         this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
@@ -151,30 +142,19 @@ final class LimitedClaims {
             tokens = row.tokensAt(at);
         }
         int room = Math.min(limit, (row.ratePermits() > 0) ? (int) Math.floor(tokens) : Integer.MAX_VALUE);
-        long window = row.quotaWindowAt(at);
-        int used = 0;
+        // a window that this node's clock has not reached yet (another node's runs ahead) counts as the
+        // current one: the row's window never goes back, so no two nodes count one window twice
+        long window = Math.max(row.quotaWindowAt(at), row.quotaWindow());
+        int used = row.quotaUsedAt(at);
         if (row.quotaPermits() > 0) {
-            used = row.quotaUsedAt(at);
-            if (row.quotaWindow() > window && row.quotaWindowStart().isAfter(at.plus(FAR_AHEAD))) {
-                // a window far ahead of this node's clock: counted from this node's, as the bucket is
-                logger.warn(
-                        "The quota of '{}' counts a window that begins at {}, far ahead of this node's clock at {};"
-                                + " it counts from this node's window",
-                        name,
-                        row.quotaWindowStart(),
-                        at);
-                used = 0;
-            } else {
-                // a window this node's clock has not reached yet (a little ahead) counts as the current one
-                window = Math.max(window, row.quotaWindow());
-            }
             room = Math.min(room, row.quotaPermits() - used);
         }
         int maxConcurrent = adapt(name, row, limits, counted, at);
         List<ExecutionRecord> attempts = new ArrayList<>();
         // no other node claims these rows meanwhile: they wait for the lock this transaction holds
-        if (maxConcurrent > 0 && limits.perKey()) {
-            claimByKey(nodeId, at, room, name, maxConcurrent, attempts);
+        TargetLimits.PerPeriod keyRate = TargetLimits.PerPeriod.of(row.keyRatePermits(), row.keyRatePeriodMillis());
+        if (limits.perKey() && (maxConcurrent > 0 || keyRate != null)) {
+            this.byKey.claim(nodeId, at, room, name, maxConcurrent, keyRate, attempts);
         } else {
             if (maxConcurrent > 0) {
                 Integer running = this.rows.jdbc.queryForObject(this.rows.tables.sql(RUNNING), Integer.class, name);
@@ -182,7 +162,7 @@ final class LimitedClaims {
             }
             if (room > 0) {
                 for (ExecutionRecord candidate : this.rows.findDue(at, room, List.of(name))) {
-                    claim(candidate, nodeId, at, attempts);
+                    claim(this.rows, candidate, nodeId, at, attempts);
                 }
             }
         }
@@ -201,19 +181,21 @@ final class LimitedClaims {
     }
 
     /**
-     * Moves the target's adaptive limit on, if this node declares one, and returns the most of its
-     * attempts running at once to claim by. A node that declares none takes an adapted limit left
-     * in the row back to the limit in force, set at run time or not.
+     * Moves the target's adaptive limit on by the rule its row holds (that of the node that wrote
+     * its declaration last), and returns the most of its attempts running at once to claim by; an
+     * adapted limit left in a row without a rule is taken back to the limit in force. Only a node
+     * that declares the rule counts outcomes to add.
      */
     private int adapt(
             String name, LimitStore.LimitRow row, TargetLimits limits, LimitOutcomes.Counted counted, Instant at) {
-        if (limits.adaptive() == null || row.maxConcurrent() <= 0) {
+        TargetLimits.Adaptive rule = row.adaptiveRule();
+        if (rule == null || row.maxConcurrent() <= 0) {
             if (row.adaptive().max() > 0) {
                 writeAdaptive(name, new AdaptiveState(0, null, 0, 0, 0));
             }
             return row.maxConcurrent();
         }
-        AdaptiveState adapted = row.adaptive().next(limits.adaptive(), row.maxConcurrent(), counted, at);
+        AdaptiveState adapted = row.adaptive().next(rule, row.maxConcurrent(), counted, at);
         if (!adapted.equals(row.adaptive())) {
             writeAdaptive(name, adapted);
         }
@@ -232,63 +214,10 @@ final class LimitedClaims {
                 name);
     }
 
-    /**
-     * Claims due attempts of a target whose concurrency limit counts each key apart: no more of a
-     * key than its slots left, read from the attempts of the key running. Each round reads the
-     * next due attempts of the keys not yet full, past those it read, so that a key's backlog
-     * does not hide the attempts of the others behind it.
-     */
-    private void claimByKey(
-            String nodeId, Instant at, int room, String name, int maxConcurrent, List<ExecutionRecord> attempts) {
-        if (room <= 0) {
-            return;
-        }
-        Map<String, Integer> running = new HashMap<>();
-        this.rows.jdbc.query(
-                this.rows.tables.sql(RUNNING_BY_KEY),
-                (row) -> {
-                    running.put(row.getString("limit_key"), row.getInt("running"));
-                },
-                name);
-        List<Long> read = new ArrayList<>();
-        for (int round = 0; round < KEY_ROUNDS && attempts.size() < room; round++) {
-            List<String> full = running.entrySet().stream()
-                    .filter((key) -> key.getValue() >= maxConcurrent)
-                    .map(Map.Entry::getKey)
-                    .toList();
-            int wanted = 2 * (room - attempts.size());
-            List<ExecutionRecord> candidates = dueOfKeys(at, wanted, name, full, read);
-            for (ExecutionRecord candidate : candidates) {
-                read.add(candidate.id());
-                String key = (candidate.limitKey() != null) ? candidate.limitKey() : "";
-                if (attempts.size() < room
-                        && running.getOrDefault(key, 0) < maxConcurrent
-                        && claim(candidate, nodeId, at, attempts)) {
-                    running.merge(key, 1, Integer::sum);
-                }
-            }
-            if (candidates.size() < wanted) {
-                return;
-            }
-        }
-    }
-
-    /** The due attempts of a target, first in claim order, but for those of full keys and those read. */
-    private List<ExecutionRecord> dueOfKeys(
-            Instant at, int limit, String name, Collection<String> full, Collection<Long> read) {
-        MapSqlParameterSource parameters = this.rows
-                .dueParameters(at, limit, List.of(name))
-                .addValue("full", full)
-                .addValue("read", read);
-        String where = "due_at <= :now AND job_name IN (:names)"
-                + (full.isEmpty() ? "" : " AND COALESCE(limit_key, '') NOT IN (:full)")
-                + (read.isEmpty() ? "" : " AND id NOT IN (:read)");
-        String sql = PriorityBands.union("*", this.rows.dialect.waiting(where));
-        return this.rows.named.query(sql, parameters, this.rows::mapRow);
-    }
-
-    private boolean claim(ExecutionRecord candidate, String nodeId, Instant at, List<ExecutionRecord> attempts) {
-        if (this.rows.repository.claimWaiting(candidate.id(), candidate.status().name(), nodeId, at) != 1) {
+    /** Claims one attempt read as due, and adds it to those claimed, unless another claim took it. */
+    static boolean claim(
+            ExecutionRows rows, ExecutionRecord candidate, String nodeId, Instant at, List<ExecutionRecord> attempts) {
+        if (rows.repository.claimWaiting(candidate.id(), candidate.status().name(), nodeId, at) != 1) {
             return false;
         }
         attempts.add(candidate.claimedBy(nodeId, at));

@@ -9,50 +9,50 @@ import java.time.Duration;
  * @param maxConcurrent the most of its attempts running at once, or 0 for no limit
  * @param rate the token bucket of its starts, or {@code null}
  * @param quota the most of its attempts claimed in each window, or {@code null}
+ * @param keyRate the token bucket of the starts of each of its keys, or {@code null}
  * @param adaptive how its concurrency limit adapts to failures and signals, or {@code null} for a
  *     fixed limit
- * @param perKey whether the concurrency limit counts each limit key apart
+ * @param perKey whether its concurrency limit and key rate count each limit key apart
  * @param nodeRate the token bucket of the starts on each node, this node's own, or {@code null}
  */
 public record TargetLimits(
-        int maxConcurrent, PerPeriod rate, PerPeriod quota, Adaptive adaptive, boolean perKey, PerPeriod nodeRate) {
+        int maxConcurrent,
+        PerPeriod rate,
+        PerPeriod quota,
+        PerPeriod keyRate,
+        Adaptive adaptive,
+        boolean perKey,
+        PerPeriod nodeRate) {
 
     /** No limit at all. */
-    public static final TargetLimits NONE = new TargetLimits(0, null, null, null, false, null);
+    public static final TargetLimits NONE = new TargetLimits(0, null, null, null, null, false, null);
 
     /**
      * Returns these limits as written to a target's row, without this node's own.
      * @param maxConcurrent the most running at once
      * @param rate the rate, or {@code null}
      * @param quota the quota, or {@code null}
+     * @param keyRate the rate of each key, or {@code null}
      * @return the limits
      */
-    public static TargetLimits ofRow(int maxConcurrent, PerPeriod rate, PerPeriod quota) {
-        return new TargetLimits(maxConcurrent, rate, quota, null, false, null);
+    public static TargetLimits ofRow(int maxConcurrent, PerPeriod rate, PerPeriod quota, PerPeriod keyRate) {
+        return new TargetLimits(maxConcurrent, rate, quota, keyRate, null, false, null);
     }
 
     /**
      * Tells whether a target with these limits is claimed under its row's lock.
-     * @return {@code true} if it has a concurrency limit, a rate or a quota
+     * @return {@code true} if it has a concurrency limit, a rate, a quota or a rate of each key
      */
     public boolean any() {
-        return this.maxConcurrent > 0 || this.rate != null || this.quota != null;
+        return this.maxConcurrent > 0 || this.rate != null || this.quota != null || this.keyRate != null;
     }
 
-    int ratePermits() {
-        return (this.rate != null) ? this.rate.permits() : 0;
+    static int permits(PerPeriod limit) {
+        return (limit != null) ? limit.permits() : 0;
     }
 
-    long ratePeriodMillis() {
-        return (this.rate != null) ? this.rate.period().toMillis() : 0;
-    }
-
-    int quotaPermits() {
-        return (this.quota != null) ? this.quota.permits() : 0;
-    }
-
-    long quotaPeriodMillis() {
-        return (this.quota != null) ? this.quota.period().toMillis() : 0;
+    static long periodMillis(PerPeriod limit) {
+        return (limit != null) ? limit.period().toMillis() : 0;
     }
 
     /**

@@ -75,6 +75,7 @@ class LimitKeyTests {
                 null,
                 null,
                 null,
+                null,
                 (context, payload) -> {});
     }
 }

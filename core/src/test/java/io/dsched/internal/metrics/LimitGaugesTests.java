@@ -209,6 +209,8 @@ class LimitGaugesTests {
                 quotaUsed,
                 forQuota,
                 adapted,
+                null,
+                null,
                 List.of());
     }
 }

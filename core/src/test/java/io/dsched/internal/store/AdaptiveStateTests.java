@@ -77,6 +77,16 @@ class AdaptiveStateTests {
                 .isEqualTo(new AdaptiveState(2, T0.plusSeconds(10), 0, 0, 0));
     }
 
+    @Test
+    void aWindowBegunByANodeMoreThanAWindowAheadBeginsAgainAtThisNodesClaimKeepingItsCounts() {
+        AdaptiveState ahead = new AdaptiveState(8, T0.plusSeconds(60), 3, 2, 0);
+
+        assertThat(ahead.next(RULE, 12, counted(1, 1, 0), T0)).isEqualTo(new AdaptiveState(8, T0, 4, 3, 0));
+        assertThat(ahead.next(RULE, 12, Counted.NONE, T0.plusSeconds(55)))
+                .as("less than a window ahead: its window goes on")
+                .isEqualTo(new AdaptiveState(8, T0.plusSeconds(60), 3, 2, 0));
+    }
+
     private static LimitOutcomes.Counted counted(int outcomes, int failures, int signals) {
         return new LimitOutcomes.Counted(outcomes, failures, signals);
     }

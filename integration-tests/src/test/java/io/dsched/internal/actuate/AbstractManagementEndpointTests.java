@@ -821,8 +821,8 @@ abstract class AbstractManagementEndpointTests {
                 "admin",
                 "limit.set",
                 "capture",
-                "{\"maxConcurrent\":3,\"rate\":\"50/1s\",\"quota\":\"none\",\"setBy\":null}",
-                "{\"maxConcurrent\":5,\"rate\":\"10/1s\",\"quota\":\"1000/1d\",\"setBy\":\"admin\"}",
+                "{\"maxConcurrent\":3,\"rate\":\"50/1s\",\"quota\":\"none\",\"keyRate\":\"none\",\"setBy\":null}",
+                "{\"maxConcurrent\":5,\"rate\":\"10/1s\",\"quota\":\"1000/1d\",\"keyRate\":\"none\",\"setBy\":\"admin\"}",
                 200);
         assertThat(latestAudit().get("reason")).isEqualTo("the partner asked");
         JsonNode changed = limit("capture");
@@ -871,6 +871,11 @@ abstract class AbstractManagementEndpointTests {
         assertThat(this.client.post("/limits/capture/set", "admin", "{}").status())
                 .isEqualTo(400);
         assertThat(this.client
+                        .post("/limits/capture/set", "admin", "{\"keyRate\":\"5/1s\"}")
+                        .status())
+                .as("a rate of each key of a handler without keys")
+                .isEqualTo(409);
+        assertThat(this.client
                         .post("/limits/mailer/set", "admin", "{\"maxConcurrent\":\"2\"}")
                         .status())
                 .as("a handler this node declares without limits, which it claims without them")
@@ -891,8 +896,8 @@ abstract class AbstractManagementEndpointTests {
                 "admin",
                 "limit.reset",
                 "capture",
-                "{\"maxConcurrent\":5,\"rate\":\"none\",\"quota\":\"1000/1d\",\"setBy\":\"admin\"}",
-                "{\"maxConcurrent\":3,\"rate\":\"50/1s\",\"quota\":\"none\",\"setBy\":null}",
+                "{\"maxConcurrent\":5,\"rate\":\"none\",\"quota\":\"1000/1d\",\"keyRate\":\"none\",\"setBy\":\"admin\"}",
+                "{\"maxConcurrent\":3,\"rate\":\"50/1s\",\"quota\":\"none\",\"keyRate\":\"none\",\"setBy\":null}",
                 200);
         JsonNode reset = limit("capture");
         assertThat(reset.get("maxConcurrent").asInt()).isEqualTo(3);

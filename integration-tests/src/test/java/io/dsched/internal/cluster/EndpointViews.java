@@ -78,8 +78,8 @@ final class EndpointViews {
 
     /** {@code POST /actuator/dsched/jobs/{job}/{action}}, with no parameters. */
     JsonNode act(String job, String action) {
-        return body(
-                this.endpoint.act(this.operator, "jobs", job, action, null, null, null, null, null, null, null, null));
+        return body(this.endpoint.act(
+                this.operator, "jobs", job, action, null, null, null, null, null, null, null, null, null));
     }
 
     private static JsonNode body(WebEndpointResponse<Object> response) {

@@ -361,6 +361,14 @@ abstract class AbstractHousekeepingTests {
         rules.put("dsched_limit", () -> assertThat(strings("SELECT name FROM dsched_limit"))
                 .containsExactly("old-limit"));
 
+        // dsched_limit_key: a key's bucket is the claims' to delete, once full again, under the lock
+        // of its handler's row; housekeeping leaves it, however old
+        this.sql.update(
+                "INSERT INTO dsched_limit_key (name, limit_key, tokens, refilled_at) VALUES ('old-limit', 't-1', 0, ?)",
+                this.platform.dialect().bindable(ago(400)));
+        rules.put("dsched_limit_key", () -> assertThat(strings("SELECT limit_key FROM dsched_limit_key"))
+                .containsExactly("t-1"));
+
         // dsched_lock: the row of a job removed from the cluster, free for the history's retention;
         // the rows of jobs still declared, and an application's own, stay however long free
         LocalDateTime lockNow = this.sql.queryForObject(

@@ -84,53 +84,155 @@ abstract class AbstractLimitRowClaimTests {
     }
 
     @Test
-    void aWindowFarAheadOfThisNodesClockIsCountedFromThisNodesAndOneJustAheadAsTheCurrentOne() {
+    void aWindowAheadOfThisNodesClockCountsAsTheCurrentOneAndTheRowsWindowNeverGoesBack() {
         quota(10, Duration.ofSeconds(1));
         // a node whose clock is a minute ahead uses its window
         assertThat(claim(T.plusSeconds(60), 100)).hasSize(10);
         assertThat(claim(T, 100))
-                .as("a window a minute ahead does not hold this node up")
-                .hasSize(10);
-        // a node whose clock is a second ahead uses the next window, which counts as the current one here
-        assertThat(claim(T.plusMillis(1100), 100)).hasSize(10);
-        assertThat(claim(T.plusMillis(500), 100)).isEmpty();
+                .as("the window ahead counts as the current one here")
+                .isEmpty();
+        assertThat(claim(T.plusMillis(60_500), 100))
+                .as("nor did this node's claim take it back")
+                .isEmpty();
+        assertThat(claim(T.plusSeconds(61), 100)).hasSize(10);
     }
 
     @Test
-    void anAdaptedLimitLeftInTheRowIsTakenBackByANodeThatDeclaresNoAdaptation() {
-        // set at run time, which no node's declaration overwrites
-        this.store.limits().set(NAME, TargetLimits.ofRow(4, null, null), "test", T);
-        TargetLimits adaptive =
-                new TargetLimits(4, null, null, new TargetLimits.Adaptive(0.5, Duration.ofHours(1), 1, 1), false, null);
+    void aQuotaGivenAnotherPeriodByANodesDeclarationCountsItsWindowsAnew() {
+        TargetLimits hourly = TargetLimits.ofRow(0, null, new TargetLimits.PerPeriod(20, Duration.ofHours(1)), null);
+        TargetLimits daily = TargetLimits.ofRow(0, null, new TargetLimits.PerPeriod(15, Duration.ofDays(1)), null);
+        assertThat(claim(T.plusSeconds(10), 100, hourly)).hasSize(20);
+        assertThat(claim(T.plusSeconds(20), 100, hourly)).isEmpty();
+        // a node of a newer deployment writes its declaration as it first claims
+        assertThat(claim(T.plusSeconds(30), 100, daily)).hasSize(15);
+        assertThat(this.store.limits().uses(T.plusSeconds(40)))
+                .singleElement()
+                .satisfies((use) -> assertThat(use.quotaUsed()).isEqualTo(15));
+    }
+
+    @Test
+    void theRuleOfAnAdaptiveLimitIsTheRowsAndANodeThatDeclaresNoneTakesTheAdaptedLimitBack() {
+        TargetLimits adaptive = new TargetLimits(
+                4, null, null, null, new TargetLimits.Adaptive(0.5, Duration.ofHours(1), 1, 1), false, null);
+        TargetLimits fixed = TargetLimits.ofRow(4, null, null, null);
         assertThat(claim(T.plusSeconds(10), 100, adaptive)).hasSize(4);
         JdbcTemplate sql = new JdbcTemplate(this.dataSource);
-        sql.update(
-                "UPDATE dsched_execution SET status = 'SUCCEEDED', finished_at = started_at WHERE status = 'RUNNING'");
+        succeedRunning(sql);
         // lowered by the failures the adaptive nodes saw
         sql.update("UPDATE dsched_limit SET adaptive_max = 1");
         assertThat(claim(T.plusSeconds(20), 100, adaptive)).hasSize(1);
+        succeedRunning(sql);
+        assertThat(sql.queryForObject("SELECT adaptive_ratio FROM dsched_limit", Double.class))
+                .isEqualTo(0.5);
+
+        // a node that declares no rule writes its declaration: the limit in force again, for every node
+        assertThat(claim(T.plusSeconds(30), 100, fixed)).hasSize(4);
+        succeedRunning(sql);
+        assertThat(sql.queryForMap("SELECT adaptive_max, adaptive_ratio FROM dsched_limit"))
+                .containsValues(0, 0.0);
+    }
+
+    @Test
+    void aNodeThatDeclaresNoRuleAdaptsByTheRuleTheRowHoldsOnceAnotherNodeWroteItLast() {
+        TargetLimits adaptive = new TargetLimits(
+                4, null, null, null, new TargetLimits.Adaptive(0.5, Duration.ofHours(1), 1, 1), false, null);
+        TargetLimits fixed = TargetLimits.ofRow(4, null, null, null);
+        // two nodes of two deployments, each writing its declaration once: the adaptive one last
+        ExecutionStore older = AbstractSchemaScriptTests.store(
+                new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource)));
+        assertThat(older.claims().claimDue("node-2", () -> T.plusSeconds(5), 1, NAME, fixed, this.outcomes))
+                .hasSize(1);
+        JdbcTemplate sql = new JdbcTemplate(this.dataSource);
+        succeedRunning(sql);
+        assertThat(claim(T.plusSeconds(10), 100, adaptive)).hasSize(4);
+        succeedRunning(sql);
+        sql.update("UPDATE dsched_limit SET adaptive_max = 1");
+
+        // the older node claims by the adapted limit, and leaves it be
+        assertThat(older.claims().claimDue("node-2", () -> T.plusSeconds(20), 100, NAME, fixed, this.outcomes))
+                .hasSize(1);
+        assertThat(sql.queryForObject("SELECT adaptive_max FROM dsched_limit", Integer.class))
+                .isEqualTo(1);
+    }
+
+    private static void succeedRunning(JdbcTemplate sql) {
         sql.update(
                 "UPDATE dsched_execution SET status = 'SUCCEEDED', finished_at = started_at WHERE status = 'RUNNING'");
+    }
 
-        assertThat(claim(T.plusSeconds(30), 100, TargetLimits.ofRow(4, null, null)))
-                .as("the limit in force, no longer the adapted one")
+    @Test
+    void aRateOfEachKeyGivesEachKeyABucketOfItsOwnRefilledOverItsPeriod() {
+        String keyed = "keyed";
+        List<ExecutionRecord> waiting = new ArrayList<>();
+        for (int k = 0; k < 4; k++) {
+            for (int i = 0; i < ((k < 3) ? 10 : 4); i++) {
+                waiting.add(ExecutionRecord.waiting(
+                                keyed,
+                                T,
+                                1,
+                                keyed + k + ":" + i,
+                                ExecutionOrigin.ONE_OFF,
+                                "client",
+                                T,
+                                T.minusSeconds(60),
+                                null,
+                                null)
+                        .queued(0, "tenant-" + k));
+            }
+        }
+        this.store.inserts().insertAll(waiting);
+        TargetLimits.PerPeriod fourAnHour = new TargetLimits.PerPeriod(4, Duration.ofHours(1));
+        this.store.limits().set(keyed, TargetLimits.ofRow(0, null, null, fourAnHour), "test", T);
+        TargetLimits declared = new TargetLimits(0, null, null, fourAnHour, null, true, null);
+
+        List<ExecutionRecord> first = claim(keyed, T.plusSeconds(10), 100, declared);
+        assertThat(first).hasSize(16);
+        assertThat(first.stream().filter((attempt) -> attempt.limitKey().equals("tenant-0")))
                 .hasSize(4);
-        assertThat(sql.queryForObject("SELECT adaptive_max FROM dsched_limit", Integer.class))
-                .isZero();
+        assertThat(claim(keyed, T.plusSeconds(20), 100, declared))
+                .as("each key's 4 are used")
+                .isEmpty();
+        JdbcTemplate sql = new JdbcTemplate(this.dataSource);
+        assertThat(sql.queryForObject("SELECT COUNT(*) FROM dsched_limit_key", Long.class))
+                .isEqualTo(4);
+        // what waits, and why
+        assertThat(this.store.limits().uses(T.plusSeconds(20)))
+                .filteredOn((use) -> use.name().equals(keyed))
+                .singleElement()
+                .satisfies((use) -> {
+                    assertThat(use.waiting()).isEqualTo(18);
+                    assertThat(use.waitingForToken()).isEqualTo(18);
+                });
+        assertThat(this.store
+                        .limits()
+                        .slots(keyed, "tenant-1", T.plusSeconds(20))
+                        .orElseThrow()
+                        .keyTokens())
+                .isLessThan(1);
+
+        // an hour on, each bucket is full again: the rows of the keys with nothing left are gone
+        List<ExecutionRecord> later = claim(keyed, T.plusSeconds(3630), 100, declared);
+        assertThat(later).hasSize(12);
+        assertThat(sql.queryForList("SELECT limit_key FROM dsched_limit_key ORDER BY limit_key", String.class))
+                .containsExactly("tenant-0", "tenant-1", "tenant-2");
     }
 
     private void quota(int permits, Duration period) {
         this.store
                 .limits()
-                .set(NAME, TargetLimits.ofRow(0, null, new TargetLimits.PerPeriod(permits, period)), "test", T);
+                .set(NAME, TargetLimits.ofRow(0, null, new TargetLimits.PerPeriod(permits, period), null), "test", T);
     }
 
     private List<ExecutionRecord> claim(Instant at, int most) {
-        return claim(at, most, TargetLimits.ofRow(0, null, null));
+        return claim(at, most, TargetLimits.ofRow(0, null, null, null));
     }
 
     private List<ExecutionRecord> claim(Instant at, int most, TargetLimits declared) {
+        return claim(NAME, at, most, declared);
+    }
+
+    private List<ExecutionRecord> claim(String name, Instant at, int most, TargetLimits declared) {
         Instant now = at.truncatedTo(ChronoUnit.MILLIS);
-        return this.store.claims().claimDue("node-1", () -> now, most, NAME, declared, this.outcomes);
+        return this.store.claims().claimDue("node-1", () -> now, most, name, declared, this.outcomes);
     }
 }

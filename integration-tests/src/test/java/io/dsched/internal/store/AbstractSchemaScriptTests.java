@@ -106,6 +106,7 @@ abstract class AbstractSchemaScriptTests {
             "dsched_node_clock",
             "dsched_node_group",
             "dsched_limit",
+            "dsched_limit_key",
             "dsched_job",
             "dsched_execution_log",
             "dsched_audit",

@@ -7,8 +7,8 @@ import java.util.List;
  * A one-off handler's cluster-wide limits, as in force and as declared, and their use.
  *
  * @param name the handler
- * @param maxConcurrent the most of its attempts running at once in force (of each key, if
- *     {@code perKey}), or 0 for none
+ * @param maxConcurrent the most of its attempts running at once set or declared (of each key, if
+ *     {@code perKey}), or 0 for none: the limit in force, unless {@code adaptedMaxConcurrent} is lower
  * @param rate the rate in force, such as {@code "50/1s"}, or {@code null} for none
  * @param declaredMaxConcurrent the most running at once this node declares, or {@code null} if it
  *     does not declare the handler
@@ -29,6 +29,8 @@ import java.util.List;
  *     for the quota's next window
  * @param adaptedMaxConcurrent the most running at once the adaptive limit allows now, or
  *     {@code null} while it does not adapt
+ * @param keyRate the rate of each key in force, such as {@code "5/1s"}, or {@code null} for none
+ * @param declaredKeyRate the rate of each key this node declares, or {@code null}
  * @param keys the busiest keys, with the attempts of each running and waiting
  */
 public record Limit(
@@ -50,6 +52,8 @@ public record Limit(
         Integer quotaUsed,
         long waitingForQuota,
         Integer adaptedMaxConcurrent,
+        String keyRate,
+        String declaredKeyRate,
         List<KeyUse> keys) {
 
     /**
@@ -77,6 +81,8 @@ public record Limit(
                 this.quotaUsed,
                 this.waitingForQuota,
                 this.adaptedMaxConcurrent,
+                this.keyRate,
+                this.declaredKeyRate,
                 keys);
     }
 
