@@ -127,9 +127,15 @@ abstract class AbstractQuotaAndAdaptiveLimitTests {
         assertThat(Duration.between(claimed.get(0), claimed.get(89))).isGreaterThan(Duration.ofSeconds(2));
     }
 
+    /** A node-local rate, then a rate of each key, on one cluster of three nodes. */
     @Test
-    void aNodeRateBoundsTheStartsOfEachNodeAndTheClusterStartsThatManyOnEachNode() {
-        List<ClusterNode> nodes = List.of(start("noded-1"), start("noded-2"), start("noded-3"));
+    void aNodeRateBoundsEachNodesClaimsAndARateOfEachKeyEachTenants() {
+        List<ClusterNode> nodes = List.of(start("rates-1"), start("rates-2"), start("rates-3"));
+        aNodeRateBoundsTheStartsOfEachNodeAndTheClusterStartsThatManyOnEachNode(nodes);
+        aRateOfEachKeyHoldsForEachTenantAcrossTheClusterAndTheTenantsGoOnSideBySide(nodes);
+    }
+
+    private void aNodeRateBoundsTheStartsOfEachNodeAndTheClusterStartsThatManyOnEachNode(List<ClusterNode> nodes) {
         submit(nodes.get(0), "noded", 240);
 
         await().atMost(Duration.ofSeconds(30))
@@ -154,9 +160,7 @@ abstract class AbstractQuotaAndAdaptiveLimitTests {
                 .isBetween(Duration.ofMillis(2500), Duration.ofSeconds(6));
     }
 
-    @Test
-    void aRateOfEachKeyHoldsForEachTenantAcrossTheClusterAndTheTenantsGoOnSideBySide() {
-        List<ClusterNode> nodes = List.of(start("keyed-1"), start("keyed-2"), start("keyed-3"));
+    private void aRateOfEachKeyHoldsForEachTenantAcrossTheClusterAndTheTenantsGoOnSideBySide(List<ClusterNode> nodes) {
         List<OneOff> oneOffs = new ArrayList<>();
         for (int i = 0; i < 120; i++) {
             oneOffs.add(OneOff.of("keyed", new QuotaJobs.Tenant("tenant-" + (i % 3), i)));
@@ -184,10 +188,16 @@ abstract class AbstractQuotaAndAdaptiveLimitTests {
                 .isGreaterThan(20);
     }
 
+    /** An adaptive limit under failures, then another under a load signal, on one cluster of three nodes. */
     @Test
-    void anAdaptiveLimitIsHalvedWhileFailuresComeAndClimbsBackWhenTheyStop() {
+    void anAdaptiveLimitFollowsFailuresAndALoadSignalDownAndBackUp() {
         List<ClusterNode> nodes = List.of(start("adaptive-1"), start("adaptive-2"), start("adaptive-3"));
-        submit(nodes.get(0), "adaptive", 1500);
+        anAdaptiveLimitIsHalvedWhileFailuresComeAndClimbsBackWhenTheyStop(nodes);
+        aLoadSignalLowersAnAdaptiveLimitWithoutFailuresAndItClimbsBackOnceQuiet(nodes);
+    }
+
+    private void anAdaptiveLimitIsHalvedWhileFailuresComeAndClimbsBackWhenTheyStop(List<ClusterNode> nodes) {
+        submit(nodes.get(0), "adaptive", 1000);
         LimitCommands limits = limits(nodes.get(2));
         await().atMost(Duration.ofSeconds(20)).until(() -> QuotaJobs.most("adaptive") == 8);
 
@@ -210,10 +220,8 @@ abstract class AbstractQuotaAndAdaptiveLimitTests {
         assertThat(QuotaJobs.most("adaptive")).isLessThanOrEqualTo(8);
     }
 
-    @Test
-    void aLoadSignalLowersAnAdaptiveLimitWithoutFailuresAndItClimbsBackOnceQuiet() {
-        List<ClusterNode> nodes = List.of(start("signal-1"), start("signal-2"), start("signal-3"));
-        submit(nodes.get(0), "signalled", 1500);
+    private void aLoadSignalLowersAnAdaptiveLimitWithoutFailuresAndItClimbsBackOnceQuiet(List<ClusterNode> nodes) {
+        submit(nodes.get(0), "signalled", 1000);
         LimitCommands limits = limits(nodes.get(0));
         await().atMost(Duration.ofSeconds(20)).until(() -> QuotaJobs.most("signalled") == 6);
 

@@ -177,7 +177,7 @@ public class QuotaJobs {
                 retry = @Retry(maxAttempts = 1),
                 adaptive = @Adaptive(failureRatio = 0.5, window = "500ms", minOutcomes = 4, min = 1))
         public void adaptive(JobContext context) {
-            run(context, 50, down);
+            run(context, 100, down);
         }
 
         @JobHandler(
@@ -185,7 +185,7 @@ public class QuotaJobs {
                 maxConcurrent = 6,
                 adaptive = @Adaptive(failureRatio = 0.5, window = "500ms", min = 2))
         public void signalled(JobContext context) {
-            run(context, 50, false);
+            run(context, 100, false);
         }
     }
 }

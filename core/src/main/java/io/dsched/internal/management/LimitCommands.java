@@ -174,7 +174,9 @@ public class LimitCommands {
         }
         if (state.quotaPermits() > 0 && state.quotaUsed() >= state.quotaPermits()) {
             long period = state.quotaPeriodMillis();
-            Instant next = Instant.ofEpochMilli((Math.floorDiv(this.clock.millis(), period) + 1) * period);
+            // the row's window, which may run ahead of this node's
+            long window = Math.max(Math.floorDiv(this.clock.millis(), period), state.quotaWindow());
+            Instant next = Instant.ofEpochMilli((window + 1) * period);
             Rate quota = new Rate(state.quotaPermits(), Duration.ofMillis(period));
             return Optional.of("the quota's next window: " + state.quotaUsed() + " of " + quota.text()
                     + " claimed, the next window begins at " + next);

@@ -29,6 +29,9 @@ final class ClaimsByKey {
     /** How many times a claim by key reads further due attempts, past those of keys it found full. */
     private static final int KEY_ROUNDS = 4;
 
+    /** The most keys without room a claim names to read past in the database. */
+    private static final int MOST_FULL_KEYS = 1_000;
+
     private final ExecutionRows rows;
 
     ClaimsByKey(ExecutionRows rows) {
@@ -71,7 +74,10 @@ final class ClaimsByKey {
         List<Long> read = new ArrayList<>();
         for (int round = 0; round < KEY_ROUNDS && attempts.size() < room; round++) {
             int wanted = 2 * (room - attempts.size());
-            List<ExecutionRecord> candidates = dueOfKeys(at, wanted, name, keys.full(), read);
+            List<String> full = keys.full();
+            // past a thousand keys the statement would carry too many values: they are passed over here
+            List<ExecutionRecord> candidates =
+                    dueOfKeys(at, wanted, name, (full.size() <= MOST_FULL_KEYS) ? full : List.of(), read);
             for (ExecutionRecord candidate : candidates) {
                 read.add(candidate.id());
                 String key = (candidate.limitKey() != null) ? candidate.limitKey() : "";
@@ -111,6 +117,7 @@ final class ClaimsByKey {
                 anyFull = true;
             } else {
                 keys.tokens.put((String) row.get("key"), tokens);
+                keys.refilledAt.put((String) row.get("key"), (Instant) row.get("at"));
             }
         }
         if (anyFull) {
@@ -123,9 +130,11 @@ final class ClaimsByKey {
     }
 
     private void writeBuckets(String name, Instant at, Keys keys) {
-        Object when = this.rows.dialect.bindable(at);
         for (String key : keys.taken) {
             double tokens = keys.tokens.get(key);
+            // a bucket's time only goes forward, whichever node's clock last refilled it
+            Instant last = keys.refilledAt.get(key);
+            Object when = this.rows.dialect.bindable((last != null && last.isAfter(at)) ? last : at);
             int updated = this.rows.jdbc.update(
                     this.rows.tables.sql(
                             "UPDATE dsched_limit_key SET tokens = ?, refilled_at = ? WHERE name = ? AND limit_key = ?"),
@@ -171,6 +180,9 @@ final class ClaimsByKey {
 
         /** The tokens of the keys whose bucket is not full; a key not here has a full bucket. */
         private final Map<String, Double> tokens = new HashMap<>();
+
+        /** When the buckets of those keys were last refilled. */
+        private final Map<String, Instant> refilledAt = new HashMap<>();
 
         /** The keys this claim took tokens of. */
         private final Set<String> taken = new HashSet<>();

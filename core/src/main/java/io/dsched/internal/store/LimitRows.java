@@ -80,7 +80,8 @@ final class LimitRows {
         Object[] values = bound.toArray();
         boolean wrote = this.rows.jdbc.update(update, values) == 1;
         if (!wrote && exists(name)) {
-            // set at run time: not this node's to overwrite
+            // set at run time: not this node's to overwrite, but for its rule of adaptation
+            writeRule(name, limits);
             this.heldSince.put(name, System.nanoTime());
             return;
         }
@@ -97,6 +98,23 @@ final class LimitRows {
         }
         this.heldSince.remove(name);
         this.written.put(name, limits);
+    }
+
+    /**
+     * Writes the rule of the target's adaptive limit this node declares, whoever set its limits: the
+     * rule is the nodes' own, which an admin does not set; without one, an adapted limit is taken
+     * back to the limit in force.
+     */
+    private void writeRule(String name, TargetLimits limits) {
+        this.rows.jdbc.update(
+                this.rows.tables.sql("UPDATE dsched_limit SET adaptive_ratio = ?, adaptive_window_ms = ?,"
+                        + " adaptive_min_outcomes = ?, adaptive_min = ?"
+                        + ((limits.adaptive() == null) ? ", adaptive_max = 0" : "") + " WHERE name = ?"),
+                declared(limits).get(7),
+                declared(limits).get(8),
+                declared(limits).get(9),
+                declared(limits).get(10),
+                name);
     }
 
     /**

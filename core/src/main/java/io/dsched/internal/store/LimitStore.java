@@ -157,6 +157,7 @@ public final class LimitStore {
                 row.quotaPermits(),
                 row.quotaPeriodMillis(),
                 row.quotaUsedAt(now),
+                row.quotaWindow(),
                 row.keyRatePermits(),
                 row.keyRatePeriodMillis(),
                 (key != null && row.keyRatePermits() > 0) ? keyTokens(row, key, now) : row.keyRatePermits()));
@@ -172,6 +173,7 @@ public final class LimitStore {
      * @param quotaPermits the quota's permits, or 0
      * @param quotaPeriodMillis the quota's period, or 0
      * @param quotaUsed the attempts claimed in the quota's window now
+     * @param quotaWindow the number of the quota's window the row counts
      * @param keyRatePermits the rate of each key's permits, or 0
      * @param keyRatePeriodMillis the rate of each key's period, or 0
      * @param keyTokens the tokens the key's bucket holds now
@@ -185,6 +187,7 @@ public final class LimitStore {
             int quotaPermits,
             long quotaPeriodMillis,
             int quotaUsed,
+            long quotaWindow,
             int keyRatePermits,
             long keyRatePeriodMillis,
             double keyTokens) {}

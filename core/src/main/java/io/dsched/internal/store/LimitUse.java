@@ -90,8 +90,8 @@ public record LimitUse(
         }
         long waitingForToken = (row.ratePermits() > 0 && tokens < 1) ? waiting - waitingForSlot : waitingForKeyToken;
         int quotaUsed = row.quotaUsedAt(now);
-        long waitingForQuota = (row.quotaPermits() > 0 && quotaUsed >= row.quotaPermits() && waitingForToken == 0)
-                ? waiting - waitingForSlot
+        long waitingForQuota = (row.quotaPermits() > 0 && quotaUsed >= row.quotaPermits())
+                ? waiting - waitingForSlot - waitingForToken
                 : 0;
         keys.sort(Comparator.comparingLong((KeyUse key) -> key.running() + key.waiting())
                 .reversed()

@@ -153,13 +153,15 @@ final class LimitedClaims {
         List<ExecutionRecord> attempts = new ArrayList<>();
         // no other node claims these rows meanwhile: they wait for the lock this transaction holds
         TargetLimits.PerPeriod keyRate = TargetLimits.PerPeriod.of(row.keyRatePermits(), row.keyRatePeriodMillis());
-        if (limits.perKey() && (maxConcurrent > 0 || keyRate != null)) {
-            this.byKey.claim(nodeId, at, room, name, maxConcurrent, keyRate, attempts);
+        boolean byKey = limits.perKey() && maxConcurrent > 0;
+        if (maxConcurrent > 0 && !byKey) {
+            Integer running = this.rows.jdbc.queryForObject(this.rows.tables.sql(RUNNING), Integer.class, name);
+            room = Math.min(room, maxConcurrent - ((running != null) ? running : 0));
+        }
+        // the rate of each key is the row's, whatever this node declares: the keys were given at submission
+        if (byKey || keyRate != null) {
+            this.byKey.claim(nodeId, at, room, name, byKey ? maxConcurrent : 0, keyRate, attempts);
         } else {
-            if (maxConcurrent > 0) {
-                Integer running = this.rows.jdbc.queryForObject(this.rows.tables.sql(RUNNING), Integer.class, name);
-                room = Math.min(room, maxConcurrent - ((running != null) ? running : 0));
-            }
             if (room > 0) {
                 for (ExecutionRecord candidate : this.rows.findDue(at, room, List.of(name))) {
                     claim(this.rows, candidate, nodeId, at, attempts);

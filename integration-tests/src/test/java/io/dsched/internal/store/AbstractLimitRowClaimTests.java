@@ -7,10 +7,18 @@ import io.dsched.autoconfigure.DschedJdbc;
 import io.dsched.autoconfigure.DschedSchemaInitializer;
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.internal.execution.Rate;
+import io.dsched.internal.handler.HandlerDefinition;
+import io.dsched.internal.handler.HandlerRegistry;
+import io.dsched.internal.management.LimitCommands;
+import io.dsched.internal.retry.RetryPolicy;
 import io.dsched.test.TestDatabase;
 import io.dsched.test.TestDatabases;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -133,6 +141,31 @@ abstract class AbstractLimitRowClaimTests {
     }
 
     @Test
+    void whileAnAdminsLimitsHoldTheNodesStillWriteTheirRuleAndOneWithoutTakesTheAdaptedLimitBack() {
+        // set at run time, which no node's declaration of its limits overwrites
+        this.store.limits().set(NAME, TargetLimits.ofRow(4, null, null, null), "test", T);
+        TargetLimits adaptive = new TargetLimits(
+                4, null, null, null, new TargetLimits.Adaptive(0.5, Duration.ofHours(1), 1, 1), false, null);
+        assertThat(claim(T.plusSeconds(10), 100, adaptive)).hasSize(4);
+        JdbcTemplate sql = new JdbcTemplate(this.dataSource);
+        succeedRunning(sql);
+        sql.update("UPDATE dsched_limit SET adaptive_max = 1");
+        assertThat(claim(T.plusSeconds(20), 100, adaptive))
+                .as("adapted by the rule it wrote")
+                .hasSize(1);
+        succeedRunning(sql);
+
+        // a node of a deployment without @Adaptive
+        ExecutionStore newer = AbstractSchemaScriptTests.store(
+                new DschedJdbc(this.dataSource, DatabasePlatform.detect(this.dataSource)));
+        TargetLimits fixed = TargetLimits.ofRow(4, null, null, null);
+        assertThat(newer.claims().claimDue("node-2", () -> T.plusSeconds(30), 100, NAME, fixed, this.outcomes))
+                .hasSize(4);
+        assertThat(sql.queryForMap("SELECT adaptive_max, adaptive_ratio, set_by FROM dsched_limit"))
+                .containsValues(0, 0.0, "test");
+    }
+
+    @Test
     void aNodeThatDeclaresNoRuleAdaptsByTheRuleTheRowHoldsOnceAnotherNodeWroteItLast() {
         TargetLimits adaptive = new TargetLimits(
                 4, null, null, null, new TargetLimits.Adaptive(0.5, Duration.ofHours(1), 1, 1), false, null);
@@ -209,12 +242,51 @@ abstract class AbstractLimitRowClaimTests {
                         .orElseThrow()
                         .keyTokens())
                 .isLessThan(1);
+        ExecutionRecord waitingOfTenant1 = this.store.repository().findByJobName(keyed).stream()
+                .filter((attempt) ->
+                        attempt.status() == ExecutionStatus.SCHEDULED && "tenant-1".equals(attempt.limitKey()))
+                .findFirst()
+                .orElseThrow();
+        assertThat(commands(keyed, fourAnHour, T.plusSeconds(20)).whyWaiting(waitingOfTenant1))
+                .hasValue("a token of its key: the rate 4/1h of each key is used up");
+
+        // a quarter of an hour on, one token each, refilled evenly; the row's rate of each key holds
+        // for a node that declares no partitionBy too (the keys were given at submission)
+        List<ExecutionRecord> quarter =
+                claim(keyed, T.plusSeconds(10 + 900), 100, TargetLimits.ofRow(0, null, null, fourAnHour));
+        assertThat(quarter)
+                .extracting(ExecutionRecord::limitKey)
+                .containsExactlyInAnyOrder("tenant-0", "tenant-1", "tenant-2");
+        succeedRunning(sql);
 
         // an hour on, each bucket is full again: the rows of the keys with nothing left are gone
-        List<ExecutionRecord> later = claim(keyed, T.plusSeconds(3630), 100, declared);
+        List<ExecutionRecord> later = claim(keyed, T.plusSeconds(3630 + 900), 100, declared);
         assertThat(later).hasSize(12);
         assertThat(sql.queryForList("SELECT limit_key FROM dsched_limit_key ORDER BY limit_key", String.class))
                 .containsExactly("tenant-0", "tenant-1", "tenant-2");
+    }
+
+    private LimitCommands commands(String handler, TargetLimits.PerPeriod keyRate, Instant now) {
+        HandlerRegistry handlers = new HandlerRegistry();
+        RetryPolicy retry = new RetryPolicy(
+                1, Duration.ofSeconds(1), 1, Duration.ofSeconds(1), Duration.ZERO, List.of(), List.of());
+        handlers.register(new HandlerDefinition(
+                handler,
+                null,
+                "default",
+                retry,
+                null,
+                "test",
+                0,
+                null,
+                "/tenant",
+                0,
+                null,
+                null,
+                null,
+                new Rate(keyRate.permits(), keyRate.period()),
+                (context, payload) -> {}));
+        return new LimitCommands(handlers, this.store.limits(), Clock.fixed(now, ZoneOffset.UTC));
     }
 
     private void quota(int permits, Duration period) {
