@@ -149,9 +149,11 @@ abstract class AbstractQuotaAndAdaptiveLimitTests {
         }
         assertThat(all).hasSize(240);
         assertThat(byNode).hasSize(3);
-        // a full bucket of 20 and 20 more in a second, on each node
+        // a full bucket of 20 and 20 more in a second, on each node; the claims are stamped by the node's
+        // estimate of the database's clock, the bucket counts by its monotonic clock: one more may fall
+        // in a second of stamps when the estimate is measured again
         assertThat(byNode.values()).allSatisfy((claims) -> assertThat(Seconds.mostInASecond(claims))
-                .isLessThanOrEqualTo(40));
+                .isLessThanOrEqualTo(41));
         assertThat(Seconds.mostInASecond(all))
                 .as("the rate is each node's: the cluster starts more than one node's in a second")
                 .isGreaterThan(40);

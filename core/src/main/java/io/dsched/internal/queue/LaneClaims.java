@@ -79,7 +79,7 @@ final class LaneClaims {
         for (String name : limited) {
             if (claimed.size() < free) {
                 try {
-                    claimed.addAll(claimLimited(name, now, free - claimed.size()));
+                    claimed.addAll(claimLimited(name, free - claimed.size()));
                 } catch (RuntimeException ex) {
                     failures.add(ex);
                 }
@@ -102,7 +102,7 @@ final class LaneClaims {
      * Claims the due attempts of a target with limits: within its node-local rate, if it has one, and
      * under its row's lock, if it has cluster-wide limits.
      */
-    private List<ExecutionRecord> claimLimited(String name, Instant now, int most) {
+    private List<ExecutionRecord> claimLimited(String name, int most) {
         TargetLimits declared = this.limits.limitsOf(name);
         NodeBucket bucket = null;
         if (declared.nodeRate() != null) {
@@ -115,7 +115,8 @@ final class LaneClaims {
         }
         List<ExecutionRecord> claimed = declared.any()
                 ? this.store.claims().claimDue(this.nodeId, this.clock::instant, most, name, declared, this.outcomes)
-                : this.store.claims().claimDue(this.nodeId, now, most, List.of(name));
+                // stamped as of the bucket's count, not of the poll's start
+                : this.store.claims().claimDue(this.nodeId, this.clock.instant(), most, List.of(name));
         if (bucket != null) {
             bucket.take(claimed.size());
         }
