@@ -30,6 +30,9 @@ abstract class AbstractJitterTests {
 
     private static final Duration WINDOW = Duration.ofSeconds(10);
 
+    /** How late after its time one of the many fires may be queued, on a loaded machine too. */
+    private static final Duration QUEUED_WITHIN = Duration.ofSeconds(5);
+
     @RegisterExtension
     final TestCluster cluster = TestCluster.of(this::kind);
 
@@ -85,9 +88,11 @@ abstract class AbstractJitterTests {
                     .findByIdempotencyKey(ExecutionRecord.idempotencyKey(job, fire))
                     .get(0);
             assertThat(row.scheduledAt()).as(job).isEqualTo(fire);
-            // due at its offset time, or, if that had passed when the fire was queued, at once
+            // due at its offset time, or, if that had passed when the fire was queued, at once: the
+            // three nodes queue the many fires within seconds, less on an idle machine (the bound
+            // is on the machine's speed; most fires must be due exactly at their offset, below)
             Instant offset = Jitter.startOf(job, fire, WINDOW);
-            assertThat(row.dueAt()).as(job).isBetween(offset, offset.plusSeconds(2));
+            assertThat(row.dueAt()).as(job).isBetween(offset, offset.plus(QUEUED_WITHIN));
             if (row.dueAt().equals(offset)) {
                 atTheirOffset++;
             }

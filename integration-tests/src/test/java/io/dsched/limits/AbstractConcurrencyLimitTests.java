@@ -130,16 +130,16 @@ abstract class AbstractConcurrencyLimitTests {
                 .isZero();
         List<OneOff> oneOffs = new ArrayList<>();
         // a backlog of one tenant first, due before the others' attempts
-        for (int i = 0; i < 600; i++) {
+        for (int i = 0; i < 300; i++) {
             oneOffs.add(OneOff.of("tenant", new LimitJobs.TenantWork("tenant-0", i)));
         }
-        for (int i = 600; i < 750; i++) {
+        for (int i = 300; i < 450; i++) {
             oneOffs.add(OneOff.of("tenant", new LimitJobs.TenantWork("tenant-" + (1 + i % 4), i)));
         }
         nodes.get(0).bean(JobScheduler.class).submitAll(oneOffs);
 
         await().atMost(Duration.ofSeconds(90))
-                .until(() -> LimitJobs.runs("tenant").size() == 750);
+                .until(() -> LimitJobs.runs("tenant").size() == 450);
         for (int t = 0; t < 5; t++) {
             assertThat(LimitJobs.most("tenant:tenant-" + t))
                     .as("most runs of tenant-%d at once", t)
@@ -173,7 +173,7 @@ abstract class AbstractConcurrencyLimitTests {
         Instant halfOfTheFirst = sql.queryForList(
                         "SELECT started_at FROM dsched_execution WHERE limit_key = 'tenant-0' ORDER BY started_at",
                         java.sql.Timestamp.class)
-                .get(300)
+                .get(150)
                 .toInstant();
         for (int t = 1; t < 5; t++) {
             assertThat(lastStarts.get("tenant-" + t))

@@ -519,8 +519,9 @@ abstract class AbstractReliabilityTests {
         start("node-1");
         start("node-2");
         Instant fire = Instant.parse("2031-01-01T00:00:00Z");
-        long orphan = plantOrphan("steady", fire, "ghost-node");
+        // the dead node's lock first: the nodes may take its attempt over as soon as it is planted
         holdLock("steady", "ghost-node");
+        long orphan = plantOrphan("steady", fire, "ghost-node");
 
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> attempts("steady").size() == 2
