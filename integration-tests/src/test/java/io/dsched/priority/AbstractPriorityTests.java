@@ -77,8 +77,13 @@ abstract class AbstractPriorityTests {
                 "[dsched-test] %s: the urgent attempt started %d ms and the raised one %d ms after their"
                         + " submission, with %d of 5000 low-priority attempts started%n",
                 kind(), urgentAfter.toMillis(), raisedAfter.toMillis(), bulkStarted);
-        assertThat(urgentAfter).as("the urgent attempt's wait").isLessThan(POLL);
-        assertThat(raisedAfter).as("the raised attempt's wait").isLessThan(POLL);
+        // claimed by the next claim after their submission: within one poll interval and the claim's
+        // own time, under a second on an idle machine; H2 claims each attempt by an update of its own,
+        // which under a full build on two cores took up to 3 s. Passed over, they would wait behind
+        // thousands of the backlog, which the next assertions count
+        Duration nextClaim = (kind() == TestDatabases.Kind.H2) ? POLL.multipliedBy(5) : POLL.multipliedBy(2);
+        assertThat(urgentAfter).as("the urgent attempt's wait").isLessThan(nextClaim);
+        assertThat(raisedAfter).as("the raised attempt's wait").isLessThan(nextClaim);
         // they passed the backlog: most of it was still waiting when they started
         assertThat(bulkStarted).isLessThan(2500);
         assertThat(PriorityJobs.BULK_BEFORE.get(raised.idempotencyKey())).isLessThan(2500);
