@@ -2,6 +2,8 @@ package io.dsched.autoconfigure;
 
 import io.dsched.execution.LoadSignal;
 import io.dsched.internal.cluster.DatabaseClock;
+import io.dsched.internal.cluster.GroupLiveness;
+import io.dsched.internal.cluster.LiveNodeCounts;
 import io.dsched.internal.engine.GracefulShutdown;
 import io.dsched.internal.engine.WorkerThreads;
 import io.dsched.internal.execution.AttemptRunner;
@@ -72,7 +74,8 @@ final class DschedQueueConfiguration {
             DschedSchemaInitializer schemaInitializer,
             GracefulShutdown shutdown,
             DatabaseClock clock,
-            WorkerThreads workerThreads) {
+            WorkerThreads workerThreads,
+            GroupLiveness liveness) {
         // the queue claims the attempts of the jobs and handlers of the groups this node serves alone,
         // each worker pool those of its own groups
         return new ExecutionQueue(
@@ -82,6 +85,8 @@ final class DschedQueueConfiguration {
                 // a one-off handler's limits
                 handlers,
                 outcomes,
+                // a sharded fire's shards are shared by the live nodes of its group, counted anew each second
+                new LiveNodeCounts(liveness, Duration.ofSeconds(1), System::nanoTime),
                 clock,
                 properties.getQueue().getPollInterval(),
                 workerThreads,

@@ -92,4 +92,22 @@ public @interface DistributedScheduled {
      * time.
      */
     String jitter() default "";
+
+    /**
+     * Splits each fire into this many shards, such as {@code "10"} (or {@code "${...}"}), from 1 to
+     * 1,000: one attempt per shard, each under an idempotency key of its own, claimed by any node
+     * that runs the job (each node takes its share while others are free), and retried,
+     * dead-lettered, timed out and taken over after a crash on its own. A run learns its part of the
+     * work from {@link io.dsched.execution.JobContext#shardIndex()} and
+     * {@link io.dsched.execution.JobContext#shardCount()}. The next fire's shards wait until every
+     * shard of this one has ended. Empty for a job without shards.
+     */
+    String shards() default "";
+
+    /**
+     * A parameter for each shard that needs one, as {@code "index=value"}, such as
+     * {@code {"0=Beijing", "1=Shanghai"}} (each may be {@code "${...}"}); a run reads its shard's
+     * from {@link io.dsched.execution.JobContext#shardParam()}.
+     */
+    String[] shardParams() default {};
 }

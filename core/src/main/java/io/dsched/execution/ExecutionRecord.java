@@ -186,6 +186,19 @@ public record ExecutionRecord(
     }
 
     /**
+     * The idempotency key of one shard of a sharded job's fire: the fire's key, the shard's index
+     * and the fire's number of shards, such as {@code settle@1767225600000#3/10}.
+     * @param jobName name of the job
+     * @param scheduledAt time the fire was scheduled for
+     * @param shardIndex the shard, from 0
+     * @param shardCount the fire's shards
+     * @return the key
+     */
+    public static String idempotencyKey(String jobName, Instant scheduledAt, int shardIndex, int shardCount) {
+        return idempotencyKey(jobName, scheduledAt) + "#" + shardIndex + "/" + shardCount;
+    }
+
+    /**
      * Returns this row with the id the database gave it.
      * @param id the id
      * @return the saved row

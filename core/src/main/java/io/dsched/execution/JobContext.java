@@ -27,8 +27,8 @@ public interface JobContext {
     int attempt();
 
     /**
-     * Returns a key that is the same for every attempt at this fire and differs between fires;
-     * use it to make side effects happen once.
+     * Returns a key that is the same for every attempt at this fire (at this shard of it, for a
+     * sharded job) and differs between fires; use it to make side effects happen once.
      * @return the idempotency key
      */
     String idempotencyKey();
@@ -44,6 +44,35 @@ public interface JobContext {
      * @return the execution id
      */
     long executionId();
+
+    /**
+     * Returns the shard of the fire this attempt runs, for a job declared with {@code shards}: from 0
+     * to {@link #shardCount()} - 1, so that each shard takes its part of the work, such as the orders
+     * whose {@code id % shardCount() = shardIndex()}. A job without shards, and a run of a sharded
+     * job by hand, runs the whole: shard 0 of 1.
+     * @return the shard's index
+     */
+    default int shardIndex() {
+        return 0;
+    }
+
+    /**
+     * Returns how many shards the fire this attempt runs has: the job's {@code shards} when it
+     * fired (a change of it takes effect from the next fire), or 1 for a job without shards.
+     * @return the fire's number of shards
+     */
+    default int shardCount() {
+        return 1;
+    }
+
+    /**
+     * Returns the parameter the job's {@code shardParams} give this attempt's shard, such as
+     * {@code "Shanghai"} for {@code "1=Shanghai"}.
+     * @return the shard's parameter, or {@code null} if it has none
+     */
+    default String shardParam() {
+        return null;
+    }
 
     /**
      * Tells whether someone asked to stop this attempt (through {@code JobScheduler.cancel} or the

@@ -59,6 +59,7 @@ public class JitterJobs {
                     null,
                     null,
                     jitter,
+                    null,
                     "JitterJobs.spread-" + i,
                     JitterJobs::record));
         }

@@ -75,6 +75,21 @@ class InvalidDeclarationTests {
     }
 
     @Test
+    void shardsOutOfRangeOrWithAFixedDelayAndMalformedOrStrayShardParamsFailStartup() {
+        assertStartupFails(TooManyShards.class, "TooManyShards.Jobs.settle()", "shards must be 1 to 1000, not 1001");
+        assertStartupFails(ShardsWithDelay.class, "ShardsWithDelay.Jobs.settle()", "a fixed delay times each fire");
+        assertStartupFails(
+                ShardParamPastTheShards.class,
+                "ShardParamPastTheShards.Jobs.settle()",
+                "shard parameter '2=Shenzhen' is for shard 2, but the shards are 0 to 1");
+        assertStartupFails(
+                ShardParamWithoutIndex.class,
+                "ShardParamWithoutIndex.Jobs.settle()",
+                "shard parameter 'Beijing' is not of the form index=value");
+        assertStartupFails(ShardParamsWithoutShards.class, "ShardParamsWithoutShards.Jobs.settle()", "but no shards");
+    }
+
+    @Test
     void aMalformedRateOfAHandlerFailsStartup() {
         assertStartupFails(MalformedRate.class, "MalformedRate.Jobs.settle()", "'fifty a second' is not a rate");
     }
@@ -229,6 +244,74 @@ class InvalidDeclarationTests {
 
         static class Jobs {
             @DistributedScheduled(fixedDelay = "10s", jitter = "5s")
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class TooManyShards {
+        @Bean
+        TooManyShards.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled(fixedRate = "10s", shards = "1001")
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ShardsWithDelay {
+        @Bean
+        ShardsWithDelay.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled(fixedDelay = "10s", shards = "4")
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ShardParamPastTheShards {
+        @Bean
+        ShardParamPastTheShards.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled(
+                    fixedRate = "10s",
+                    shards = "2",
+                    shardParams = {"0=Beijing", "2=Shenzhen"})
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ShardParamWithoutIndex {
+        @Bean
+        ShardParamWithoutIndex.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled(fixedRate = "10s", shards = "2", shardParams = "Beijing")
+            void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ShardParamsWithoutShards {
+        @Bean
+        ShardParamsWithoutShards.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled(fixedRate = "10s", shardParams = "0=Beijing")
             void settle() {}
         }
     }

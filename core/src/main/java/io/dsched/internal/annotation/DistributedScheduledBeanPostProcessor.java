@@ -107,6 +107,7 @@ public class DistributedScheduledBeanPostProcessor implements BeanPostProcessor,
                 atMostFor,
                 atLeastFor,
                 jitter(annotation.jitter(), schedule, source),
+                DeclaredShards.sharding(this.values, annotation, schedule, source),
                 source,
                 invoker(bean, invocable, passesContext));
     }

@@ -2,6 +2,7 @@ package io.dsched.internal.definition;
 
 import io.dsched.definition.MisfirePolicy;
 import io.dsched.definition.Schedule;
+import io.dsched.internal.execution.Sharding;
 import io.dsched.internal.retry.RetryPolicy;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -24,6 +25,7 @@ import java.util.Objects;
  * @param lockAtLeastFor shortest time a run holds the job's lock, or {@code null} for the configured default
  * @param jitter the window each fire's start is spread over by an offset of its own, or {@code null}
  *     to start each fire at its time
+ * @param shards how each fire is split into shards, or {@code null} for a job without shards
  * @param source where the job was declared, for messages (for example {@code OrderJobs.settle()})
  * @param invoker what a run executes
  */
@@ -37,6 +39,7 @@ public record JobDefinition(
         Duration lockAtMostFor,
         Duration lockAtLeastFor,
         Duration jitter,
+        Sharding shards,
         String source,
         JobInvoker invoker) {
 

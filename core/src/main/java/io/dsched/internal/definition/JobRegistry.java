@@ -73,6 +73,7 @@ public final class JobRegistry implements JobTargets {
                 job.lockAtMostFor(),
                 job.lockAtLeastFor(),
                 job.jitter(),
+                job.shards(),
                 (context, payload) -> job.invoker().invoke(context));
     }
 }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import net.javacrumbs.shedlock.core.SimpleLock;
 
 /**
@@ -22,7 +23,8 @@ import net.javacrumbs.shedlock.core.SimpleLock;
  * {@link FireExecutor#claimAhead}): each fire's first attempt, running, and for a guarded job the
  * job's lock, if the fire is due or no other attempt of the job waits (else its worker takes the
  * lock as it starts); a fire of a job this node does not declare, or of a group it does not serve,
- * waits for a node that runs it.
+ * waits for a node that runs it; a sharded job's fire is written as its shards, waiting for any
+ * node (see {@link ShardFanOut}).
  * A lock taken with a claim ahead of its time is held from the claim: up to the idle wait plus
  * twice the lead longer than the run, which a job's lockAtLeastFor and lockAtMostFor count in.
  */
@@ -63,6 +65,7 @@ final class ClaimsInTransaction {
         List<ExecutionRecord> claims = new ArrayList<>(fires.size());
         Map<String, JobTarget> jobs = new HashMap<>();
         List<ExecutionRecord> undeclared = new ArrayList<>();
+        List<Fire> sharded = new ArrayList<>();
         for (Fire fire : fires) {
             Optional<JobTarget> job = this.served.find(fire.jobName());
             // a fire claimed ahead of its time is to start at its time, and waits for it
@@ -73,6 +76,9 @@ final class ClaimsInTransaction {
                 // a staggered job of another group is due at its offset time there too
                 Instant due = Jitter.dueAt(fire.jobName(), fire.scheduledAt(), declared, start);
                 undeclared.add(waiting(fire.jobName(), fire.scheduledAt(), this.nodeId, now, due, reason));
+            } else if (job.get().shards() != null) {
+                // sharded: each shard waits in the queue, for any node of its group
+                sharded.add(fire);
             } else if (job.get().jitter() != null) {
                 // staggered: it waits for its offset time in the queue, for any node of its group
                 Instant offset = Jitter.startOf(
@@ -90,6 +96,7 @@ final class ClaimsInTransaction {
                 jobs.put(claim.idempotencyKey(), job.get());
             }
         }
+        undeclared.addAll(fanOut(connection, sharded, now));
         // queued with the fire, so that the removal of a job no node declares any more cancels it
         this.store.inserts().insertOn(connection, undeclared);
         if (claims.isEmpty()) {
@@ -125,6 +132,34 @@ final class ClaimsInTransaction {
             }
         }
         return byFire;
+    }
+
+    /**
+     * The shards of sharded jobs' fires, each fire's held while an earlier fire of its job has an
+     * attempt not ended, or is among these fires.
+     */
+    private List<ExecutionRecord> fanOut(Connection connection, List<Fire> fires, Instant now) throws SQLException {
+        if (fires.isEmpty()) {
+            return List.of();
+        }
+        List<Fire> inOrder = new ArrayList<>(fires);
+        inOrder.sort(Comparator.comparing(Fire::scheduledAt));
+        Set<String> behind = new HashSet<>(this.store
+                .inserts()
+                .withUnfinishedAttemptsOn(
+                        connection, inOrder.stream().map(Fire::jobName).collect(Collectors.toSet())));
+        List<ExecutionRecord> shards = new ArrayList<>();
+        for (Fire fire : inOrder) {
+            JobTarget job = this.served.find(fire.jobName()).orElseThrow();
+            shards.addAll(ShardFanOut.attempts(
+                    job,
+                    fire.scheduledAt(),
+                    this.nodeId,
+                    now,
+                    ShardFanOut.due(job, fire.scheduledAt(), now),
+                    !behind.add(job.name())));
+        }
+        return shards;
     }
 
     private static boolean ahead(ExecutionRecord claim, Instant now) {

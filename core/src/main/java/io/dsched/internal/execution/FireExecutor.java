@@ -156,6 +156,12 @@ public final class FireExecutor {
      * @param claimedAhead the attempt claimed in the fire's transaction, or {@code null}
      */
     public void leave(String jobName, Instant scheduledAt, Attempt claimedAhead) {
+        Optional<JobTarget> sharded = this.served.find(jobName).filter((job) -> job.shards() != null);
+        if (sharded.isPresent() && claimedAhead == null) {
+            // its shards wait for any node, as they would have had this node taken the fire
+            fanOut(sharded.get(), scheduledAt);
+            return;
+        }
         this.handBack.leave(jobName, scheduledAt, claimedAhead);
     }
 
@@ -180,12 +186,33 @@ public final class FireExecutor {
      */
     public Outcome waitForWorker(String jobName, Instant scheduledAt, Attempt claimedAhead) {
         Optional<JobTarget> job = this.served.find(jobName);
-        if ((job.isEmpty() || job.get().jitter() != null) && claimedAhead == null) {
-            // queued as a fire of another group, or staggered, it takes no worker of its pool
+        if ((job.isEmpty() || job.get().jitter() != null || job.get().shards() != null) && claimedAhead == null) {
+            // queued as a fire of another group, staggered or sharded, it takes no worker of its pool
             return fire(jobName, scheduledAt);
         }
         return this.handBack.waitForWorker(
                 jobName, scheduledAt, claimedAhead, job.map(JobTarget::group).orElse(NodeGroups.DEFAULT));
+    }
+
+    /**
+     * Queues the shards of a sharded job's fire for the queue of any node of its group (see
+     * {@link ShardFanOut}); tried again while the database fails transiently, as a claim is.
+     */
+    private Outcome fanOut(JobTarget job, Instant scheduledAt) {
+        Instant now = this.clock.instant();
+        Instant due = ShardFanOut.due(job, scheduledAt, now);
+        boolean queued = TransientFailures.retry(
+                "the shards of the fire of '" + job.name() + "'", CLAIM_PATIENCE, () -> this.store
+                        .inserts()
+                        .insertFire(
+                                job.name(),
+                                (held) ->
+                                        ShardFanOut.attempts(job, scheduledAt, this.runner.nodeId(), now, due, held)));
+        if (queued) {
+            this.wakeQueue.run();
+        }
+        // else queued already, as the transaction that fired it does on PostgreSQL and MariaDB
+        return Outcome.DEFERRED;
     }
 
     /**
@@ -238,6 +265,9 @@ public final class FireExecutor {
                             ? ExecutionListener.SkipReason.OTHER_GROUP
                             : ExecutionListener.SkipReason.NOT_DECLARED);
             return Outcome.DEFERRED;
+        }
+        if (served.get().shards() != null) {
+            return fanOut(served.get(), scheduledAt);
         }
         if (served.get().jitter() != null) {
             return stagger(jobName, scheduledAt, served.get().jitter());

@@ -49,7 +49,9 @@ final class GuardAdmission implements AdmissionPolicy {
         if (attempt.guardTakenWithClaim() != null) {
             return Ticket.admitted(new GuardPermit(attempt.guardTakenWithClaim()));
         }
-        if (!job.guarded()) {
+        if (!job.guarded() || isShard(attempt, job)) {
+            // a shard runs beside its fire's other shards: the fire as a whole is guarded, by its
+            // shards being held until every shard of the job's earlier fires has ended
             return Ticket.admitted(Permit.NONE);
         }
         // read first: a release written between a failed try and this read is still waited for
@@ -60,6 +62,10 @@ final class GuardAdmission implements AdmissionPolicy {
         }
         return lock.map((held) -> Ticket.admitted(new GuardPermit(held)))
                 .orElseGet(() -> Ticket.held(RETRY, HELD, ExecutionListener.SkipReason.GUARD_HELD));
+    }
+
+    private static boolean isShard(Attempt attempt, JobTarget job) {
+        return job.shards() != null && Sharding.shardOf(attempt.claim().idempotencyKey()) != null;
     }
 
     /**

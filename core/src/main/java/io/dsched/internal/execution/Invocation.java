@@ -50,7 +50,13 @@ final class Invocation implements AutoCloseable {
      */
     Result invoke(JobTarget job, ExecutionRecord claim) {
         StopRequests.Running running = this.stops.start(claim.id());
-        AttemptContext context = new AttemptContext(claim, this.nodeId, running);
+        Sharding.Shard shard = (job.shards() != null) ? Sharding.shardOf(claim.idempotencyKey()) : null;
+        AttemptContext context = new AttemptContext(
+                claim,
+                this.nodeId,
+                running,
+                (shard != null) ? shard : Sharding.Shard.WHOLE,
+                (shard != null) ? job.shards().param(shard.index()) : null);
         AtomicBoolean timedOut = new AtomicBoolean();
         Instant startedAt = this.clock.instant();
         this.listener.started(claim, startedAt);
@@ -112,8 +118,19 @@ final class Invocation implements AutoCloseable {
     }
 
     /** The job's view of its attempt. */
-    private record AttemptContext(ExecutionRecord claim, String nodeId, StopRequests.Running running)
+    private record AttemptContext(
+            ExecutionRecord claim, String nodeId, StopRequests.Running running, Sharding.Shard shard, String shardParam)
             implements JobContext {
+
+        @Override
+        public int shardIndex() {
+            return this.shard.index();
+        }
+
+        @Override
+        public int shardCount() {
+            return this.shard.count();
+        }
 
         @Override
         public boolean isCancelled() {

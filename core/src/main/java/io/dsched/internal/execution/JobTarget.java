@@ -17,6 +17,7 @@ import java.util.Objects;
  * @param lockAtMostFor longest a run holds the guard, or {@code null} for the default
  * @param lockAtLeastFor shortest a run holds the guard, or {@code null} for the default
  * @param jitter the window a scheduled job's fires are spread over, or {@code null}
+ * @param shards how a scheduled job splits each fire, or {@code null} for a job without shards
  * @param invoker runs it
  */
 public record JobTarget(
@@ -28,6 +29,7 @@ public record JobTarget(
         Duration lockAtMostFor,
         Duration lockAtLeastFor,
         Duration jitter,
+        Sharding shards,
         Invoker invoker) {
 
     public JobTarget {

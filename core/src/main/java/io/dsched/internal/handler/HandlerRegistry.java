@@ -59,6 +59,7 @@ public final class HandlerRegistry implements JobTargets, ConcurrencyLimits {
                         null,
                         null,
                         null,
+                        null,
                         handler.invoker()));
     }
 

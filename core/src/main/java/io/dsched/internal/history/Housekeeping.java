@@ -113,6 +113,7 @@ public class Housekeeping {
                 null,
                 null,
                 null,
+                null,
                 "dsched housekeeping",
                 (context) -> purge());
     }

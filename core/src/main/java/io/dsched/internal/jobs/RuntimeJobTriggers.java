@@ -86,6 +86,7 @@ final class RuntimeJobTriggers {
                 null,
                 null,
                 null,
+                null,
                 "runtime job " + job.name(),
                 (context) -> {
                     throw new IllegalStateException("Runtime jobs run through their handler");

@@ -83,6 +83,7 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
                         null,
                         null,
                         null,
+                        null,
                         (context, payload) -> invoke(handler, job, context, payload)));
     }
 

@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -53,6 +54,7 @@ public final class ExecutionQueue implements SmartLifecycle {
      * @param pools the node's worker pools, each with the targets it runs
      * @param limits the targets whose attempts are limited cluster-wide, and how
      * @param outcomes counts the outcomes of the attempts of targets whose limits adapt
+     * @param liveNodes how many live nodes serve a group, which share the shards of its jobs' fires
      * @param clock the clock
      * @param pollInterval how often to look for due attempts
      * @param workerThreads the kind of thread they run on
@@ -65,6 +67,7 @@ public final class ExecutionQueue implements SmartLifecycle {
             List<WorkerPools.Pool> pools,
             ConcurrencyLimits limits,
             LimitOutcomes outcomes,
+            ToIntFunction<String> liveNodes,
             Clock clock,
             Duration pollInterval,
             WorkerThreads workerThreads,
@@ -77,6 +80,7 @@ public final class ExecutionQueue implements SmartLifecycle {
                         pool.targets(),
                         limits,
                         outcomes,
+                        liveNodes,
                         clock,
                         pollInterval,
                         pool.threads(),
@@ -85,9 +89,10 @@ public final class ExecutionQueue implements SmartLifecycle {
                         pool.name()))
                 .toList();
         this.runJobs = runJobs;
-        // a limited target's slot came free: claim its next attempt now, not at the next poll
+        // a limited target's slot came free, or a shard ended (which may let the next fire go):
+        // claim the next attempt now, not at the next poll
         runner.whenOutcomeWritten((name) -> {
-            if (limits.maxConcurrent(name) > 0) {
+            if (limits.maxConcurrent(name) > 0 || this.lanes.stream().anyMatch((lane) -> lane.runsShards(name))) {
                 wakeUp();
             }
         });

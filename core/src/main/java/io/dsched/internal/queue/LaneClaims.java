@@ -2,6 +2,7 @@ package io.dsched.internal.queue;
 
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.internal.execution.ConcurrencyLimits;
+import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.store.ExecutionStore;
 import io.dsched.internal.store.LimitOutcomes;
 import io.dsched.internal.store.TargetLimits;
@@ -13,6 +14,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,17 +44,33 @@ final class LaneClaims {
     /** Counts the claims, which take turns at what they claim first. */
     private int turns;
 
-    LaneClaims(ExecutionStore store, String nodeId, ConcurrencyLimits limits, LimitOutcomes outcomes, Clock clock) {
+    /** The claims of sharded jobs' attempts, each node its share. */
+    private final ShardClaims shards;
+
+    LaneClaims(
+            ExecutionStore store,
+            String nodeId,
+            ConcurrencyLimits limits,
+            LimitOutcomes outcomes,
+            ShardClaims shards,
+            Clock clock) {
         this.outcomes = outcomes;
         this.store = store;
         this.nodeId = nodeId;
         this.limits = limits;
+        this.shards = shards;
         this.clock = clock;
     }
 
+    /** Tells whether a target is a sharded job. */
+    boolean sharded(String name) {
+        return this.shards.sharded(name).isPresent();
+    }
+
     /**
-     * Claims the due attempts of the targets with a cluster-wide limit, each within its limit, and
-     * those of the others: by turns the limited ones first and the others first, and among the
+     * Claims the due attempts of sharded jobs, each within this node's share (see
+     * {@link ShardClaims}), then those of the targets with a cluster-wide limit, each within its
+     * limit, and those of the others: by turns the limited ones first and the others first, and among the
      * limited each first in turn, so that neither a backlog of unlimited attempts keeps a limited
      * target's free slots unused nor one of limited attempts the others' workers. Each claim is a
      * transaction of its own: one that fails leaves those made before it to run, and is logged.
@@ -60,9 +78,15 @@ final class LaneClaims {
     List<ExecutionRecord> claim(Set<String> names, Instant now, int free) {
         List<String> limited = new ArrayList<>();
         Set<String> open = new LinkedHashSet<>();
+        List<JobTarget> sharded = new ArrayList<>();
         for (String name : names) {
             TargetLimits declared = this.limits.limitsOf(name);
-            (declared.any() || declared.nodeRate() != null ? limited : open).add(name);
+            Optional<JobTarget> shards = this.shards.sharded(name);
+            if (shards.isPresent()) {
+                sharded.add(shards.get());
+            } else {
+                (declared.any() || declared.nodeRate() != null ? limited : open).add(name);
+            }
         }
         int turn = this.turns;
         this.turns = (turn + 1) & Integer.MAX_VALUE;
@@ -73,6 +97,16 @@ final class LaneClaims {
         List<ExecutionRecord> claimed = new ArrayList<>();
         List<RuntimeException> failures = new ArrayList<>();
         boolean openFirst = turn % 2 == 1;
+        // first: a node takes no more than its share of a fire's shards, which leaves it free workers
+        for (JobTarget job : sharded) {
+            if (claimed.size() < free) {
+                try {
+                    claimed.addAll(this.shards.claim(job, now, free - claimed.size()));
+                } catch (RuntimeException ex) {
+                    failures.add(ex);
+                }
+            }
+        }
         if (openFirst) {
             claimOpen(open, now, free, claimed, failures);
         }

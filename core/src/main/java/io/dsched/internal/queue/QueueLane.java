@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,6 +76,7 @@ final class QueueLane {
      * @param targets the jobs and handlers the lane's pool runs
      * @param limits the targets whose attempts are limited cluster-wide, and how
      * @param outcomes counts the outcomes of the attempts of targets whose limits adapt
+     * @param liveNodes how many live nodes serve a group, which share the shards of its jobs' fires
      * @param clock the clock
      * @param pollInterval how often to look for due attempts
      * @param threads how many attempts to run at once
@@ -88,6 +90,7 @@ final class QueueLane {
             JobTargets targets,
             ConcurrencyLimits limits,
             LimitOutcomes outcomes,
+            ToIntFunction<String> liveNodes,
             Clock clock,
             Duration pollInterval,
             int threads,
@@ -98,7 +101,13 @@ final class QueueLane {
         this.runner = runner;
         this.targets = targets;
         this.limits = limits;
-        this.claims = new LaneClaims(store, runner.nodeId(), limits, outcomes, clock);
+        this.claims = new LaneClaims(
+                store,
+                runner.nodeId(),
+                limits,
+                outcomes,
+                new ShardClaims(store, targets, runner.nodeId(), liveNodes),
+                clock);
         this.clock = clock;
         this.pollInterval = pollInterval;
         this.threads = threads;
@@ -107,6 +116,15 @@ final class QueueLane {
         shutdown.onQuiesce(this::quiesce);
         this.name = name;
         this.intake = new Intake(threads, pollInterval);
+    }
+
+    /**
+     * Tells whether a target of the lane is a sharded job.
+     * @param name the target
+     * @return {@code true} if the lane runs it and it is sharded
+     */
+    boolean runsShards(String name) {
+        return this.claims.sharded(name);
     }
 
     /** Makes the lane look for due attempts now rather than at its next poll. */

@@ -11,9 +11,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -129,13 +131,70 @@ public final class ExecutionInserts {
      * @throws SQLException if the read fails
      */
     public Set<String> withWaitingAttemptsOn(Connection connection, Collection<String> jobNames) throws SQLException {
+        return withAttemptsOn(connection, jobNames, "'SCHEDULED', 'RETRY_SCHEDULED'");
+    }
+
+    /**
+     * Returns which of some jobs have an attempt not ended (waiting or running), read on a
+     * connection whose transaction the caller owns.
+     * @param connection the connection, inside a transaction
+     * @param jobNames the jobs
+     * @return those with an attempt not ended
+     * @throws SQLException if the read fails
+     */
+    public Set<String> withUnfinishedAttemptsOn(Connection connection, Collection<String> jobNames)
+            throws SQLException {
+        return withAttemptsOn(connection, jobNames, "'SCHEDULED', 'RETRY_SCHEDULED', 'RUNNING'");
+    }
+
+    /**
+     * Inserts the first attempts of a fire, waiting, all in one transaction or none: the shards of a
+     * sharded job's fire, held while an attempt of the job has not ended (the queue lets a held fire
+     * go once no earlier fire's has). Nothing is inserted if the fire has attempts already.
+     * @param jobName the job
+     * @param attempts the attempts to insert, given whether an attempt of the job has not ended
+     * @return whether they were inserted
+     */
+    public boolean insertFire(String jobName, Function<Boolean, List<ExecutionRecord>> attempts) {
+        try {
+            Boolean inserted = this.transactions.execute(
+                    (tx) -> this.rows.jdbc.execute((ConnectionCallback<Boolean>) (connection) -> {
+                        boolean behind = !withUnfinishedAttemptsOn(connection, List.of(jobName))
+                                .isEmpty();
+                        List<ExecutionRecord> fire = attempts.apply(behind);
+                        if (behind && exists(connection, fire.get(0))) {
+                            return false;
+                        }
+                        this.rows.dialect.insertBatch(this.rows, fire);
+                        return true;
+                    }));
+            return Boolean.TRUE.equals(inserted);
+        } catch (DuplicateKeyException ex) {
+            logger.debug("The fire of '{}' has its attempts already", jobName);
+            return false;
+        }
+    }
+
+    private boolean exists(Connection connection, ExecutionRecord attempt) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(
+                this.rows.tables.sql("SELECT 1 FROM dsched_execution WHERE idempotency_key = ? AND attempt = ?"))) {
+            statement.setString(1, attempt.idempotencyKey());
+            statement.setInt(2, attempt.attempt());
+            try (java.sql.ResultSet rows = statement.executeQuery()) {
+                return rows.next();
+            }
+        }
+    }
+
+    private Set<String> withAttemptsOn(Connection connection, Collection<String> jobNames, String statuses)
+            throws SQLException {
         Set<String> waiting = new HashSet<>();
         if (jobNames.isEmpty()) {
             return waiting;
         }
         String marks = String.join(", ", java.util.Collections.nCopies(jobNames.size(), "?"));
-        try (PreparedStatement statement = connection.prepareStatement(this.rows.tables.sql(
-                "SELECT DISTINCT job_name FROM dsched_execution WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED')"
+        try (PreparedStatement statement = connection.prepareStatement(
+                this.rows.tables.sql("SELECT DISTINCT job_name FROM dsched_execution WHERE status IN (" + statuses + ")"
                         + " AND job_name IN (" + marks + ")"))) {
             int index = 1;
             for (String job : jobNames) {

@@ -29,6 +29,8 @@ public class ExecutionStore implements AutoCloseable {
 
     private final ExecutionRescues rescues;
 
+    private final ShardedFires shardedFires;
+
     private final LimitStore limits;
 
     /**
@@ -71,6 +73,15 @@ public class ExecutionStore implements AutoCloseable {
                 new GroupedSuccesses(jdbc, dialect, tables, transactions, backlog),
                 this.cancels);
         this.rescues = new ExecutionRescues(repository, deadLetters, transactions, this.inserts, this.cancels);
+        this.shardedFires = new ShardedFires(rows);
+    }
+
+    /**
+     * Returns the fires of sharded jobs as the queue sees them.
+     * @return the sharded fires
+     */
+    public ShardedFires shardedFires() {
+        return this.shardedFires;
     }
 
     /**

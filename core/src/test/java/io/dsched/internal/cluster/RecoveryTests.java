@@ -97,6 +97,6 @@ class RecoveryTests {
         RetryPolicy retry = new RetryPolicy(
                 maxAttempts, Duration.ofSeconds(1), 2.0, Duration.ofSeconds(10), Duration.ZERO, List.of(), List.of());
         return new JobTarget(
-                "settle", NodeGroups.DEFAULT, retry, null, false, null, null, null, (context, payload) -> {});
+                "settle", NodeGroups.DEFAULT, retry, null, false, null, null, null, null, (context, payload) -> {});
     }
 }

@@ -23,7 +23,7 @@ final class Fixtures {
     }
 
     static JobTarget job(String name, RetryPolicy retry, boolean guarded, Duration timeout, JobTarget.Invoker invoker) {
-        return new JobTarget(name, NodeGroups.DEFAULT, retry, timeout, guarded, null, null, null, invoker);
+        return new JobTarget(name, NodeGroups.DEFAULT, retry, timeout, guarded, null, null, null, null, invoker);
     }
 
     static JobTarget job(String name, boolean guarded) {
@@ -32,7 +32,7 @@ final class Fixtures {
 
     /** A target of a group, run once, that does nothing. */
     static JobTarget inGroup(String name, String group) {
-        return new JobTarget(name, group, retries(1), null, false, null, null, null, (context, payload) -> {});
+        return new JobTarget(name, group, retries(1), null, false, null, null, null, null, (context, payload) -> {});
     }
 
     /** The targets of a node, by name. */

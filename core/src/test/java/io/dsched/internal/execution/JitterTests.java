@@ -25,7 +25,16 @@ class JitterTests {
     @Test
     void aFireQueuedForAnotherNodeIsDueAtItsOffsetIfItsJobIsStaggeredElseAtOnce() {
         JobTarget staggered = new JobTarget(
-                "report", "reports", Fixtures.retries(1), null, true, null, null, WINDOW, (context, payload) -> {});
+                "report",
+                "reports",
+                Fixtures.retries(1),
+                null,
+                true,
+                null,
+                null,
+                WINDOW,
+                null,
+                (context, payload) -> {});
         Instant now = MIDNIGHT.plusMillis(1);
         assertThat(Jitter.dueAt("report", MIDNIGHT, java.util.Optional.of(staggered), now))
                 .isEqualTo(Jitter.startOf("report", MIDNIGHT, WINDOW));

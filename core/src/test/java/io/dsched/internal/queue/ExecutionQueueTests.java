@@ -212,6 +212,7 @@ class ExecutionQueueTests {
                 List.of(new WorkerPools.Pool(WorkerPools.SHARED, 1, new Targets())),
                 ConcurrencyLimits.NONE,
                 new LimitOutcomes((name) -> false, List.of()),
+                (group) -> 1,
                 nodeClock,
                 poll,
                 WorkerThreads.PLATFORM,
@@ -258,10 +259,20 @@ class ExecutionQueueTests {
                             null,
                             null,
                             null,
+                            null,
                             (context, payload) -> quickRuns.incrementAndGet()));
                 case "slow" ->
                     Optional.of(new JobTarget(
-                            name, NodeGroups.DEFAULT, this.once, null, false, null, null, null, (context, payload) -> {
+                            name,
+                            NodeGroups.DEFAULT,
+                            this.once,
+                            null,
+                            false,
+                            null,
+                            null,
+                            null,
+                            null,
+                            (context, payload) -> {
                                 slowStarted.countDown();
                                 release.await();
                             }));

@@ -1,0 +1,66 @@
+package io.dsched.internal.execution;
+
+import io.dsched.execution.ExecutionOrigin;
+import io.dsched.execution.ExecutionRecord;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The fire of a sharded job fanned out: one waiting attempt per shard, each under a key of its own,
+ * for the queue of any node that runs the job. While an attempt of an earlier fire of the job has
+ * not ended, the shards are held, with no due time, until the queue lets them go (the overlap guard
+ * of a sharded job holds for the whole fire).
+ */
+final class ShardFanOut {
+
+    /** Why the shards of a fire wait, while an earlier fire of their job has not ended. */
+    static final String HELD = "waiting for every shard of the job's earlier fires to end";
+
+    private ShardFanOut() {}
+
+    /**
+     * The first attempts of a fire's shards.
+     * @param job the sharded job
+     * @param scheduledAt the fire's time
+     * @param nodeId the node that fires it
+     * @param now the time they are written
+     * @param due when they fall due, unless held
+     * @param held whether an earlier fire of the job has not ended
+     * @return one waiting attempt per shard
+     */
+    static List<ExecutionRecord> attempts(
+            JobTarget job, Instant scheduledAt, String nodeId, Instant now, Instant due, boolean held) {
+        int count = job.shards().count();
+        List<ExecutionRecord> shards = new ArrayList<>(count);
+        String reason = held
+                ? HELD
+                : (job.jitter() != null)
+                        ? Jitter.reason(
+                                scheduledAt, Jitter.startOf(job.name(), scheduledAt, job.jitter()), job.jitter())
+                        : null;
+        for (int index = 0; index < count; index++) {
+            shards.add(ExecutionRecord.waiting(
+                    job.name(),
+                    scheduledAt,
+                    1,
+                    ExecutionRecord.idempotencyKey(job.name(), scheduledAt, index, count),
+                    ExecutionOrigin.SCHEDULE,
+                    nodeId,
+                    now,
+                    held ? null : due,
+                    null,
+                    reason));
+        }
+        return shards;
+    }
+
+    /**
+     * When a fire's shards fall due: at its time, or at its offset time for a job with a jitter, or
+     * at once if that has passed.
+     */
+    static Instant due(JobTarget job, Instant scheduledAt, Instant now) {
+        Instant start = (job.jitter() != null) ? Jitter.startOf(job.name(), scheduledAt, job.jitter()) : scheduledAt;
+        return start.isAfter(now) ? start : now;
+    }
+}

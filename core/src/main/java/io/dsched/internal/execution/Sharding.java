@@ -1,0 +1,73 @@
+package io.dsched.internal.execution;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How a sharded job splits each fire: into {@code count} attempts, one per shard, each under an
+ * idempotency key of its own ({@code job@millis#index/count}), so that each shard is claimed,
+ * retried, dead-lettered and taken over on its own; each may carry a parameter.
+ *
+ * @param count the shards of each fire, from 1 to {@link #MAX}
+ * @param params the parameter of each shard that has one, by index
+ */
+public record Sharding(int count, Map<Integer, String> params) {
+
+    /** The most shards a fire may have. */
+    public static final int MAX = 1000;
+
+    public Sharding {
+        if (count < 1 || count > MAX) {
+            throw new IllegalArgumentException("shards must be 1 to " + MAX + ", not " + count);
+        }
+        params = Map.copyOf(Objects.requireNonNull(params, "params"));
+        for (Integer index : params.keySet()) {
+            if (index < 0 || index >= count) {
+                throw new IllegalArgumentException(
+                        "a parameter is given for shard " + index + ", but the shards are 0 to " + (count - 1));
+            }
+        }
+    }
+
+    /**
+     * Returns the parameter of a shard.
+     * @param index the shard
+     * @return its parameter, or {@code null} if it has none
+     */
+    public String param(int index) {
+        return this.params.get(index);
+    }
+
+    /**
+     * Returns the shard an attempt runs, from its idempotency key.
+     * @param idempotencyKey the attempt's key
+     * @return the shard, or {@code null} for a key of no shard (a run by hand of a sharded job,
+     *     which runs the whole of it, as {@link Shard#WHOLE})
+     */
+    public static Shard shardOf(String idempotencyKey) {
+        int mark = idempotencyKey.lastIndexOf('#');
+        int slash = idempotencyKey.lastIndexOf('/');
+        if (mark < 0 || slash < mark || idempotencyKey.lastIndexOf('@') > mark) {
+            return null;
+        }
+        try {
+            int index = Integer.parseInt(idempotencyKey, mark + 1, slash, 10);
+            int count = Integer.parseInt(idempotencyKey, slash + 1, idempotencyKey.length(), 10);
+            return (index >= 0 && index < count) ? new Shard(index, count) : null;
+        } catch (NumberFormatException ex) {
+            return null;
+        }
+    }
+
+    /**
+     * One shard of a fire.
+     *
+     * @param index which, from 0
+     * @param count of how many
+     */
+    public record Shard(int index, int count) {
+
+        /** The whole of a fire, as a job that is not sharded sees it. */
+        public static final Shard WHOLE = new Shard(0, 1);
+    }
+}

@@ -1,0 +1,82 @@
+package io.dsched.internal.queue;
+
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.internal.execution.JobTarget;
+import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.store.ExecutionStore;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToIntFunction;
+
+/**
+ * A node's claims of a sharded job's attempts. First the job's earliest held fire is let go, once no
+ * attempt of an earlier fire is waiting or running; then the node claims no more of the job's due
+ * attempts than its share (a fire's shards divided among the live nodes of the job's group) less
+ * those it runs already: a fire's shards spread over the nodes while others are free, and a node
+ * that joins mid-fire takes shards still waiting. Used by a lane's poller alone.
+ */
+final class ShardClaims {
+
+    private final ExecutionStore store;
+
+    private final JobTargets targets;
+
+    private final String nodeId;
+
+    private final ToIntFunction<String> liveNodes;
+
+    /**
+     * Creates the claims of a lane.
+     * @param store the execution history
+     * @param targets the jobs and handlers the lane runs
+     * @param nodeId this node
+     * @param liveNodes how many live nodes serve a group
+     */
+    ShardClaims(ExecutionStore store, JobTargets targets, String nodeId, ToIntFunction<String> liveNodes) {
+        this.store = store;
+        this.targets = targets;
+        this.nodeId = nodeId;
+        this.liveNodes = liveNodes;
+    }
+
+    /**
+     * Whether each target looked at is a sharded job: a declaration's shards do not change while
+     * the node runs, and the outcomes of every attempt ask.
+     */
+    private final Map<String, Boolean> sharded = new ConcurrentHashMap<>();
+
+    /** The target of a name, if it is a sharded job. */
+    Optional<JobTarget> sharded(String name) {
+        if (Boolean.FALSE.equals(this.sharded.get(name))) {
+            return Optional.empty();
+        }
+        Optional<JobTarget> target = this.targets.find(name);
+        target.ifPresent((found) -> this.sharded.put(name, found.shards() != null));
+        return target.filter((found) -> found.shards() != null);
+    }
+
+    /** Claims due attempts of a sharded job, at most {@code most} and no more than this node's share. */
+    List<ExecutionRecord> claim(JobTarget job, Instant now, int most) {
+        this.store.shardedFires().letGo(job.name(), now);
+        int share = share(job.shards().count(), this.liveNodes.applyAsInt(job.group()));
+        int room = Math.min(most, share - this.store.shardedFires().runningOn(job.name(), this.nodeId));
+        if (room <= 0) {
+            return List.of();
+        }
+        return this.store.claims().claimDue(this.nodeId, now, room, List.of(job.name()));
+    }
+
+    /**
+     * A node's share of a fire's shards: an equal part of them, rounded up.
+     * @param shards the fire's shards
+     * @param liveNodes the live nodes that run them; this node counts as one if none is seen
+     * @return the most this node runs at once
+     */
+    static int share(int shards, int liveNodes) {
+        int nodes = Math.max(1, liveNodes);
+        return (shards + nodes - 1) / nodes;
+    }
+}

@@ -1,0 +1,293 @@
+package io.dsched.shards;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dsched.execution.ExecutionOrigin;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
+import io.dsched.internal.deadletter.DeadLetterFilter;
+import io.dsched.internal.deadletter.DeadLetters;
+import io.dsched.internal.store.DeadLetter;
+import io.dsched.test.ClusterNode;
+import io.dsched.test.TestCluster;
+import io.dsched.test.TestDatabases;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.data.domain.PageRequest;
+
+/**
+ * Sharded jobs on three nodes: each fire fans out into one attempt per shard, each run once under a
+ * key of its own and spread over the nodes; a failing shard is retried and dead-lettered alone, and
+ * replayed; a fire slower than its period holds the next fire's shards until each of its own has
+ * ended. Run against each database by a small subclass.
+ */
+abstract class AbstractShardTests {
+
+    @RegisterExtension
+    final TestCluster cluster = TestCluster.of(this::kind);
+
+    /**
+     * Returns the database this suite runs on.
+     * @return the kind of database
+     */
+    protected abstract TestDatabases.Kind kind();
+
+    @BeforeEach
+    void reset() {
+        ShardJobs.reset();
+    }
+
+    @Test
+    void eachFireOfTwelveShardsRunsEveryShardOnceSpreadOverTheNodes() {
+        List<ClusterNode> nodes = List.of(
+                start("shards-1", "test.settle.cron", "*/2 * * * * *"),
+                start("shards-2", "test.settle.cron", "*/2 * * * * *"),
+                start("shards-3", "test.settle.cron", "*/2 * * * * *"));
+        Instant started = Instant.now();
+
+        // three fires of the nodes' cluster, each with all its shards run
+        await().atMost(Duration.ofSeconds(40))
+                .until(() -> completeFires("settle", started, 12).size() >= 3);
+        List<Instant> fires = completeFires("settle", started, 12).subList(0, 3);
+        int spread = 0;
+        for (Instant fire : fires) {
+            List<ShardJobs.Run> runs = runsOf("settle", fire);
+            assertThat(runs)
+                    .extracting(ShardJobs.Run::shard)
+                    .containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
+            assertThat(runs).allSatisfy((run) -> {
+                assertThat(run.shards()).isEqualTo(12);
+                assertThat(run.attempt()).isEqualTo(1);
+                assertThat(run.key()).isEqualTo(ExecutionRecord.idempotencyKey("settle", fire, run.shard(), 12));
+                assertThat(run.param())
+                        .isEqualTo(Map.of(0, "Beijing", 1, "Shanghai").get(run.shard()));
+            });
+            // the table agrees: one attempt of each shard, succeeded, under the shard's key
+            for (ShardJobs.Run run : runs) {
+                assertThat(this.cluster.executions().findByIdempotencyKey(run.key()))
+                        .singleElement()
+                        .satisfies((row) -> {
+                            assertThat(row.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+                            assertThat(row.scheduledAt()).isEqualTo(fire);
+                            assertThat(row.nodeId()).isEqualTo(run.node());
+                        });
+            }
+            Map<String, Long> perNode =
+                    runs.stream().collect(Collectors.groupingBy(ShardJobs.Run::node, Collectors.counting()));
+            if (perNode.size() == nodes.size() && perNode.values().stream().allMatch((count) -> count >= 2)) {
+                spread++;
+            }
+        }
+        // the first fire may come before a node sees the others alive; most are shared out
+        assertThat(spread)
+                .as("fires whose every node ran at least 2 of the 12 shards")
+                .isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void aFailingShardIsRetriedAndDeadLetteredAloneAndItsReplayCompletesTheFire() {
+        ClusterNode first = start("flaky-1", "test.flaky.cron", "*/3 * * * * *");
+        start("flaky-2", "test.flaky.cron", "*/3 * * * * *");
+        start("flaky-3", "test.flaky.cron", "*/3 * * * * *");
+        Instant started = Instant.now();
+
+        // a fire whose shard 3 was dead-lettered after its three attempts
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> firstDeadLetter(first, started).isPresent());
+        DeadLetter letter = firstDeadLetter(first, started).orElseThrow();
+        Instant fire = letter.scheduledAt();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> attempts(fire, 2).size() == 3
+                        && attempts(fire, 2).get(2).status() == ExecutionStatus.SUCCEEDED);
+        assertThat(letter.idempotencyKey()).isEqualTo(ExecutionRecord.idempotencyKey("flaky", fire, 3, 4));
+        assertThat(letter.attempts()).isEqualTo(3);
+        // only the failing shards ran again: shards 0 and 1 once each
+        assertThat(attempts(fire, 0))
+                .singleElement()
+                .extracting(ExecutionRecord::status)
+                .isEqualTo(ExecutionStatus.SUCCEEDED);
+        assertThat(attempts(fire, 1))
+                .singleElement()
+                .extracting(ExecutionRecord::status)
+                .isEqualTo(ExecutionStatus.SUCCEEDED);
+        assertThat(attempts(fire, 2))
+                .extracting(ExecutionRecord::status)
+                .containsExactly(ExecutionStatus.FAILED, ExecutionStatus.FAILED, ExecutionStatus.SUCCEEDED);
+        assertThat(attempts(fire, 3))
+                .extracting(ExecutionRecord::status)
+                .containsExactly(ExecutionStatus.FAILED, ExecutionStatus.FAILED, ExecutionStatus.DEAD_LETTERED);
+        assertThat(ShardJobs.runs("flaky").stream().filter((run) -> run.fire().equals(fire)))
+                .extracting(ShardJobs.Run::shard)
+                .containsExactlyInAnyOrder(0, 1, 2, 2, 2, 3, 3, 3);
+
+        // replayed once its cause is fixed: shard 3 runs again, alone, and the fire is complete
+        ShardJobs.failShardThree = false;
+        assertThat(deadLetters(first).replay(letter.id(), "operator", "fixed")).isPresent();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> attempts(fire, 3).stream().anyMatch((row) -> row.status() == ExecutionStatus.SUCCEEDED));
+        assertThat(ShardJobs.runs("flaky").stream().filter((run) -> run.fire().equals(fire)))
+                .extracting(ShardJobs.Run::shard)
+                .containsExactlyInAnyOrder(0, 1, 2, 2, 2, 3, 3, 3, 3);
+    }
+
+    @Test
+    void aFireSlowerThanItsPeriodHoldsTheNextFiresShardsUntilEachOfItsOwnHasEnded() {
+        start("slow-1", "test.slow.cron", "* * * * * *");
+        start("slow-2", "test.slow.cron", "* * * * * *");
+        start("slow-3", "test.slow.cron", "* * * * * *");
+
+        // fires every second, each of three shards of 1.5 s: four fires run one after another
+        await().atMost(Duration.ofSeconds(40))
+                .until(() -> completeFires("slow", Instant.MIN, 3).size() >= 4);
+        Map<Instant, List<ShardJobs.Run>> byFire =
+                new TreeMap<>(ShardJobs.runs("slow").stream().collect(Collectors.groupingBy(ShardJobs.Run::fire)));
+        List<Instant> complete = completeFires("slow", Instant.MIN, 3);
+        Instant previousEnd = null;
+        for (Instant fire : complete) {
+            List<ShardJobs.Run> runs = byFire.get(fire);
+            Instant firstStart = runs.stream()
+                    .map(ShardJobs.Run::startedAt)
+                    .min(Comparator.naturalOrder())
+                    .orElseThrow();
+            if (previousEnd != null) {
+                assertThat(firstStart)
+                        .as("the first start of the fire at %s", fire)
+                        .isAfterOrEqualTo(previousEnd);
+            }
+            previousEnd = runs.stream()
+                    .map(ShardJobs.Run::endedAt)
+                    .max(Comparator.naturalOrder())
+                    .orElseThrow();
+        }
+        // the shards of a fire ran at once, beside each other, not one after another
+        List<ShardJobs.Run> last = byFire.get(complete.get(complete.size() - 1));
+        Instant latestStart = last.stream()
+                .map(ShardJobs.Run::startedAt)
+                .max(Comparator.naturalOrder())
+                .orElseThrow();
+        Instant earliestEnd = last.stream()
+                .map(ShardJobs.Run::endedAt)
+                .min(Comparator.naturalOrder())
+                .orElseThrow();
+        assertThat(latestStart).isBefore(earliestEnd);
+        // and fires held while another ran are waiting in the table, none lost
+        assertThat(this.cluster.executions().findByJobName("slow").stream()
+                        .filter((row) -> row.status() == ExecutionStatus.SCHEDULED && row.dueAt() == null))
+                .isNotEmpty();
+    }
+
+    @Test
+    void theShardsADeadNodeWasRunningRunAgainElsewhereEachOnceAndNoOtherShard() {
+        ClusterNode doomed = start("doomed", "test.lost.cron", "*/2 * * * * *");
+        // alone, it takes every shard of the first fire: 0 and 1 end, 2 and 3 hold
+        await().atMost(Duration.ofSeconds(20))
+                .until(() ->
+                        ShardJobs.HOLDING.get() == 2 && ShardJobs.runs("lost").size() == 2);
+        Instant fire = ShardJobs.runs("lost").get(0).fire();
+        start("survivor-1", "test.lost.cron", "*/2 * * * * *");
+        start("survivor-2", "test.lost.cron", "*/2 * * * * *");
+        doomed.cutOff();
+
+        // taken over after the node timeout, the two shards run once more, on the survivors
+        await().atMost(Duration.ofSeconds(40)).until(() -> runsOf("lost", fire).size() == 4);
+        assertThat(runsOf("lost", fire)).extracting(ShardJobs.Run::shard).containsExactlyInAnyOrder(0, 1, 2, 3);
+        for (int shard = 0; shard < 2; shard++) {
+            assertThat(attempts("lost", fire, shard)).singleElement().satisfies((row) -> {
+                assertThat(row.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+                assertThat(row.nodeId()).isEqualTo("doomed");
+            });
+        }
+        for (int shard = 2; shard < 4; shard++) {
+            int index = shard;
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> attempts("lost", fire, index).size() == 2
+                            && attempts("lost", fire, index).get(1).status() == ExecutionStatus.SUCCEEDED);
+            List<ExecutionRecord> attempts = attempts("lost", fire, shard);
+            assertThat(attempts.get(0).status()).isEqualTo(ExecutionStatus.FAILED);
+            assertThat(attempts.get(0).nodeId()).isEqualTo("doomed");
+            assertThat(attempts.get(1).origin()).isEqualTo(ExecutionOrigin.RECOVERY);
+            assertThat(attempts.get(1).nodeId()).isIn("survivor-1", "survivor-2");
+        }
+        // the next fires go on, on the survivors
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> completeFires("lost", fire, 4).size() >= 1);
+        doomed.close();
+    }
+
+    @AfterEach
+    void release() {
+        ShardJobs.held.countDown();
+    }
+
+    private ClusterNode start(String id, String property, String cron) {
+        Map<String, Object> properties = new HashMap<>();
+        properties.put("dsched.recovery.node-timeout", "5s");
+        properties.put("dsched.shutdown.timeout", "1s");
+        properties.put(property, cron);
+        properties.put("dsched.threads", "10");
+        properties.put("dsched.queue.poll-interval", "200ms");
+        properties.put("dsched.metrics.refresh", "0s");
+        return this.cluster.start(id, ShardJobs.class, properties);
+    }
+
+    /** The fires after a time each of whose shards has run, earliest first. */
+    private static List<Instant> completeFires(String job, Instant after, int shards) {
+        Map<Instant, Set<Integer>> byFire = new HashMap<>();
+        for (ShardJobs.Run run : ShardJobs.runs(job)) {
+            if (run.fire().isAfter(after)) {
+                byFire.computeIfAbsent(run.fire(), (fire) -> new java.util.HashSet<>())
+                        .add(run.shard());
+            }
+        }
+        return byFire.entrySet().stream()
+                .filter((entry) -> entry.getValue().size() == shards)
+                .map(Map.Entry::getKey)
+                .sorted()
+                .toList();
+    }
+
+    private static List<ShardJobs.Run> runsOf(String job, Instant fire) {
+        return ShardJobs.runs(job).stream()
+                .filter((run) -> run.fire().equals(fire))
+                .toList();
+    }
+
+    private List<ExecutionRecord> attempts(Instant fire, int shard) {
+        return attempts("flaky", fire, shard);
+    }
+
+    private List<ExecutionRecord> attempts(String job, Instant fire, int shard) {
+        return this.cluster
+                .executions()
+                .findByIdempotencyKey(ExecutionRecord.idempotencyKey(job, fire, shard, 4))
+                .stream()
+                .sorted(Comparator.comparingInt(ExecutionRecord::attempt))
+                .toList();
+    }
+
+    private static Optional<DeadLetter> firstDeadLetter(ClusterNode node, Instant after) {
+        return deadLetters(node)
+                .list(DeadLetterFilter.OPEN.forJob("flaky"), PageRequest.of(0, 50))
+                .getContent()
+                .stream()
+                .filter((letter) -> letter.scheduledAt().isAfter(after))
+                .min(Comparator.comparing(DeadLetter::scheduledAt));
+    }
+
+    private static DeadLetters deadLetters(ClusterNode node) {
+        return node.bean(DeadLetters.class);
+    }
+}
