@@ -52,6 +52,14 @@ abstract class AbstractShardTests {
 
     @Test
     void eachFireOfTwelveShardsRunsEveryShardOnceSpreadOverTheNodes() {
+        // a node of another group takes fires too, and splits them as a node of the job's group would
+        ClusterNode outsider = start("outsider", "test.settle.cron", "*/2 * * * * *", "other");
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> this.cluster.executions().findByJobName("settle").size() >= 12);
+        assertThat(this.cluster.executions().findByJobName("settle")).allSatisfy((row) -> {
+            assertThat(row.status()).isEqualTo(ExecutionStatus.SCHEDULED);
+            assertThat(row.idempotencyKey()).matches("settle@\\d+#\\d+/12");
+        });
         List<ClusterNode> nodes = List.of(
                 start("shards-1", "test.settle.cron", "*/2 * * * * *"),
                 start("shards-2", "test.settle.cron", "*/2 * * * * *"),
@@ -75,8 +83,12 @@ abstract class AbstractShardTests {
                 assertThat(run.param())
                         .isEqualTo(Map.of(0, "Beijing", 1, "Shanghai").get(run.shard()));
             });
-            // the table agrees: one attempt of each shard, succeeded, under the shard's key
+            // the table agrees: one attempt of each shard, succeeded (written a moment after the
+            // run by the node's writer), under the shard's key
             for (ShardJobs.Run run : runs) {
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> this.cluster.executions().findByIdempotencyKey(run.key()).stream()
+                                .allMatch((row) -> row.status() == ExecutionStatus.SUCCEEDED));
                 assertThat(this.cluster.executions().findByIdempotencyKey(run.key()))
                         .singleElement()
                         .satisfies((row) -> {
@@ -95,6 +107,12 @@ abstract class AbstractShardTests {
         assertThat(spread)
                 .as("fires whose every node ran at least 2 of the 12 shards")
                 .isGreaterThanOrEqualTo(2);
+        // every fire was split, whichever node took it, and none ran on the outsider or before its time
+        assertThat(ShardJobs.runs("settle")).allSatisfy((run) -> {
+            assertThat(run.shards()).isEqualTo(12);
+            assertThat(run.node()).isNotEqualTo(outsider.id());
+            assertThat(run.startedAt()).isAfterOrEqualTo(run.fire().minusMillis(100));
+        });
     }
 
     @Test
@@ -183,6 +201,9 @@ abstract class AbstractShardTests {
                 .min(Comparator.naturalOrder())
                 .orElseThrow();
         assertThat(latestStart).isBefore(earliestEnd);
+        // none started before its time
+        assertThat(ShardJobs.runs("slow")).allSatisfy((run) -> assertThat(run.startedAt())
+                .isAfterOrEqualTo(run.fire().minusMillis(100)));
         // and fires held while another ran are waiting in the table, none lost
         assertThat(this.cluster.executions().findByJobName("slow").stream()
                         .filter((row) -> row.status() == ExecutionStatus.SCHEDULED && row.dueAt() == null))
@@ -233,7 +254,12 @@ abstract class AbstractShardTests {
     }
 
     private ClusterNode start(String id, String property, String cron) {
+        return start(id, property, cron, "default");
+    }
+
+    private ClusterNode start(String id, String property, String cron, String groups) {
         Map<String, Object> properties = new HashMap<>();
+        properties.put("dsched.node.groups", groups);
         properties.put("dsched.recovery.node-timeout", "5s");
         properties.put("dsched.shutdown.timeout", "1s");
         properties.put(property, cron);

@@ -47,7 +47,7 @@ public class ShardJobs {
     }
 
     /**
-     * Twelve shards, the first two with a parameter, each a call of 300 ms.
+     * Twelve shards, the first two with a parameter, each a call of 500 ms.
      * @param context the shard's attempt
      * @throws InterruptedException if stopped
      */
@@ -57,7 +57,7 @@ public class ShardJobs {
             shards = "${test.settle.shards:12}",
             shardParams = {"0=Beijing", "1=Shanghai"})
     public void settle(JobContext context) throws InterruptedException {
-        run(context, 300);
+        run(context, 500);
     }
 
     /**

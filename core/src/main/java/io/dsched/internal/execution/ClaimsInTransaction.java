@@ -65,20 +65,23 @@ final class ClaimsInTransaction {
         List<ExecutionRecord> claims = new ArrayList<>(fires.size());
         Map<String, JobTarget> jobs = new HashMap<>();
         List<ExecutionRecord> undeclared = new ArrayList<>();
-        List<Fire> sharded = new ArrayList<>();
+        Map<Fire, JobTarget> sharded = new HashMap<>();
         for (Fire fire : fires) {
             Optional<JobTarget> job = this.served.find(fire.jobName());
             // a fire claimed ahead of its time is to start at its time, and waits for it
             Instant start = fire.scheduledAt().isAfter(now) ? fire.scheduledAt() : now;
-            if (job.isEmpty()) {
+            Optional<JobTarget> shards = (job.isPresent() ? job : this.targets.find(fire.jobName()))
+                    .filter((target) -> target.shards() != null);
+            if (shards.isPresent()) {
+                // sharded: each shard waits in the queue, for any node of its group, whichever node
+                // took the fire
+                sharded.put(fire, shards.get());
+            } else if (job.isEmpty()) {
                 Optional<JobTarget> declared = this.targets.find(fire.jobName());
                 String reason = this.groups.whyNotHere(declared, this.nodeId);
                 // a staggered job of another group is due at its offset time there too
                 Instant due = Jitter.dueAt(fire.jobName(), fire.scheduledAt(), declared, start);
                 undeclared.add(waiting(fire.jobName(), fire.scheduledAt(), this.nodeId, now, due, reason));
-            } else if (job.get().shards() != null) {
-                // sharded: each shard waits in the queue, for any node of its group
-                sharded.add(fire);
             } else if (job.get().jitter() != null) {
                 // staggered: it waits for its offset time in the queue, for any node of its group
                 Instant offset = Jitter.startOf(
@@ -138,11 +141,12 @@ final class ClaimsInTransaction {
      * The shards of sharded jobs' fires, each fire's held while an earlier fire of its job has an
      * attempt not ended, or is among these fires.
      */
-    private List<ExecutionRecord> fanOut(Connection connection, List<Fire> fires, Instant now) throws SQLException {
+    private List<ExecutionRecord> fanOut(Connection connection, Map<Fire, JobTarget> fires, Instant now)
+            throws SQLException {
         if (fires.isEmpty()) {
             return List.of();
         }
-        List<Fire> inOrder = new ArrayList<>(fires);
+        List<Fire> inOrder = new ArrayList<>(fires.keySet());
         inOrder.sort(Comparator.comparing(Fire::scheduledAt));
         Set<String> behind = new HashSet<>(this.store
                 .inserts()
@@ -150,7 +154,7 @@ final class ClaimsInTransaction {
                         connection, inOrder.stream().map(Fire::jobName).collect(Collectors.toSet())));
         List<ExecutionRecord> shards = new ArrayList<>();
         for (Fire fire : inOrder) {
-            JobTarget job = this.served.find(fire.jobName()).orElseThrow();
+            JobTarget job = fires.get(fire);
             shards.addAll(ShardFanOut.attempts(
                     job,
                     fire.scheduledAt(),

@@ -156,7 +156,7 @@ public final class FireExecutor {
      * @param claimedAhead the attempt claimed in the fire's transaction, or {@code null}
      */
     public void leave(String jobName, Instant scheduledAt, Attempt claimedAhead) {
-        Optional<JobTarget> sharded = this.served.find(jobName).filter((job) -> job.shards() != null);
+        Optional<JobTarget> sharded = this.targets.find(jobName).filter((job) -> job.shards() != null);
         if (sharded.isPresent() && claimedAhead == null) {
             // its shards wait for any node, as they would have had this node taken the fire
             fanOut(sharded.get(), scheduledAt);
@@ -208,10 +208,11 @@ public final class FireExecutor {
                                 job.name(),
                                 (held) ->
                                         ShardFanOut.attempts(job, scheduledAt, this.runner.nodeId(), now, due, held)));
-        if (queued) {
-            this.wakeQueue.run();
+        if (!queued) {
+            logger.debug("The shards of '{}' scheduled at {} were queued with the fire", job.name(), scheduledAt);
         }
-        // else queued already, as the transaction that fired it does on PostgreSQL and MariaDB
+        // queued now, or by the transaction that fired it (PostgreSQL, MariaDB): due at its time
+        this.wakeQueue.run();
         return Outcome.DEFERRED;
     }
 
@@ -245,6 +246,12 @@ public final class FireExecutor {
      */
     public Outcome fire(String jobName, Instant scheduledAt) {
         Optional<JobTarget> served = this.served.find(jobName);
+        Optional<JobTarget> sharded =
+                (served.isPresent() ? served : this.targets.find(jobName)).filter((job) -> job.shards() != null);
+        if (sharded.isPresent()) {
+            // its shards wait for any node of its group, whichever node took the fire
+            return fanOut(sharded.get(), scheduledAt);
+        }
         if (served.isEmpty()) {
             // a newer deployment's job fired on this older node, or a job of a group this node does
             // not serve: queue the fire for a node that runs it
@@ -265,9 +272,6 @@ public final class FireExecutor {
                             ? ExecutionListener.SkipReason.OTHER_GROUP
                             : ExecutionListener.SkipReason.NOT_DECLARED);
             return Outcome.DEFERRED;
-        }
-        if (served.get().shards() != null) {
-            return fanOut(served.get(), scheduledAt);
         }
         if (served.get().jitter() != null) {
             return stagger(jobName, scheduledAt, served.get().jitter());

@@ -64,8 +64,9 @@ final class GuardAdmission implements AdmissionPolicy {
                 .orElseGet(() -> Ticket.held(RETRY, HELD, ExecutionListener.SkipReason.GUARD_HELD));
     }
 
+    /** Whether a guarded job's attempt runs a shard of a fire, whether or not the job still declares shards. */
     private static boolean isShard(Attempt attempt, JobTarget job) {
-        return job.shards() != null && Sharding.shardOf(attempt.claim().idempotencyKey()) != null;
+        return job.guarded() && Sharding.shardOf(attempt.claim().idempotencyKey()) != null;
     }
 
     /**

@@ -50,13 +50,14 @@ final class Invocation implements AutoCloseable {
      */
     Result invoke(JobTarget job, ExecutionRecord claim) {
         StopRequests.Running running = this.stops.start(claim.id());
-        Sharding.Shard shard = (job.shards() != null) ? Sharding.shardOf(claim.idempotencyKey()) : null;
+        // a scheduled job's (a handler's keys are its callers'), whether or not it still declares shards
+        Sharding.Shard shard = job.guarded() ? Sharding.shardOf(claim.idempotencyKey()) : null;
         AttemptContext context = new AttemptContext(
                 claim,
                 this.nodeId,
                 running,
                 (shard != null) ? shard : Sharding.Shard.WHOLE,
-                (shard != null) ? job.shards().param(shard.index()) : null);
+                (shard != null && job.shards() != null) ? job.shards().param(shard.index()) : null);
         AtomicBoolean timedOut = new AtomicBoolean();
         Instant startedAt = this.clock.instant();
         this.listener.started(claim, startedAt);

@@ -68,25 +68,29 @@ final class LaneClaims {
     }
 
     /**
-     * Claims the due attempts of sharded jobs, each within this node's share (see
-     * {@link ShardClaims}), then those of the targets with a cluster-wide limit, each within its
-     * limit, and those of the others: by turns the limited ones first and the others first, and among the
-     * limited each first in turn, so that neither a backlog of unlimited attempts keeps a limited
-     * target's free slots unused nor one of limited attempts the others' workers. Each claim is a
-     * transaction of its own: one that fails leaves those made before it to run, and is logged.
+     * Lets go the held fires whose turn has come (see {@link ShardClaims}), then claims the due
+     * attempts of the targets with a limit, each within it (a sharded job's within this node's share
+     * of its shards, a target with cluster-wide limits within those), and those of the others: by
+     * turns the limited ones first and the others first, and among the limited each first in turn, so
+     * that neither a backlog of unlimited attempts keeps a limited target's free slots unused nor one
+     * of limited attempts the others' workers. Each claim is a transaction of its own: one that fails
+     * leaves those made before it to run, and is logged.
      */
     List<ExecutionRecord> claim(Set<String> names, Instant now, int free) {
         List<String> limited = new ArrayList<>();
         Set<String> open = new LinkedHashSet<>();
-        List<JobTarget> sharded = new ArrayList<>();
+        Map<String, JobTarget> sharded = new HashMap<>();
         for (String name : names) {
             TargetLimits declared = this.limits.limitsOf(name);
             Optional<JobTarget> shards = this.shards.sharded(name);
-            if (shards.isPresent()) {
-                sharded.add(shards.get());
-            } else {
-                (declared.any() || declared.nodeRate() != null ? limited : open).add(name);
-            }
+            shards.ifPresent((job) -> sharded.put(name, job));
+            (shards.isPresent() || declared.any() || declared.nodeRate() != null ? limited : open).add(name);
+        }
+        List<RuntimeException> failures = new ArrayList<>();
+        try {
+            this.shards.letGoHeld(names, now, !sharded.isEmpty());
+        } catch (RuntimeException ex) {
+            failures.add(ex);
         }
         int turn = this.turns;
         this.turns = (turn + 1) & Integer.MAX_VALUE;
@@ -95,25 +99,18 @@ final class LaneClaims {
             Collections.rotate(limited, (turn >>> 1) % limited.size());
         }
         List<ExecutionRecord> claimed = new ArrayList<>();
-        List<RuntimeException> failures = new ArrayList<>();
         boolean openFirst = turn % 2 == 1;
-        // first: a node takes no more than its share of a fire's shards, which leaves it free workers
-        for (JobTarget job : sharded) {
-            if (claimed.size() < free) {
-                try {
-                    claimed.addAll(this.shards.claim(job, now, free - claimed.size()));
-                } catch (RuntimeException ex) {
-                    failures.add(ex);
-                }
-            }
-        }
         if (openFirst) {
             claimOpen(open, now, free, claimed, failures);
         }
         for (String name : limited) {
             if (claimed.size() < free) {
                 try {
-                    claimed.addAll(claimLimited(name, free - claimed.size()));
+                    JobTarget shards = sharded.get(name);
+                    claimed.addAll(
+                            (shards != null)
+                                    ? this.shards.claim(shards, now, free - claimed.size())
+                                    : claimLimited(name, free - claimed.size()));
                 } catch (RuntimeException ex) {
                     failures.add(ex);
                 }

@@ -1,19 +1,22 @@
 package io.dsched.internal.queue;
 
 import io.dsched.execution.ExecutionRecord;
+import io.dsched.internal.execution.Jitter;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.store.ExecutionStore;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToIntFunction;
 
 /**
- * A node's claims of a sharded job's attempts. First the job's earliest held fire is let go, once no
- * attempt of an earlier fire is waiting or running; then the node claims no more of the job's due
+ * A node's claims of a sharded job's attempts. Held fires are let go, the earliest of a job once no
+ * other attempt of it is waiting or running; the node claims no more of the job's due
  * attempts than its share (a fire's shards divided among the live nodes of the job's group) less
  * those it runs already: a fire's shards spread over the nodes while others are free, and a node
  * that joins mid-fire takes shards still waiting. Used by a lane's poller alone.
@@ -27,6 +30,12 @@ final class ShardClaims {
     private final String nodeId;
 
     private final ToIntFunction<String> liveNodes;
+
+    /** How often a lane that runs no sharded job looks for held fires. */
+    static final Duration STRANDED_EVERY = Duration.ofSeconds(30);
+
+    /** When held fires were last looked for, by {@link System#nanoTime()}. */
+    private long lookedForHeldAt = System.nanoTime() - STRANDED_EVERY.toNanos();
 
     /**
      * Creates the claims of a lane.
@@ -43,8 +52,8 @@ final class ShardClaims {
     }
 
     /**
-     * Whether each target looked at is a sharded job: a declaration's shards do not change while
-     * the node runs, and the outcomes of every attempt ask.
+     * Whether each name looked at is a sharded job of the lane: a declaration's shards do not change
+     * while the node runs (runtime jobs have none), and the outcomes of every attempt ask.
      */
     private final Map<String, Boolean> sharded = new ConcurrentHashMap<>();
 
@@ -53,14 +62,39 @@ final class ShardClaims {
         if (Boolean.FALSE.equals(this.sharded.get(name))) {
             return Optional.empty();
         }
-        Optional<JobTarget> target = this.targets.find(name);
-        target.ifPresent((found) -> this.sharded.put(name, found.shards() != null));
-        return target.filter((found) -> found.shards() != null);
+        Optional<JobTarget> target = this.targets.find(name).filter((found) -> found.shards() != null);
+        this.sharded.put(name, target.isPresent());
+        return target;
+    }
+
+    /**
+     * Lets go the earliest held fire of each job of the lane that has one, once no other attempt of
+     * the job waits or runs: due at its time (at its offset, for a job with a jitter), or at once if
+     * that has passed. Looked for at each claim of a lane that runs sharded jobs, and every
+     * {@link #STRANDED_EVERY} by the others: a job that no longer declares shards has its held fires
+     * let go too, at worst that much later.
+     */
+    void letGoHeld(Set<String> names, Instant now, boolean runsShards) {
+        long at = System.nanoTime();
+        if (!runsShards && at - this.lookedForHeldAt < STRANDED_EVERY.toNanos()) {
+            return;
+        }
+        this.lookedForHeldAt = at;
+        for (String name : this.store.shardedFires().held()) {
+            if (names.contains(name)) {
+                Optional<JobTarget> job = this.targets.find(name);
+                this.store.shardedFires().letGo(name, (fire) -> {
+                    Instant start = job.filter((target) -> target.jitter() != null)
+                            .map((target) -> Jitter.startOf(name, fire, target.jitter()))
+                            .orElse(fire);
+                    return start.isAfter(now) ? start : now;
+                });
+            }
+        }
     }
 
     /** Claims due attempts of a sharded job, at most {@code most} and no more than this node's share. */
     List<ExecutionRecord> claim(JobTarget job, Instant now, int most) {
-        this.store.shardedFires().letGo(job.name(), now);
         int share = share(job.shards().count(), this.liveNodes.applyAsInt(job.group()));
         int room = Math.min(most, share - this.store.shardedFires().runningOn(job.name(), this.nodeId));
         if (room <= 0) {

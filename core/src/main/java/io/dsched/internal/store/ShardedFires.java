@@ -1,13 +1,17 @@
 package io.dsched.internal.store;
 
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 
 /**
  * The fires of sharded jobs as the queue sees them: how many of a job's attempts run on a node, and
- * the fires held behind an earlier one, whose shards were written with no due time while an earlier
- * fire of their job had an attempt not ended.
+ * the fires held, whose shards were written with no due time while another attempt of their job had
+ * not ended.
  */
 public final class ShardedFires {
 
@@ -33,36 +37,47 @@ public final class ShardedFires {
     }
 
     /**
-     * Lets a job's earliest held fire go, due now, once no attempt of an earlier fire of the job is
-     * waiting or running (a fire of the job that ended by a dead letter has ended).
+     * Returns the jobs that have fires held.
+     * @return their names
+     */
+    public Set<String> held() {
+        return new HashSet<>(this.rows.named.queryForList(
+                "SELECT DISTINCT job_name FROM dsched_execution WHERE status = 'SCHEDULED' AND due_at IS NULL",
+                Map.of(),
+                String.class));
+    }
+
+    /**
+     * Lets a job's earliest held fire go once no attempt of the job but held ones is waiting or
+     * running (a fire of the job that ended by a dead letter has ended), due at the time the job
+     * gives the fire.
      * @param jobName the job
-     * @param now the time they fall due
+     * @param dueOf when a fire's shards fall due, from its scheduled time
      * @return how many shards were let go
      */
-    public int letGo(String jobName, Instant now) {
+    public int letGo(String jobName, UnaryOperator<Instant> dueOf) {
         MapSqlParameterSource job = new MapSqlParameterSource("job", jobName);
         List<Instant> held = this.rows.named.query(
-                ("SELECT MIN(scheduled_at) AS earliest FROM dsched_execution"
-                        + " WHERE status = 'SCHEDULED' AND due_at IS NULL AND job_name = :job"),
+                "SELECT MIN(scheduled_at) AS earliest FROM dsched_execution"
+                        + " WHERE status = 'SCHEDULED' AND due_at IS NULL AND job_name = :job",
                 job,
                 (rs, row) -> this.rows.dialect.readInstant(rs, "earliest"));
         Instant earliest = held.isEmpty() ? null : held.get(0);
         if (earliest == null) {
             return 0;
         }
-        job.addValue("fire", this.rows.dialect.bindable(earliest));
-        Integer before = this.rows.named.queryForObject(
-                ("SELECT COUNT(*) FROM dsched_execution"
-                        + " WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED', 'RUNNING') AND job_name = :job"
-                        + " AND scheduled_at < :fire"),
+        Integer unfinished = this.rows.named.queryForObject(
+                "SELECT COUNT(*) FROM dsched_execution WHERE job_name = :job"
+                        + " AND (status IN ('RETRY_SCHEDULED', 'RUNNING') OR (status = 'SCHEDULED' AND due_at IS NOT NULL))",
                 job,
                 Integer.class);
-        if (before != null && before > 0) {
+        if (unfinished != null && unfinished > 0) {
             return 0;
         }
         return this.rows.named.update(
-                ("UPDATE dsched_execution SET due_at = :now, status_reason = NULL"
-                        + " WHERE status = 'SCHEDULED' AND due_at IS NULL AND job_name = :job AND scheduled_at = :fire"),
-                job.addValue("now", this.rows.dialect.bindable(now)));
+                "UPDATE dsched_execution SET due_at = :due, status_reason = NULL"
+                        + " WHERE status = 'SCHEDULED' AND due_at IS NULL AND job_name = :job AND scheduled_at = :fire",
+                job.addValue("fire", this.rows.dialect.bindable(earliest))
+                        .addValue("due", this.rows.dialect.bindable(dueOf.apply(earliest))));
     }
 }
