@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Configuration;
@@ -47,7 +46,7 @@ public class ShardJobs {
     }
 
     /**
-     * Twelve shards, the first two with a parameter, each a call of 500 ms.
+     * Twelve shards, the first two with a parameter, each a call of 800 ms.
      * @param context the shard's attempt
      * @throws InterruptedException if stopped
      */
@@ -57,7 +56,7 @@ public class ShardJobs {
             shards = "${test.settle.shards:12}",
             shardParams = {"0=Beijing", "1=Shanghai"})
     public void settle(JobContext context) throws InterruptedException {
-        run(context, 500);
+        run(context, 800);
     }
 
     /**
@@ -99,7 +98,8 @@ public class ShardJobs {
     public void lost(JobContext context) throws InterruptedException {
         if (context.nodeId().equals("doomed") && context.shardIndex() >= 2) {
             HOLDING.incrementAndGet();
-            held.await(60, TimeUnit.SECONDS);
+            // released by the test's end, whenever the test ends
+            held.await();
         }
         run(context, 0);
     }

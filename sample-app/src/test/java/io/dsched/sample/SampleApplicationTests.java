@@ -9,11 +9,14 @@ import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.sample.order.Order;
 import io.dsched.sample.order.OrderJobs;
+import io.dsched.sample.order.OrderService;
 import io.dsched.sample.order.OrderStatus;
+import io.dsched.sample.order.OrderTotals;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,6 +35,7 @@ import tools.jackson.databind.JsonNode;
         properties = {
             "spring.datasource.url=jdbc:h2:mem:sample;DB_CLOSE_DELAY=-1",
             "dsched.node-id=test-node",
+            "sample.reconcile.cron=*/2 * * * * *",
             "sample.payment-timeout=2s",
             "sample.users.viewer-password=" + SampleApplicationTests.PASSWORD,
             "sample.users.operator-password=" + SampleApplicationTests.PASSWORD,
@@ -61,6 +65,34 @@ class SampleApplicationTests {
         this.viewer = SampleClient.basic(base, "viewer", PASSWORD);
         this.operator = SampleClient.basic(base, "operator", PASSWORD);
         this.admin = SampleClient.basic(base, "admin", PASSWORD);
+    }
+
+    @Test
+    void theReconciliationRunsEachFireAsFourShardsThatTogetherReadEveryOrder(@Autowired OrderService orders) {
+        for (int i = 0; i < 6; i++) {
+            place("1" + i);
+        }
+        // the shards' parts add up to every order (demo orders may be placed meanwhile)
+        long before = count(orders.totals());
+        long inShards = 0;
+        for (int shard = 0; shard < 4; shard++) {
+            inShards += count(orders.totalsOfShard(shard, 4));
+        }
+        assertThat(inShards).isBetween(before, count(orders.totals())).isGreaterThanOrEqualTo(6);
+        // each fire is four attempts, one per shard, each under the fire's key and its own
+        await().atMost(TIMEOUT).until(() -> this.executions.findByJobName(OrderJobs.RECONCILE_ORDERS).stream()
+                .filter((row) -> row.status() == ExecutionStatus.SUCCEEDED)
+                .map(ExecutionRecord::scheduledAt)
+                .collect(Collectors.groupingBy((fire) -> fire, Collectors.counting()))
+                .containsValue(4L));
+        assertThat(this.executions.findByJobName(OrderJobs.RECONCILE_ORDERS))
+                .extracting(ExecutionRecord::idempotencyKey)
+                .anyMatch((key) -> key.endsWith("#3/4"))
+                .allMatch((key) -> key.matches(OrderJobs.RECONCILE_ORDERS + "@\\d+#[0-3]/4"));
+    }
+
+    private static long count(List<OrderTotals> totals) {
+        return totals.stream().mapToLong(OrderTotals::count).sum();
     }
 
     @Test

@@ -77,6 +77,17 @@ class NotificationListenerTests {
     }
 
     @Test
+    void theFailedShardsOfOneFireCountAsOneFailedFire() {
+        for (int shard = 0; shard < 4; shard++) {
+            fail(shard("settle", BASE, shard, 4), Outcome.RETRY_SCHEDULED, new RuntimeException("no"));
+        }
+        assertThat(this.sent).isEmpty();
+        assertThat(this.listener.streaks().length("settle")).isEqualTo(1);
+        fail(shard("settle", BASE.plusSeconds(60), 0, 4), Outcome.RETRY_SCHEDULED, new RuntimeException("no"));
+        assertThat(this.listener.streaks().length("settle")).isEqualTo(2);
+    }
+
+    @Test
     void aSuccessEndsTheStreakAndANewStreakIsReportedAgain() {
         fail(attempt("settle", BASE, 1), Outcome.RETRY_SCHEDULED, new RuntimeException("no"));
         fail(attempt("settle", BASE.plusSeconds(1), 1), Outcome.RETRY_SCHEDULED, new RuntimeException("no"));
@@ -162,6 +173,14 @@ class NotificationListenerTests {
     }
 
     private ExecutionRecord attempt(String job, Instant scheduledAt, int attempt) {
+        return attempt(job, scheduledAt, attempt, ExecutionRecord.idempotencyKey(job, scheduledAt));
+    }
+
+    private ExecutionRecord shard(String job, Instant scheduledAt, int shard, int shards) {
+        return attempt(job, scheduledAt, 1, ExecutionRecord.idempotencyKey(job, scheduledAt, shard, shards));
+    }
+
+    private ExecutionRecord attempt(String job, Instant scheduledAt, int attempt, String key) {
         ExecutionRecord first =
                 ExecutionRecord.claim(job, scheduledAt, "node-1", NOW).withId(++this.ids);
         return new ExecutionRecord(
@@ -169,7 +188,7 @@ class NotificationListenerTests {
                 job,
                 scheduledAt,
                 attempt,
-                first.idempotencyKey(),
+                key,
                 first.status(),
                 first.nodeId(),
                 first.startedAt(),

@@ -152,16 +152,22 @@ final class ClaimsInTransaction {
                 .inserts()
                 .withUnfinishedAttemptsOn(
                         connection, inOrder.stream().map(Fire::jobName).collect(Collectors.toSet())));
+        Set<String> held = new HashSet<>(this.store.inserts().withHeldFireOn(connection, behind));
         List<ExecutionRecord> shards = new ArrayList<>();
         for (Fire fire : inOrder) {
             JobTarget job = fires.get(fire);
+            boolean behindAnother = !behind.add(job.name());
+            if (behindAnother && !held.add(job.name())) {
+                // a job keeps at most one fire held: this one is skipped, as the guard skips a fire
+                continue;
+            }
             shards.addAll(ShardFanOut.attempts(
                     job,
                     fire.scheduledAt(),
                     this.nodeId,
                     now,
                     ShardFanOut.due(job, fire.scheduledAt(), now),
-                    !behind.add(job.name())));
+                    behindAnother));
         }
         return shards;
     }

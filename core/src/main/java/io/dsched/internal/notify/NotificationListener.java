@@ -3,6 +3,7 @@ package io.dsched.internal.notify;
 import io.dsched.execution.ExecutionListener;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.Outcome;
+import io.dsched.internal.execution.Sharding;
 import io.dsched.notify.Notification;
 import io.dsched.notify.Notification.Kind;
 import io.dsched.notify.Notifier;
@@ -62,7 +63,11 @@ public final class NotificationListener implements ExecutionListener {
         if (outcome != Outcome.RETRY_SCHEDULED && outcome != Outcome.DEAD_LETTERED) {
             return;
         }
-        Streak streak = this.streaks.failed(attempt.jobName(), attempt.idempotencyKey());
+        // the shards of a fire fail as one fire of the streak
+        String fire = (Sharding.shardOf(attempt.idempotencyKey()) != null)
+                ? ExecutionRecord.idempotencyKey(attempt.jobName(), attempt.scheduledAt())
+                : attempt.idempotencyKey();
+        Streak streak = this.streaks.failed(attempt.jobName(), fire);
         if (outcome == Outcome.DEAD_LETTERED) {
             send(notification(Kind.DEAD_LETTERED, attempt, failure, streak));
         }

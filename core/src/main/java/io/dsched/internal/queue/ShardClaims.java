@@ -31,6 +31,10 @@ final class ShardClaims {
 
     private final ToIntFunction<String> liveNodes;
 
+    /** Why the held fires of a job that no longer declares shards are cancelled. */
+    static final String NO_LONGER_SHARDED =
+            "cancelled: the job no longer declares shards, and its fires are guarded by its lock";
+
     /** How often a lane that runs no sharded job looks for held fires. */
     static final Duration STRANDED_EVERY = Duration.ofSeconds(30);
 
@@ -71,8 +75,8 @@ final class ShardClaims {
      * Lets go the earliest held fire of each job of the lane that has one, once no other attempt of
      * the job waits or runs: due at its time (at its offset, for a job with a jitter), or at once if
      * that has passed. Looked for at each claim of a lane that runs sharded jobs, and every
-     * {@link #STRANDED_EVERY} by the others: a job that no longer declares shards has its held fires
-     * let go too, at worst that much later.
+     * {@link #STRANDED_EVERY} by the others: the held fires of a job that no longer declares shards
+     * are cancelled, at worst that much later (its new fires take its lock, which shards do not).
      */
     void letGoHeld(Set<String> names, Instant now, boolean runsShards) {
         long at = System.nanoTime();
@@ -83,6 +87,10 @@ final class ShardClaims {
         for (String name : this.store.shardedFires().held()) {
             if (names.contains(name)) {
                 Optional<JobTarget> job = this.targets.find(name);
+                if (job.isPresent() && job.get().shards() == null) {
+                    this.store.shardedFires().cancelHeld(name, now, NO_LONGER_SHARDED);
+                    continue;
+                }
                 this.store.shardedFires().letGo(name, (fire) -> {
                     Instant start = job.filter((target) -> target.jitter() != null)
                             .map((target) -> Jitter.startOf(name, fire, target.jitter()))

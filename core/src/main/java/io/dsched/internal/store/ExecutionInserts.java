@@ -131,7 +131,19 @@ public final class ExecutionInserts {
      * @throws SQLException if the read fails
      */
     public Set<String> withWaitingAttemptsOn(Connection connection, Collection<String> jobNames) throws SQLException {
-        return withAttemptsOn(connection, jobNames, "'SCHEDULED', 'RETRY_SCHEDULED'");
+        return withAttemptsOn(connection, jobNames, "status IN ('SCHEDULED', 'RETRY_SCHEDULED')");
+    }
+
+    /**
+     * Returns which of some jobs have a fire held (see {@link ShardedFires}), read on a connection
+     * whose transaction the caller owns.
+     * @param connection the connection, inside a transaction
+     * @param jobNames the jobs
+     * @return those with a fire held
+     * @throws SQLException if the read fails
+     */
+    public Set<String> withHeldFireOn(Connection connection, Collection<String> jobNames) throws SQLException {
+        return withAttemptsOn(connection, jobNames, "status = 'SCHEDULED' AND due_at IS NULL");
     }
 
     /**
@@ -144,13 +156,14 @@ public final class ExecutionInserts {
      */
     public Set<String> withUnfinishedAttemptsOn(Connection connection, Collection<String> jobNames)
             throws SQLException {
-        return withAttemptsOn(connection, jobNames, "'SCHEDULED', 'RETRY_SCHEDULED', 'RUNNING'");
+        return withAttemptsOn(connection, jobNames, "status IN ('SCHEDULED', 'RETRY_SCHEDULED', 'RUNNING')");
     }
 
     /**
      * Inserts the first attempts of a fire, waiting, all in one transaction or none: the shards of a
      * sharded job's fire, held while an attempt of the job has not ended (the queue lets a held fire
-     * go once no earlier fire's has). Nothing is inserted if the fire has attempts already.
+     * go once none has). Nothing is inserted if the fire has attempts already, nor while another fire
+     * of the job is held: a job keeps at most one fire held, and skips those that come meanwhile.
      * @param jobName the job
      * @param attempts the attempts to insert, given whether an attempt of the job has not ended
      * @return whether they were inserted
@@ -162,7 +175,11 @@ public final class ExecutionInserts {
                         boolean behind = !withUnfinishedAttemptsOn(connection, List.of(jobName))
                                 .isEmpty();
                         List<ExecutionRecord> fire = attempts.apply(behind);
-                        if (behind && exists(connection, fire.get(0))) {
+                        if (behind
+                                && (exists(connection, fire.get(0))
+                                        || !withHeldFireOn(connection, List.of(jobName))
+                                                .isEmpty())) {
+                            // written already; or skipped, as another fire of the job is held already
                             return false;
                         }
                         this.rows.dialect.insertBatch(this.rows, fire);
@@ -186,16 +203,16 @@ public final class ExecutionInserts {
         }
     }
 
-    private Set<String> withAttemptsOn(Connection connection, Collection<String> jobNames, String statuses)
+    private Set<String> withAttemptsOn(Connection connection, Collection<String> jobNames, String condition)
             throws SQLException {
         Set<String> waiting = new HashSet<>();
         if (jobNames.isEmpty()) {
             return waiting;
         }
         String marks = String.join(", ", java.util.Collections.nCopies(jobNames.size(), "?"));
-        try (PreparedStatement statement = connection.prepareStatement(
-                this.rows.tables.sql("SELECT DISTINCT job_name FROM dsched_execution WHERE status IN (" + statuses + ")"
-                        + " AND job_name IN (" + marks + ")"))) {
+        try (PreparedStatement statement =
+                connection.prepareStatement(this.rows.tables.sql("SELECT DISTINCT job_name FROM dsched_execution WHERE "
+                        + condition + " AND job_name IN (" + marks + ")"))) {
             int index = 1;
             for (String job : jobNames) {
                 statement.setString(index++, job);

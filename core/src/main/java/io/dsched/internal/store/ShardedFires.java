@@ -48,6 +48,23 @@ public final class ShardedFires {
     }
 
     /**
+     * Cancels a job's held fires: those of a job that no longer declares shards, whose new fires
+     * are guarded by its lock, which held shards do not take.
+     * @param jobName the job
+     * @param now the time
+     * @param reason why
+     * @return how many attempts were cancelled
+     */
+    public int cancelHeld(String jobName, Instant now, String reason) {
+        return this.rows.named.update(
+                "UPDATE dsched_execution SET status = 'CANCELLED', finished_at = :now, status_reason = :reason"
+                        + " WHERE status = 'SCHEDULED' AND due_at IS NULL AND job_name = :job",
+                new MapSqlParameterSource("job", jobName)
+                        .addValue("now", this.rows.dialect.bindable(now))
+                        .addValue("reason", reason));
+    }
+
+    /**
      * Lets a job's earliest held fire go once no attempt of the job but held ones is waiting or
      * running (a fire of the job that ended by a dead letter has ended), due at the time the job
      * gives the fire.

@@ -28,6 +28,9 @@ public class OrderJobs {
     /** Name of the job that syncs with an unreliable payment partner. */
     public static final String FLAKY_PARTNER_SYNC = "flakyPartnerSync";
 
+    /** Name of the sharded job that reconciles the orders, a part of them on each instance. */
+    public static final String RECONCILE_ORDERS = "reconcileOrders";
+
     /** Name of the one-off job that cancels an order nobody paid in time. */
     public static final String ORDER_TIMEOUT = "order.timeout";
 
@@ -56,6 +59,26 @@ public class OrderJobs {
                 ctx.nodeId(),
                 ctx.scheduledAt(),
                 ctx.attempt());
+    }
+
+    /**
+     * Reconciles the orders in four shards, each instance of the cluster taking its share of a fire's:
+     * shard {@code i} reads the orders whose {@code id % 4 = i}, so that the work of a fire spreads over
+     * the instances, and a shard that fails is retried alone.
+     * @param ctx the shard's attempt
+     */
+    @DistributedScheduled(name = RECONCILE_ORDERS, cron = "${sample.reconcile.cron:0 * * * * *}", shards = "4")
+    public void reconcileOrders(JobContext ctx) {
+        for (OrderTotals totals : this.orders.totalsOfShard(ctx.shardIndex(), ctx.shardCount())) {
+            logger.info(
+                    "Reconciled shard {} of {} on node {}: {} orders {} totalling {}",
+                    ctx.shardIndex(),
+                    ctx.shardCount(),
+                    ctx.nodeId(),
+                    totals.count(),
+                    totals.status(),
+                    totals.amount());
+        }
     }
 
     /**

@@ -147,19 +147,34 @@ public class OrderService {
     }
 
     /**
-     * Counts and sums the orders of each state.
-     * @return one entry per state that has orders
+     * Counts and sums the orders of each state in one shard of them: those whose id, divided by the
+     * number of shards, leaves the shard's index.
+     * @param shardIndex the shard, from 0
+     * @param shardCount the number of shards
+     * @return one entry per state that has orders in the shard
      */
-    public List<OrderTotals> totals() {
+    public List<OrderTotals> totalsOfShard(int shardIndex, int shardCount) {
         return this.jdbc
                 .sql("""
                         SELECT status, COUNT(*) AS n, COALESCE(SUM(amount), 0) AS total
                           FROM sample_order
+                         WHERE MOD(id, :count) = :index
                          GROUP BY status
                         """)
+                .param("count", shardCount)
+                .param("index", shardIndex)
                 .query((rs, row) -> new OrderTotals(
                         OrderStatus.valueOf(rs.getString("status")), rs.getLong("n"), rs.getBigDecimal("total")))
                 .list();
+    }
+
+    /**
+     * Counts and sums the orders of each state.
+     * @return one entry per state that has orders
+     */
+    public List<OrderTotals> totals() {
+        // the one shard of one: every order
+        return totalsOfShard(0, 1);
     }
 
     private boolean move(long id, OrderStatus from, OrderStatus to) {
