@@ -34,12 +34,14 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * {@code -Pbench}, the other variants of each kind in W1 among them; and the contestants the smoke
  * does not run at all: {@code dsched-poll}
  * (dsched with its notices off, the same adapter), {@code dsched-writes-at-once} (dsched writing
- * its outcomes beside the starts, the same adapter) and {@code db-scheduler-1s} (W2 alone).
+ * its outcomes beside the starts, the same adapter), {@code dsched-virtual} (the same adapter on
+ * virtual threads), {@code quartz-tuned}, {@code db-scheduler-lock-and-fetch} (settings of adapters
+ * that run) and {@code db-scheduler-1s} (W2 alone).
  */
 class BenchmarkSmokeTests {
 
     @Test
-    void everyContestantRunsEveryWorkloadItTakesPartInAndDschedLosesNothing() throws Exception {
+    void eachKindOfContestantRunsEveryWorkloadItTakesPartInAndDschedLosesNothing() throws Exception {
         try (TestDatabase server = TestDatabases.create(TestDatabases.Kind.POSTGRESQL);
                 OwnDatabase database = new OwnDatabase(server)) {
             BenchDatabase db = database.db();

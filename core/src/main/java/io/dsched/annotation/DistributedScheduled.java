@@ -99,8 +99,10 @@ public @interface DistributedScheduled {
      * that runs the job (each node takes its share while others are free), and retried,
      * dead-lettered, timed out and taken over after a crash on its own. A run learns its part of the
      * work from {@link io.dsched.execution.JobContext#shardIndex()} and
-     * {@link io.dsched.execution.JobContext#shardCount()}. The next fire's shards wait until every
-     * shard of this one has ended. Empty for a job without shards.
+     * {@link io.dsched.execution.JobContext#shardCount()}. The shards of a fire run beside each other,
+     * without the job's lock; the next fire's shards wait, held, until every attempt of the job has
+     * ended, and a fire that comes while one is held is skipped (a job keeps at most one fire held).
+     * Empty for a job without shards.
      */
     String shards() default "";
 

@@ -12,6 +12,7 @@ import io.dsched.internal.store.DeadLetter;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -163,9 +164,10 @@ abstract class AbstractShardTests {
 
     @Test
     void aFireSlowerThanItsPeriodHoldsTheNextFiresShardsUntilEachOfItsOwnHasEnded() {
-        start("slow-1", "test.slow.cron", "* * * * * *");
-        start("slow-2", "test.slow.cron", "* * * * * *");
-        start("slow-3", "test.slow.cron", "* * * * * *");
+        List<ClusterNode> nodes = List.of(
+                start("slow-1", "test.slow.cron", "* * * * * *"),
+                start("slow-2", "test.slow.cron", "* * * * * *"),
+                start("slow-3", "test.slow.cron", "* * * * * *"));
 
         // fires every second, each of three shards of 1.5 s: four fires run one after another
         await().atMost(Duration.ofSeconds(40))
@@ -210,6 +212,14 @@ abstract class AbstractShardTests {
                         .map(ExecutionRecord::scheduledAt)
                         .distinct())
                 .hasSizeLessThanOrEqualTo(1);
+        // and each skip counted by the node whose worker found the fire skipped
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> nodes.stream()
+                                .mapToDouble((node) -> node.bean(MeterRegistry.class)
+                                        .counter("dsched.skipped", "job", "slow", "reason", "guard_held")
+                                        .count())
+                                .sum()
+                        > 0);
         // and the next fire is held in the table while one runs, due at no time
         await().atMost(Duration.ofSeconds(5)).until(() -> this.cluster.executions().findByJobName("slow").stream()
                 .anyMatch((row) -> row.status() == ExecutionStatus.SCHEDULED && row.dueAt() == null));

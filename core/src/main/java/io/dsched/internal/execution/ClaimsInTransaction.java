@@ -158,7 +158,8 @@ final class ClaimsInTransaction {
             JobTarget job = fires.get(fire);
             boolean behindAnother = !behind.add(job.name());
             if (behindAnother && !held.add(job.name())) {
-                // a job keeps at most one fire held: this one is skipped, as the guard skips a fire
+                // a job keeps at most one fire held: this one is skipped (its worker, finding no row
+                // of it, records the skip)
                 continue;
             }
             shards.addAll(ShardFanOut.attempts(

@@ -3,6 +3,7 @@ package io.dsched.internal.execution;
 import io.dsched.execution.ExecutionListener;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.Outcome;
+import io.dsched.internal.store.ExecutionInserts;
 import io.dsched.internal.store.ExecutionStore;
 import io.dsched.internal.store.TransientFailures;
 import java.sql.Connection;
@@ -201,15 +202,20 @@ public final class FireExecutor {
     private Outcome fanOut(JobTarget job, Instant scheduledAt) {
         Instant now = this.clock.instant();
         Instant due = ShardFanOut.due(job, scheduledAt, now);
-        boolean queued = TransientFailures.retry(
+        ExecutionInserts.FireInsert written = TransientFailures.retry(
                 "the shards of the fire of '" + job.name() + "'", CLAIM_PATIENCE, () -> this.store
                         .inserts()
                         .insertFire(
                                 job.name(),
                                 (held) ->
                                         ShardFanOut.attempts(job, scheduledAt, this.runner.nodeId(), now, due, held)));
-        if (!queued) {
-            logger.debug("The shards of '{}' scheduled at {} were queued with the fire", job.name(), scheduledAt);
+        if (written == ExecutionInserts.FireInsert.SKIPPED) {
+            logger.info(
+                    "Skipped the fire of '{}' scheduled at {}: an earlier fire of the job is held behind a run of it",
+                    job.name(),
+                    scheduledAt);
+            this.listener.skipped(job.name(), ExecutionListener.SkipReason.GUARD_HELD);
+            return Outcome.SKIPPED;
         }
         // queued now, or by the transaction that fired it (PostgreSQL, MariaDB): due at its time
         this.wakeQueue.run();

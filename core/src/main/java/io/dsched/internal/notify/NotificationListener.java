@@ -64,7 +64,8 @@ public final class NotificationListener implements ExecutionListener {
             return;
         }
         // the shards of a fire fail as one fire of the streak
-        String fire = (Sharding.shardOf(attempt.idempotencyKey()) != null)
+        String fire = (attempt.idempotencyKey().startsWith(attempt.jobName() + "@")
+                        && Sharding.shardOf(attempt.idempotencyKey()) != null)
                 ? ExecutionRecord.idempotencyKey(attempt.jobName(), attempt.scheduledAt())
                 : attempt.idempotencyKey();
         Streak streak = this.streaks.failed(attempt.jobName(), fire);

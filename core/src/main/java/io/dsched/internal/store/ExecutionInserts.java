@@ -166,30 +166,40 @@ public final class ExecutionInserts {
      * of the job is held: a job keeps at most one fire held, and skips those that come meanwhile.
      * @param jobName the job
      * @param attempts the attempts to insert, given whether an attempt of the job has not ended
-     * @return whether they were inserted
+     * @return what became of the fire
      */
-    public boolean insertFire(String jobName, Function<Boolean, List<ExecutionRecord>> attempts) {
+    public FireInsert insertFire(String jobName, Function<Boolean, List<ExecutionRecord>> attempts) {
         try {
-            Boolean inserted = this.transactions.execute(
-                    (tx) -> this.rows.jdbc.execute((ConnectionCallback<Boolean>) (connection) -> {
+            FireInsert inserted = this.transactions.execute(
+                    (tx) -> this.rows.jdbc.execute((ConnectionCallback<FireInsert>) (connection) -> {
                         boolean behind = !withUnfinishedAttemptsOn(connection, List.of(jobName))
                                 .isEmpty();
                         List<ExecutionRecord> fire = attempts.apply(behind);
+                        if (behind && exists(connection, fire.get(0))) {
+                            return FireInsert.EXISTS;
+                        }
                         if (behind
-                                && (exists(connection, fire.get(0))
-                                        || !withHeldFireOn(connection, List.of(jobName))
-                                                .isEmpty())) {
-                            // written already; or skipped, as another fire of the job is held already
-                            return false;
+                                && !withHeldFireOn(connection, List.of(jobName)).isEmpty()) {
+                            return FireInsert.SKIPPED;
                         }
                         this.rows.dialect.insertBatch(this.rows, fire);
-                        return true;
+                        return FireInsert.INSERTED;
                     }));
-            return Boolean.TRUE.equals(inserted);
+            return (inserted != null) ? inserted : FireInsert.EXISTS;
         } catch (DuplicateKeyException ex) {
             logger.debug("The fire of '{}' has its attempts already", jobName);
-            return false;
+            return FireInsert.EXISTS;
         }
+    }
+
+    /** What became of a fire whose attempts were to be inserted. */
+    public enum FireInsert {
+        /** Its attempts were inserted. */
+        INSERTED,
+        /** It had its attempts already, written with the fire or by another delivery of it. */
+        EXISTS,
+        /** Not written: another fire of the job is held already. */
+        SKIPPED
     }
 
     private boolean exists(Connection connection, ExecutionRecord attempt) throws SQLException {
