@@ -70,14 +70,13 @@ final class ClaimsInTransaction {
             Optional<JobTarget> job = this.served.find(fire.jobName());
             // a fire claimed ahead of its time is to start at its time, and waits for it
             Instant start = fire.scheduledAt().isAfter(now) ? fire.scheduledAt() : now;
-            Optional<JobTarget> shards = (job.isPresent() ? job : this.targets.find(fire.jobName()))
-                    .filter((target) -> target.shards() != null);
+            Optional<JobTarget> declared = job.isPresent() ? job : this.targets.find(fire.jobName());
+            Optional<JobTarget> shards = declared.filter((target) -> target.shards() != null);
             if (shards.isPresent()) {
                 // sharded: each shard waits in the queue, for any node of its group, whichever node
                 // took the fire
                 sharded.put(fire, shards.get());
             } else if (job.isEmpty()) {
-                Optional<JobTarget> declared = this.targets.find(fire.jobName());
                 String reason = this.groups.whyNotHere(declared, this.nodeId);
                 // a staggered job of another group is due at its offset time there too
                 Instant due = Jitter.dueAt(fire.jobName(), fire.scheduledAt(), declared, start);

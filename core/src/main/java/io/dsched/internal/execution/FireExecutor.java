@@ -252,8 +252,8 @@ public final class FireExecutor {
      */
     public Outcome fire(String jobName, Instant scheduledAt) {
         Optional<JobTarget> served = this.served.find(jobName);
-        Optional<JobTarget> sharded =
-                (served.isPresent() ? served : this.targets.find(jobName)).filter((job) -> job.shards() != null);
+        Optional<JobTarget> declared = served.isPresent() ? served : this.targets.find(jobName);
+        Optional<JobTarget> sharded = declared.filter((job) -> job.shards() != null);
         if (sharded.isPresent()) {
             // its shards wait for any node of its group, whichever node took the fire
             return fanOut(sharded.get(), scheduledAt);
@@ -261,7 +261,6 @@ public final class FireExecutor {
         if (served.isEmpty()) {
             // a newer deployment's job fired on this older node, or a job of a group this node does
             // not serve: queue the fire for a node that runs it
-            Optional<JobTarget> declared = this.targets.find(jobName);
             logger.debug("Queueing '{}' scheduled at {} for a node that runs it", jobName, scheduledAt);
             // its worker runs at its time: due at once; tried again while the database fails
             // transiently, as a claim is, for the fire has no other record yet

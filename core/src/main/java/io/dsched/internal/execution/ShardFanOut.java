@@ -12,7 +12,7 @@ import java.util.List;
  * not ended, the shards are held, with no due time, until the queue lets them go (the overlap guard
  * of a sharded job holds for the whole fire).
  */
-final class ShardFanOut {
+public final class ShardFanOut {
 
     /** Why the shards of a fire wait, while an earlier fire of their job has not ended. */
     static final String HELD = "waiting for every shard of the job's earlier fires to end";
@@ -58,8 +58,12 @@ final class ShardFanOut {
     /**
      * When a fire's shards fall due: at its time, or at its offset time for a job with a jitter, or
      * at once if that has passed.
+     * @param job the sharded job
+     * @param scheduledAt the fire's time
+     * @param now the time now
+     * @return when the shards fall due
      */
-    static Instant due(JobTarget job, Instant scheduledAt, Instant now) {
+    public static Instant due(JobTarget job, Instant scheduledAt, Instant now) {
         Instant start = (job.jitter() != null) ? Jitter.startOf(job.name(), scheduledAt, job.jitter()) : scheduledAt;
         return start.isAfter(now) ? start : now;
     }

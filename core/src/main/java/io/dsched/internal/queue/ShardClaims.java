@@ -1,9 +1,9 @@
 package io.dsched.internal.queue;
 
 import io.dsched.execution.ExecutionRecord;
-import io.dsched.internal.execution.Jitter;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.execution.ShardFanOut;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Duration;
 import java.time.Instant;
@@ -91,12 +91,8 @@ final class ShardClaims {
                     this.store.shardedFires().cancelHeld(name, now, NO_LONGER_SHARDED);
                     continue;
                 }
-                this.store.shardedFires().letGo(name, (fire) -> {
-                    Instant start = job.filter((target) -> target.jitter() != null)
-                            .map((target) -> Jitter.startOf(name, fire, target.jitter()))
-                            .orElse(fire);
-                    return start.isAfter(now) ? start : now;
-                });
+                this.store.shardedFires().letGo(name, (fire) -> job.map((target) -> ShardFanOut.due(target, fire, now))
+                        .orElse(fire.isAfter(now) ? fire : now));
             }
         }
     }
