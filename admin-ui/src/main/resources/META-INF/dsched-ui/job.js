@@ -30,6 +30,7 @@ export async function job(view, {args, query, refresh}) {
             jobActions(j, refresh)),
         can('admin') ? scheduleEditor(j, refresh) : null,
         paramsSection(j, detail.valuesMasked, refresh),
+        fires(j, detail.fires || []),
         executions(j, detail.executions, status)]);
 }
 
@@ -154,6 +155,23 @@ function pretty(params) {
     } catch (e) {
         return String(params);
     }
+}
+
+// a sharded job's latest fires as wholes: each shard counts by its latest attempt
+function fires(j, list) {
+    if (!list.length) return null;
+    return h('section', {'aria-labelledby': 'fires-h', 'data-fires': ''},
+        h('h2', {id: 'fires-h'}, 'Fires'),
+        h('p', {class: 'muted'}, 'Each fire is split into shards; a fire is done when every shard succeeded, partial while a shard is dead-lettered.'),
+        table('Fires of ' + j.name, ['Scheduled', 'State', 'Succeeded', 'Dead-lettered', 'Waiting or running', 'Completion', 'Shards by node'],
+            list.map((f) => h('tr', {'data-fire': f.scheduledAt},
+                h('td', {}, time(f.scheduledAt, j.zone)),
+                h('td', {}, badge(f.state)),
+                h('td', {}, `${f.succeeded} of ${f.shards}`),
+                h('td', {}, f.deadLettered ? h('a', {href: '#/dead-letters?job=' + encodeURIComponent(j.name)}, String(f.deadLettered)) : '0'),
+                h('td', {}, String(f.unfinished)),
+                h('td', {}, duration(f.completionMillis)),
+                h('td', {}, Object.entries(f.shardsByNode).map(([node, n]) => `${node}: ${n}`).join(', ') || '—')))));
 }
 
 function executions(j, page, status) {

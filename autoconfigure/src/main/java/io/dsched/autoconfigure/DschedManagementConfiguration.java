@@ -8,6 +8,7 @@ import io.dsched.internal.deadletter.DeadLetters;
 import io.dsched.internal.definition.JobRegistry;
 import io.dsched.internal.engine.DschedEngine;
 import io.dsched.internal.engine.NodeId;
+import io.dsched.internal.execution.ShardedFire;
 import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.jobs.RuntimeJobs;
 import io.dsched.internal.logs.ExecutionLogs;
@@ -110,8 +111,16 @@ final class DschedManagementConfiguration {
             ManagedJobs jobs,
             JobScheduler scheduler,
             ExecutionRepository executions,
-            ExecutionViews executionViews) {
-        return new JobViews(jobs, scheduler, executions, statistics, executionViews, Clock.systemUTC());
+            ExecutionViews executionViews,
+            ExecutionStore store) {
+        return new JobViews(
+                jobs,
+                scheduler,
+                executions,
+                statistics,
+                executionViews,
+                (job, most) -> ShardedFire.latest(store, job, most),
+                Clock.systemUTC());
     }
 
     @Bean

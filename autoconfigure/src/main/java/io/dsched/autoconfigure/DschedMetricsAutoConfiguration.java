@@ -8,6 +8,8 @@ import io.dsched.internal.cluster.NodeTable;
 import io.dsched.internal.deadletter.DeadLetters;
 import io.dsched.internal.definition.JobDefinition;
 import io.dsched.internal.definition.JobRegistry;
+import io.dsched.internal.engine.NodeId;
+import io.dsched.internal.execution.ShardedFire;
 import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.jobs.RuntimeJobs;
 import io.dsched.internal.management.LimitCommands;
@@ -17,6 +19,7 @@ import io.dsched.internal.metrics.DschedMetrics;
 import io.dsched.internal.metrics.GroupGauges;
 import io.dsched.internal.metrics.LimitGauges;
 import io.dsched.internal.metrics.NoticeGauges;
+import io.dsched.internal.metrics.ShardGauges;
 import io.dsched.internal.queue.NoticeHearer;
 import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.internal.store.ExecutionStore;
@@ -24,6 +27,7 @@ import io.dsched.jobs.RuntimeJobRecord;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.stream.Collectors;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -45,6 +49,9 @@ public final class DschedMetricsAutoConfiguration {
 
     /** How many of a job's latest attempts are looked through for its last success at start-up. */
     private static final int LAST_SUCCESS_LOOKBACK = 50;
+
+    /** How many of a sharded job's latest fires are looked through for the latest to have ended. */
+    private static final int SHARDED_FIRES_READ = 5;
 
     @Bean
     @ConditionalOnMissingBean
@@ -100,6 +107,22 @@ public final class DschedMetricsAutoConfiguration {
         return new LimitGauges(
                 limits::limits,
                 () -> handlers.names().stream().filter(handlers::limits).toList(),
+                properties.getMetrics().getRefresh(),
+                Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ShardGauges dschedShardGauges(
+            JobRegistry registry, ExecutionStore store, NodeId nodeId, DschedProperties properties) {
+        return new ShardGauges(
+                () -> registry.all().stream()
+                        .filter((job) -> job.shards() != null)
+                        .collect(Collectors.toMap(
+                                JobDefinition::name, (job) -> job.shards().count())),
+                (job) -> ShardedFire.latest(store, job, SHARDED_FIRES_READ),
+                store.shardedFires()::partial,
+                nodeId.value(),
                 properties.getMetrics().getRefresh(),
                 Clock.systemUTC());
     }

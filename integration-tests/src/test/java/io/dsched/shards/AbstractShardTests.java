@@ -108,6 +108,19 @@ abstract class AbstractShardTests {
         assertThat(spread)
                 .as("fires whose every node ran at least 2 of the 12 shards")
                 .isGreaterThanOrEqualTo(2);
+        // the gauges of the fires as wholes, read from the database: each node tells how many shards
+        // of the latest ended fire it ran, and the three add up to the fire's twelve
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> nodes.stream()
+                                .mapToDouble((node) -> gauge(node, "dsched.shard.fire.shards.on.node", "settle"))
+                                .sum()
+                        == 12);
+        for (ClusterNode node : nodes) {
+            assertThat(gauge(node, "dsched.shards.per.fire", "settle")).isEqualTo(12);
+            // each shard runs 800 ms, all twelve at once on three nodes of ten threads
+            assertThat(gauge(node, "dsched.shard.fire.completion", "settle")).isBetween(0.8, 30.0);
+            assertThat(gauge(node, "dsched.shard.fires.partial", "settle")).isZero();
+        }
         // every fire was split, whichever node took it, and none ran on the outsider or before its time
         assertThat(ShardJobs.runs("settle")).allSatisfy((run) -> {
             assertThat(run.shards()).isEqualTo(12);
@@ -152,6 +165,11 @@ abstract class AbstractShardTests {
                 .extracting(ShardJobs.Run::shard)
                 .containsExactlyInAnyOrder(0, 1, 2, 2, 2, 3, 3, 3);
 
+        // the fire stays partial, as every node's gauges say: one shard dead-lettered in each such fire
+        await().atMost(Duration.ofSeconds(10)).until(() -> gauge(first, "dsched.shard.fires.partial", "flaky") >= 1);
+        assertThat(gauge(first, "dsched.shards.dead.lettered", "flaky"))
+                .isEqualTo(gauge(first, "dsched.shard.fires.partial", "flaky"));
+
         // replayed once its cause is fixed: shard 3 runs again, alone, and the fire is complete
         ShardJobs.failShardThree = false;
         assertThat(deadLetters(first).replay(letter.id(), "operator", "fixed")).isPresent();
@@ -160,6 +178,16 @@ abstract class AbstractShardTests {
         assertThat(ShardJobs.runs("flaky").stream().filter((run) -> run.fire().equals(fire)))
                 .extracting(ShardJobs.Run::shard)
                 .containsExactlyInAnyOrder(0, 1, 2, 2, 2, 3, 3, 3, 3);
+        // with the other fires' letters replayed too (a shard whose last try had begun before the
+        // fix may still be dead-lettered), no fire is partial any more
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            deadLetters(first)
+                    .list(DeadLetterFilter.OPEN.forJob("flaky"), PageRequest.of(0, 50))
+                    .getContent()
+                    .forEach((open) -> deadLetters(first).replay(open.id(), "operator", "fixed"));
+            return gauge(first, "dsched.shard.fires.partial", "flaky") == 0
+                    && gauge(first, "dsched.shards.dead.lettered", "flaky") == 0;
+        });
     }
 
     @Test
@@ -331,6 +359,11 @@ abstract class AbstractShardTests {
                 .stream()
                 .filter((letter) -> letter.scheduledAt().isAfter(after))
                 .min(Comparator.comparing(DeadLetter::scheduledAt));
+    }
+
+    /** A gauge of a node, read anew from the database (the nodes' metrics refresh is 0 s). */
+    private static double gauge(ClusterNode node, String name, String job) {
+        return node.bean(MeterRegistry.class).get(name).tag("job", job).gauge().value();
     }
 
     private static DeadLetters deadLetters(ClusterNode node) {

@@ -33,7 +33,9 @@ final class MaskedViews {
             return flagged(page(page, values), values);
         }
         if (answer instanceof JobDetail detail) {
-            return flagged(new JobDetail(copy(detail.job(), values), page(detail.executions(), values)), values);
+            return flagged(
+                    new JobDetail(copy(detail.job(), values), page(detail.executions(), values), detail.fires()),
+                    values);
         }
         if (answer instanceof ExecutionDetail detail) {
             return flagged(

@@ -2,6 +2,8 @@ package io.dsched.internal.management;
 
 import io.dsched.definition.Schedule;
 import io.dsched.execution.ExecutionStatus;
+import io.dsched.internal.execution.ShardedFire;
+import io.dsched.internal.management.views.Fire;
 import io.dsched.internal.management.views.Job;
 import io.dsched.internal.management.views.JobDetail;
 import io.dsched.internal.management.views.LastRun;
@@ -21,6 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.quartz.SimpleTrigger;
 import org.quartz.Trigger;
 import org.springframework.data.domain.Pageable;
@@ -30,6 +34,9 @@ import org.springframework.scheduling.support.CronExpression;
 public class JobViews {
 
     private static final int PREVIEW_FIRES = 5;
+
+    /** How many of a sharded job's latest fires its page shows as wholes. */
+    private static final int SHARDED_FIRES = 10;
 
     private final ManagedJobs jobs;
 
@@ -41,6 +48,8 @@ public class JobViews {
 
     private final ExecutionViews executionViews;
 
+    private final Function<String, List<ShardedFire>> shardedFires;
+
     private final Clock clock;
 
     /**
@@ -50,6 +59,7 @@ public class JobViews {
      * @param executions the execution history
      * @param statistics the jobs' statistics
      * @param executionViews the attempts, for a job's page of them
+     * @param shardedFires reads a job's latest fires as wholes, at most so many
      * @param clock the clock
      */
     public JobViews(
@@ -58,12 +68,14 @@ public class JobViews {
             ExecutionRepository executions,
             JobStatistics statistics,
             ExecutionViews executionViews,
+            BiFunction<String, Integer, List<ShardedFire>> shardedFires,
             Clock clock) {
         this.jobs = jobs;
         this.scheduler = scheduler;
         this.executions = executions;
         this.statistics = statistics;
         this.executionViews = executionViews;
+        this.shardedFires = (name) -> shardedFires.apply(name, SHARDED_FIRES);
         this.clock = clock;
     }
 
@@ -84,7 +96,7 @@ public class JobViews {
     }
 
     /**
-     * Returns one job with a page of its attempts.
+     * Returns one job with a page of its attempts and, if it is sharded, its latest fires.
      * @param name the job
      * @param window the window its statistics cover
      * @param status only attempts in this state, or {@code null}
@@ -100,7 +112,10 @@ public class JobViews {
                 since,
                 this.statistics.counts(since).getOrDefault(name, Map.of()),
                 this.statistics.openDeadLetters().getOrDefault(name, 0L));
-        return new JobDetail(job, this.executionViews.executions(name, status, page));
+        return new JobDetail(
+                job,
+                this.executionViews.executions(name, status, page),
+                this.shardedFires.apply(name).stream().map(Fire::of).toList());
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.dsched.internal.store;
 
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,44 @@ public final class ShardedFires {
                 Integer.class);
         return (running != null) ? running : 0;
     }
+
+    /**
+     * Returns the scheduled times of a job's latest fires.
+     * @param jobName the job
+     * @param most how many at most
+     * @return their times, the latest first
+     */
+    public List<Instant> latestFires(String jobName, int most) {
+        return this.rows.named.query(
+                "SELECT DISTINCT scheduled_at FROM dsched_execution WHERE job_name = :job"
+                        + " ORDER BY scheduled_at DESC LIMIT :most",
+                new MapSqlParameterSource("job", jobName).addValue("most", most),
+                (rs, row) -> this.rows.dialect.readInstant(rs, "scheduled_at"));
+    }
+
+    /**
+     * Counts, by job, the open dead letters of shards (keys {@code job@millis#index/count}) and the
+     * fires they belong to: the fires left partial until their shards are replayed or discarded.
+     * @return the counts of each job that has any
+     */
+    public Map<String, Partial> partial() {
+        Map<String, Partial> partial = new HashMap<>();
+        this.rows.named.query(
+                "SELECT job_name, COUNT(DISTINCT scheduled_at) AS fires, COUNT(*) AS shards FROM dsched_dead_letter"
+                        + " WHERE status = 'OPEN' AND idempotency_key LIKE '%#%/%' GROUP BY job_name",
+                Map.of(), (rs) -> {
+                    partial.put(rs.getString("job_name"), new Partial(rs.getInt("fires"), rs.getInt("shards")));
+                });
+        return partial;
+    }
+
+    /**
+     * A job's fires left partial by shards dead-lettered.
+     *
+     * @param fires the fires with a shard whose dead letter is open
+     * @param shards the shards whose dead letters are open
+     */
+    public record Partial(int fires, int shards) {}
 
     /**
      * Returns the jobs that have fires held.

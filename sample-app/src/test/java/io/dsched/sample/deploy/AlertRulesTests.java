@@ -64,7 +64,12 @@ class AlertRulesTests {
             "dsched_limit_quota_used",
             "dsched_one_off_pending",
             "dsched_job_last_success_timestamp_seconds",
-            "dsched_job_period_seconds");
+            "dsched_job_period_seconds",
+            "dsched_shards_per_fire",
+            "dsched_shard_fire_completion_seconds",
+            "dsched_shard_fire_shards_on_node",
+            "dsched_shard_fires_partial",
+            "dsched_shards_dead_lettered");
 
     private static final Path RUNBOOK = Path.of("..", "docs", "runbook.md");
 
@@ -137,7 +142,7 @@ class AlertRulesTests {
         Set<String> sections = runbookSections();
         List<Pattern> routes = uiRoutes();
         List<Map<String, Object>> rules = rules();
-        assertThat(rules).hasSize(8);
+        assertThat(rules).hasSize(9);
         for (Map<String, Object> rule : rules) {
             String alert = (String) rule.get("alert");
             @SuppressWarnings("unchecked")

@@ -128,6 +128,20 @@ abstract class AbstractAdminUiTests extends AdminUiSession {
                 (d) -> d.findElements(By.cssSelector("ol.preview li")).size() == 5);
         this.browser.screenshot(prefix() + "job");
 
+        // a sharded job's page lists its fires as wholes: one of them done, its four shards succeeded
+        await().atMost(Duration.ofSeconds(30)).until(() -> this.server
+                .read("/jobs/" + OrderJobs.RECONCILE_ORDERS)
+                .get("fires")
+                .valueStream()
+                .anyMatch((fire) -> fire.get("state").asString().equals("DONE")
+                        && fire.get("succeeded").asInt() == 4));
+        this.browser.page("/jobs/" + OrderJobs.RECONCILE_ORDERS, OrderJobs.RECONCILE_ORDERS);
+        assertThat(this.browser.text("[data-fires]"))
+                .contains("DONE")
+                .contains("4 of 4")
+                .contains("ui-node-1: 4");
+        this.browser.page("/jobs/" + OrderJobs.SETTLE_PENDING_ORDERS, OrderJobs.SETTLE_PENDING_ORDERS);
+
         this.browser.find("main table a[href^='#/executions/']").click();
         this.browser.waitFor(
                 (d) -> d.findElement(By.cssSelector("main h1")).getText().startsWith("Execution #"));

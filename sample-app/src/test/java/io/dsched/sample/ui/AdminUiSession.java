@@ -3,6 +3,7 @@ package io.dsched.sample.ui;
 import io.dsched.sample.SampleServer;
 import io.dsched.test.TestDatabases;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,7 +39,8 @@ abstract class AdminUiSession {
 
     @BeforeAll
     void startServer() {
-        this.server = SampleServer.start(kind());
+        // the sharded job fires every 2 s, so that its page has fires to show
+        this.server = SampleServer.start(kind(), Map.of("sample.reconcile.cron", "*/2 * * * * *"));
     }
 
     @AfterAll
