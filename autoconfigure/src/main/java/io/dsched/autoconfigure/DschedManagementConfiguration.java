@@ -26,6 +26,7 @@ import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.internal.store.ExecutionStore;
 import io.dsched.jobs.JobScheduler;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -112,14 +113,20 @@ final class DschedManagementConfiguration {
             JobScheduler scheduler,
             ExecutionRepository executions,
             ExecutionViews executionViews,
-            ExecutionStore store) {
+            ExecutionStore store,
+            JobRegistry registry) {
         return new JobViews(
                 jobs,
                 scheduler,
                 executions,
                 statistics,
                 executionViews,
-                (job, most) -> ShardedFire.latest(store, job, most),
+                // the jobs this node declares with shards: the others' pages read no fires
+                (job, most) -> registry.definition(job)
+                                .filter((declared) -> declared.shards() != null)
+                                .isPresent()
+                        ? ShardedFire.latest(store, job, most)
+                        : List.of(),
                 Clock.systemUTC());
     }
 

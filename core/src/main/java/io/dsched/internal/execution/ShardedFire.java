@@ -6,6 +6,7 @@ import io.dsched.internal.store.ExecutionStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -24,7 +25,7 @@ import java.util.TreeMap;
  * @param unfinished the shards waiting (held ones among them), running or to be retried
  * @param firstStart when its first shard started, or {@code null} if none has
  * @param lastEnd when a run of its shards last ended, or {@code null} if none has
- * @param shardsByNode the shards whose latest attempt ran (or runs), by its node
+ * @param shardsByNode the shards whose latest attempt ran (or runs), by its node, in the nodes' order
  */
 public record ShardedFire(
         String jobName,
@@ -50,7 +51,7 @@ public record ShardedFire(
     }
 
     public ShardedFire {
-        shardsByNode = Map.copyOf(shardsByNode);
+        shardsByNode = Collections.unmodifiableMap(new TreeMap<>(shardsByNode));
     }
 
     /**
@@ -97,13 +98,7 @@ public record ShardedFire(
         if (fires.isEmpty()) {
             return List.of();
         }
-        return of(
-                jobName,
-                store.repository()
-                        .findByJobNameBetween(
-                                jobName,
-                                fires.get(fires.size() - 1),
-                                fires.get(0).plusMillis(1)));
+        return of(jobName, store.shardedFires().shardAttempts(jobName, fires.get(fires.size() - 1), fires.get(0)));
     }
 
     /**

@@ -162,7 +162,8 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
                 this.ended.put(
                         job,
                         this.latestFires.apply(job).stream()
-                                .filter(ShardedFire::ended)
+                                // a fire cancelled before it ran (a held one) has no completion
+                                .filter((fire) -> fire.ended() && fire.firstStart() != null)
                                 .findFirst());
             }
             this.partialRead = this.partial.get();

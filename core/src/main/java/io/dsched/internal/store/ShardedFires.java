@@ -1,5 +1,8 @@
 package io.dsched.internal.store;
 
+import io.dsched.execution.ExecutionOrigin;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -45,11 +48,51 @@ public final class ShardedFires {
      */
     public List<Instant> latestFires(String jobName, int most) {
         return this.rows.named.query(
-                "SELECT DISTINCT scheduled_at FROM dsched_execution WHERE job_name = :job"
-                        + " ORDER BY scheduled_at DESC LIMIT :most",
+                "SELECT DISTINCT scheduled_at FROM dsched_execution WHERE job_name = :job AND idempotency_key LIKE '"
+                        + SHARD_KEYS + "' ORDER BY scheduled_at DESC LIMIT :most",
                 new MapSqlParameterSource("job", jobName).addValue("most", most),
                 (rs, row) -> this.rows.dialect.readInstant(rs, "scheduled_at"));
     }
+
+    /**
+     * Returns the attempts of a job's shards at fires in a window, with what a fire as a whole is
+     * read from alone: no payload, error or reason.
+     * @param jobName the job
+     * @param from the first fire, inclusive
+     * @param to the last fire, inclusive
+     * @return the attempts, in no order
+     */
+    public List<ExecutionRecord> shardAttempts(String jobName, Instant from, Instant to) {
+        return this.rows.named.query(
+                "SELECT id, scheduled_at, attempt, idempotency_key, status, node_id, started_at, finished_at,"
+                        + " origin, due_at FROM dsched_execution WHERE job_name = :job"
+                        + " AND scheduled_at >= :from AND scheduled_at <= :to AND idempotency_key LIKE '"
+                        + SHARD_KEYS + "'",
+                new MapSqlParameterSource("job", jobName)
+                        .addValue("from", this.rows.dialect.bindable(from))
+                        .addValue("to", this.rows.dialect.bindable(to)),
+                (rs, row) -> new ExecutionRecord(
+                        rs.getLong("id"),
+                        jobName,
+                        this.rows.dialect.readInstant(rs, "scheduled_at"),
+                        rs.getInt("attempt"),
+                        rs.getString("idempotency_key"),
+                        ExecutionStatus.valueOf(rs.getString("status")),
+                        rs.getString("node_id"),
+                        this.rows.dialect.readInstant(rs, "started_at"),
+                        this.rows.dialect.readInstant(rs, "finished_at"),
+                        null,
+                        null,
+                        null,
+                        ExecutionOrigin.valueOf(rs.getString("origin")),
+                        this.rows.dialect.readInstant(rs, "due_at"),
+                        null,
+                        0,
+                        null));
+    }
+
+    /** What the keys of shards look like to {@code LIKE}: {@code job@millis#index/count}. */
+    private static final String SHARD_KEYS = "%#%/%";
 
     /**
      * Counts, by job, the open dead letters of shards (keys {@code job@millis#index/count}) and the
@@ -60,8 +103,9 @@ public final class ShardedFires {
         Map<String, Partial> partial = new HashMap<>();
         this.rows.named.query(
                 "SELECT job_name, COUNT(DISTINCT scheduled_at) AS fires, COUNT(*) AS shards FROM dsched_dead_letter"
-                        + " WHERE status = 'OPEN' AND idempotency_key LIKE '%#%/%' GROUP BY job_name",
-                Map.of(), (rs) -> {
+                        + " WHERE status = 'OPEN' AND idempotency_key LIKE '" + SHARD_KEYS + "' GROUP BY job_name",
+                Map.of(),
+                (rs) -> {
                     partial.put(rs.getString("job_name"), new Partial(rs.getInt("fires"), rs.getInt("shards")));
                 });
         return partial;

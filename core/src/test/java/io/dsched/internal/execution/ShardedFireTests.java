@@ -84,6 +84,37 @@ class ShardedFireTests {
     }
 
     @Test
+    void aShardTakenOverFromADeadNodeCountsOnceOnTheNodeThatRanItLastFromTheFirstStart() {
+        List<ExecutionRecord> attempts = List.of(
+                ran(FIRE, 0, 2, 1, ExecutionStatus.SUCCEEDED, "a", 1, 2),
+                // node b died running shard 1; node a took it over
+                ran(FIRE, 1, 2, 1, ExecutionStatus.FAILED, "b", 1, 30),
+                ran(FIRE, 1, 2, 2, ExecutionStatus.SUCCEEDED, "a", 31, 33));
+
+        ShardedFire fire = ShardedFire.of("settle", attempts).get(0);
+
+        assertThat(fire.state()).isEqualTo(ShardedFire.State.DONE);
+        assertThat(fire.succeeded()).isEqualTo(2);
+        assertThat(fire.shardsByNode()).isEqualTo(Map.of("a", 2));
+        assertThat(fire.completion()).isEqualTo(Duration.ofSeconds(32));
+    }
+
+    @Test
+    void aHeldFireIsRunningWithNoShardStartedAndNoCompletion() {
+        // written held (no due time) while an earlier fire's shards ran
+        List<ExecutionRecord> attempts =
+                List.of(held(waiting(LATER, 0, 2, 1, "a", 0)), held(waiting(LATER, 1, 2, 1, "a", 0)));
+
+        ShardedFire fire = ShardedFire.of("settle", attempts).get(0);
+
+        assertThat(fire.state()).isEqualTo(ShardedFire.State.RUNNING);
+        assertThat(fire.unfinished()).isEqualTo(2);
+        assertThat(fire.firstStart()).isNull();
+        assertThat(fire.completion()).isNull();
+        assertThat(fire.shardsByNode()).isEmpty();
+    }
+
+    @Test
     void aFireWhoseShardsEndedCancelledIsCancelledNotPartial() {
         List<ExecutionRecord> attempts = List.of(
                 ran(FIRE, 0, 2, 1, ExecutionStatus.SUCCEEDED, "a", 1, 2),
@@ -133,6 +164,20 @@ class ShardedFireTests {
                 fire.plusSeconds(queued),
                 null,
                 null);
+    }
+
+    private static ExecutionRecord held(ExecutionRecord attempt) {
+        return ExecutionRecord.waiting(
+                attempt.jobName(),
+                attempt.scheduledAt(),
+                attempt.attempt(),
+                attempt.idempotencyKey(),
+                attempt.origin(),
+                attempt.nodeId(),
+                attempt.startedAt(),
+                null,
+                null,
+                "waiting for every shard of the job's earlier fires to end");
     }
 
     private static ExecutionRecord withStatus(ExecutionRecord attempt, ExecutionStatus status) {
