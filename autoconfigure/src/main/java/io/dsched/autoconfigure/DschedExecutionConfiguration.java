@@ -15,6 +15,7 @@ import io.dsched.internal.execution.StopRequests;
 import io.dsched.internal.execution.WorkerPools;
 import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.jobs.RuntimeJobs;
+import io.dsched.internal.queue.DueNotice;
 import io.dsched.internal.queue.ExecutionQueue;
 import io.dsched.internal.store.ExecutionStore;
 import java.security.SecureRandom;
@@ -81,9 +82,20 @@ final class DschedExecutionConfiguration {
             JobTargets targets,
             WorkerPools pools,
             ExecutionQueue queue,
+            ObjectProvider<DueNotice> notices,
             ObjectProvider<ExecutionListener> listeners,
             DatabaseClock clock) {
-        return new FireExecutor(store, runner, guard, targets, pools, queue::wakeUp, clock, listeners(listeners));
+        return new FireExecutor(
+                store,
+                runner,
+                guard,
+                targets,
+                pools,
+                queue::wakeUp,
+                // the notices of submissions, which wake every node that runs the job where they reach
+                (job) -> notices.getIfAvailable(() -> (jobs) -> queue.wakeUp()).due(List.of(job)),
+                clock,
+                listeners(listeners));
     }
 
     private static ExecutionListener listeners(ObjectProvider<ExecutionListener> listeners) {

@@ -937,7 +937,7 @@ public class DschedProperties {
         private boolean skipLocked = true;
 
         /**
-         * Whether a submission, a replay or a trigger by hand on PostgreSQL sends a NOTIFY once it
+         * Whether a submission, a replay, a trigger by hand or a sharded fire's shards on PostgreSQL sends a NOTIFY once it
          * is committed, which wakes the queue of every node that runs the job at once instead of at
          * its next poll. Each node running jobs keeps one connection of its pool listening. A node
          * whose probes do not come back (behind a pooler in transaction mode) polls alone, by

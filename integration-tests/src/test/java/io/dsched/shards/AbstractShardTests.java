@@ -308,19 +308,29 @@ abstract class AbstractShardTests {
     }
 
     private ClusterNode start(String id, String property, String cron, String groups, String nodeTimeout) {
+        return start(id, property, cron, groups, nodeTimeout, "200ms");
+    }
+
+    /** Starts a node of the job {@code settle}, 12 shards every 2 s, that polls at the interval given. */
+    final ClusterNode startSettling(String id, String pollInterval) {
+        return start(id, "test.settle.cron", "*/2 * * * * *", "default", "30s", pollInterval);
+    }
+
+    private ClusterNode start(
+            String id, String property, String cron, String groups, String nodeTimeout, String pollInterval) {
         Map<String, Object> properties = new HashMap<>();
         properties.put("dsched.node.groups", groups);
         properties.put("dsched.recovery.node-timeout", nodeTimeout);
         properties.put("dsched.shutdown.timeout", "1s");
         properties.put(property, cron);
         properties.put("dsched.threads", "10");
-        properties.put("dsched.queue.poll-interval", "200ms");
+        properties.put("dsched.queue.poll-interval", pollInterval);
         properties.put("dsched.metrics.refresh", "0s");
         return this.cluster.start(id, ShardJobs.class, properties);
     }
 
     /** The fires after a time each of whose shards has run, earliest first. */
-    private static List<Instant> completeFires(String job, Instant after, int shards) {
+    static List<Instant> completeFires(String job, Instant after, int shards) {
         Map<Instant, Set<Integer>> byFire = new HashMap<>();
         for (ShardJobs.Run run : ShardJobs.runs(job)) {
             if (run.fire().isAfter(after)) {
@@ -335,7 +345,7 @@ abstract class AbstractShardTests {
                 .toList();
     }
 
-    private static List<ShardJobs.Run> runsOf(String job, Instant fire) {
+    static List<ShardJobs.Run> runsOf(String job, Instant fire) {
         return ShardJobs.runs(job).stream()
                 .filter((run) -> run.fire().equals(fire))
                 .toList();

@@ -15,6 +15,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +50,8 @@ public final class FireExecutor {
 
     private final Runnable wakeQueue;
 
+    private final Consumer<String> shardsDue;
+
     private final Clock clock;
 
     private final ExecutionListener listener;
@@ -78,6 +81,33 @@ public final class FireExecutor {
             Runnable wakeQueue,
             Clock clock,
             ExecutionListener listener) {
+        this(store, runner, guard, targets, pools, wakeQueue, (job) -> wakeQueue.run(), clock, listener);
+    }
+
+    /**
+     * Creates an executor that announces a sharded fire's shards to the other nodes' queues too.
+     * @param store the execution history
+     * @param runner runs claimed attempts
+     * @param guard the overlap guard, for fires claimed in the transaction that fires them
+     * @param targets the jobs this node declares
+     * @param pools the node groups this node serves, and its worker pools
+     * @param wakeQueue makes this node's queue look for due attempts at once
+     * @param shardsDue announces that a job's shards are written, once they are committed: wakes
+     *     this node's queue and, where notices reach them, every node's that runs the job
+     * @param clock the clock
+     * @param listener hears of fires not run on this node
+     */
+    public FireExecutor(
+            ExecutionStore store,
+            AttemptRunner runner,
+            JobGuard guard,
+            JobTargets targets,
+            WorkerPools pools,
+            Runnable wakeQueue,
+            Consumer<String> shardsDue,
+            Clock clock,
+            ExecutionListener listener) {
+        this.shardsDue = shardsDue;
         this.listener = listener;
         this.store = store;
         this.runner = runner;
@@ -217,8 +247,10 @@ public final class FireExecutor {
             this.listener.skipped(job.name(), ExecutionListener.SkipReason.GUARD_HELD);
             return Outcome.SKIPPED;
         }
-        // queued now, or by the transaction that fired it (PostgreSQL, MariaDB): due at its time
-        this.wakeQueue.run();
+        // queued now, or by the transaction that fired it (PostgreSQL, MariaDB), committed either
+        // way; its worker runs at the fire's time, when the shards fall due (a held fire's do not,
+        // nor, with a jitter, before the offset: the queues find nothing due then, and poll)
+        this.shardsDue.accept(job.name());
         return Outcome.DEFERRED;
     }
 
