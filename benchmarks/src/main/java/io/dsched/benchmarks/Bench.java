@@ -16,15 +16,16 @@ import java.util.stream.Collectors;
  * The coordinator: runs each workload for each contestant, several times, with every node in a
  * worker JVM of its own, and prints the tables. Each workload is a class of its own ({@link
  * OneOffThroughput} for W1 and the scale runs, {@link RecurringAccuracy}, {@link Failover}, {@link
- * GuardOverhead}, {@link SubmitLatency}, {@link LimitOvershoot}, {@link HistoryAtScale}, {@link PgbenchCeiling}); what they share is the {@link Harness}.
+ * GuardOverhead}, {@link SubmitLatency}, {@link LimitOvershoot}, {@link ShardScaling}, {@link HistoryAtScale}, {@link PgbenchCeiling}); what they share is the {@link Harness}.
  * Options (all optional):
  *
  * <pre>
  * --db postgresql|mariadb   --url jdbc:... --user u --password p
- * --workloads W1,W2,W3,W4,W5,SCALE,W6,W8   --contestants name,name|all   --reps 5   --threads 10
+ * --workloads W1,W2,W3,W4,W5,SCALE,W6,W7,W8   --contestants name,name|all   --reps 5   --threads 10
  * --w1-jobs 20000   --w2-jobs 500   --w2-seconds 60   --w2-warmup-seconds 20   --w3-fires 100   --w4-jobs 1000
  * --w4-seconds 30   --w4-warmup-seconds 40   --w5-rate 50   --w5-seconds 30   --w5-warmup-seconds 5
- * --w6-jobs 1000   --w6-call-ms 50   --w6-max-seconds 120
+ * --w6-jobs 1000   --w6-call-ms 50   --w6-max-seconds 120   --w7-shards 100   --w7-shard-ms 50   --w7-fires 10
+ * --w7-nodes 1,2,3
  * --w8-rows 10000000   --w8-claims 300   --w8-reads 20   --scale-nodes 1,2,4   --out FILE
  * </pre>
  */
@@ -130,6 +131,7 @@ public final class Bench {
                 case "W4" -> new GuardOverhead(this.harness).run();
                 case "W5" -> new SubmitLatency(this.harness).run();
                 case "W6" -> new LimitOvershoot(this.harness).run();
+                case "W7" -> new ShardScaling(this.harness).run();
                 case "W8" -> new HistoryAtScale(this.harness).run();
                 case "SCALE" -> new OneOffThroughput(this.harness).scale();
                 default -> throw new IllegalArgumentException("Unknown workload " + workload);

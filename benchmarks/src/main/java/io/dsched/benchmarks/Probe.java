@@ -15,7 +15,8 @@ import java.time.Instant;
  * Workload#W3_FAILOVER} the body then holds for a while and inserts a second row, kind {@code D},
  * when it is done. For {@link Workload#W6_LIMITS} a one-off body stands for a call to a limited
  * partner: it reads the clock, holds for the call, reads the clock again and inserts one row with
- * both, the start in {@code started_us} and the end in {@code ended_us}.
+ * both, the start in {@code started_us} and the end in {@code ended_us}; a shard of {@link
+ * Workload#W7_SHARDS} does the same.
  */
 public final class Probe {
 
@@ -97,6 +98,23 @@ public final class Probe {
     public static void recurring(int job, long scheduledAtMillis) {
         insert(job + "@" + scheduledAtMillis, scheduledAtMillis, 'S');
     }
+
+    /**
+     * The body of a shard of W7's sharded job: it holds for the hold, then records its start and end
+     * under the key {@code w7-<fire>#<index>}.
+     * @param index the shard's index
+     * @param scheduledAtMillis the fire's scheduled time, in epoch milliseconds
+     */
+    public static void shard(int index, long scheduledAtMillis) {
+        long startedMicros = epochMicros();
+        if (!holdOn()) {
+            return;
+        }
+        insert(SHARD_KEY + scheduledAtMillis + "#" + index, scheduledAtMillis, 'S', startedMicros, epochMicros());
+    }
+
+    /** How the keys of W7's shards start. */
+    static final String SHARD_KEY = "w7-";
 
     /**
      * Returns the wall clock in microseconds since the epoch: every process of a run is on one

@@ -13,5 +13,7 @@ public enum Workload {
     /** One-off jobs submitted at a fixed rate while the nodes run: how soon after its submission each starts. */
     W5_SUBMIT_LATENCY,
     /** One-off jobs due at once under a cluster-wide concurrency or rate limit: how far over it each contestant goes. */
-    W6_LIMITS
+    W6_LIMITS,
+    /** One recurring job whose every fire is split into many short shards, on 1, 2 and 3 nodes: how soon a fire completes. */
+    W7_SHARDS
 }

@@ -27,7 +27,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * W2 runs for dsched, ShedLock and Quartz on dsched's store, W3 and W4 for dsched and that Quartz,
  * the scale-out (on 1 and 2 nodes) for dsched; W5 and W6 for dsched and each peer. On MariaDB, W1
  * runs for one contestant of each library, the two db-scheduler variants that MariaDB refuses show
- * as refused, and W5 runs for dsched with its notices through Redis. The numbers of so short a run
+ * as refused, and W5 runs for dsched with its notices through Redis. W7 runs a small sharded job on
+ * one and two nodes. The numbers of so short a run
  * mean nothing; what they must show is that every job ran, and that dsched ran each exactly once.
  *
  * <p>Every other pairing of a contestant, a workload it takes part in and a database is left to
@@ -208,6 +209,42 @@ class BenchmarkSmokeTests {
             // least, where 12 threads without the limit take under 2 s
             String rate = row(rows(report, "## W6, rate"), "dsched");
             assertThat(number(cell(rate, 6))).as("first to last start s").isGreaterThan(2.5);
+            assertThat(report).doesNotContain("could not run");
+        }
+    }
+
+    @Test
+    void w7SplitsEachFireOverTheNodesAndRunsEveryShardOnce() throws Exception {
+        try (TestDatabase server = TestDatabases.create(TestDatabases.Kind.POSTGRESQL);
+                OwnDatabase database = new OwnDatabase(server)) {
+            assertThat(Contestants.names().stream()
+                            .filter((name) -> Contestants.byName(name).supports(Workload.W7_SHARDS)))
+                    .containsExactly("dsched");
+            // 40 shards of 50 ms on 1 and 2 nodes of 4 threads, one fire measured after the first
+            String report = Bench.report(
+                    database.db(),
+                    options(Map.of(
+                            "workloads", "W7",
+                            "w7-shards", "40",
+                            "w7-shard-ms", "50",
+                            "w7-fires", "1",
+                            "w7-nodes", "1,2")));
+            List<String> w7 = rows(report, "## W7");
+            assertThat(w7).extracting((row) -> cell(row, 0)).containsExactly("1", "2");
+            assertThat(w7).allSatisfy((row) -> {
+                // the fire ended, every shard once
+                assertThat(cell(row, 5)).as("fires not ended: " + row).isEqualTo("0");
+                assertThat(cell(row, 6)).as("shards run twice: " + row).isEqualTo("0");
+                // 40 shards of 50 ms on 4 threads a node take 500 ms on one node at least
+                assertThat(number(cell(row, 1))).as("fire to last end: " + row).isGreaterThanOrEqualTo(250.0);
+            });
+            // one node runs every shard; two share them
+            assertThat(number(cell(row(w7, "1"), 4)))
+                    .as("most on a node, 1 node")
+                    .isEqualTo(40.0);
+            assertThat(number(cell(row(w7, "2"), 4)))
+                    .as("most on a node, 2 nodes")
+                    .isLessThan(40.0);
             assertThat(report).doesNotContain("could not run");
         }
     }

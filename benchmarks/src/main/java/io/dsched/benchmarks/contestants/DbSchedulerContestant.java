@@ -210,7 +210,8 @@ public class DbSchedulerContestant implements Contestant {
             default ->
                 workload != Workload.W4_GUARD_OVERHEAD
                         && workload != Workload.W5_SUBMIT_LATENCY
-                        && workload != Workload.W6_LIMITS;
+                        && workload != Workload.W6_LIMITS
+                        && workload != Workload.W7_SHARDS;
         };
     }
 

@@ -1,5 +1,6 @@
 package io.dsched.benchmarks.contestants;
 
+import io.dsched.annotation.DistributedScheduled;
 import io.dsched.annotation.JobHandler;
 import io.dsched.benchmarks.BenchDatabase;
 import io.dsched.benchmarks.Contestant;
@@ -118,6 +119,9 @@ public final class DschedContestant implements Contestant {
     static final String REDIS = "bench.redis";
 
     static final String RECURRING = "bench.recurring";
+
+    /** The name of W7's sharded job. */
+    public static final String SHARDED = "bench.sharded";
 
     private static final int SUBMIT_BATCH = 1000;
 
@@ -293,6 +297,18 @@ public final class DschedContestant implements Contestant {
 
     @Override
     public AutoCloseable start(BenchDatabase db, NodeSpec spec) {
+        if (spec.workload() == Workload.W7_SHARDS) {
+            // the sharded job's schedule and shards, from the run's plan
+            return context(
+                    ShardedNode.class,
+                    db,
+                    spec.name(),
+                    spec.threads(),
+                    this.variant,
+                    Map.of(
+                            "bench.w7.cron", spec.recurring().cron(),
+                            "bench.w7.shards", String.valueOf(spec.recurring().jobs())));
+        }
         Class<?> source = (spec.workload() == Workload.W6_LIMITS) ? LimitedNode.class : Node.class;
         return context(source, db, spec.name(), spec.threads(), true, this.variant);
     }
@@ -317,9 +333,30 @@ public final class DschedContestant implements Contestant {
         return context(Node.class, db, node, threads, runJobs, variant);
     }
 
+    /** Starts a node of the given configuration with properties of its workload's own. */
+    private static ConfigurableApplicationContext context(
+            Class<?> source, BenchDatabase db, String node, int threads, Variant variant, Map<String, String> extra) {
+        Map<String, Object> properties = properties(db, node, threads, true, variant);
+        properties.putAll(extra);
+        return run(source, properties);
+    }
+
     /** Starts a dsched application of the given configuration. */
     static ConfigurableApplicationContext context(
             Class<?> source, BenchDatabase db, String node, int threads, boolean runJobs, Variant variant) {
+        return run(source, properties(db, node, threads, runJobs, variant));
+    }
+
+    private static ConfigurableApplicationContext run(Class<?> source, Map<String, Object> properties) {
+        return new SpringApplicationBuilder(source)
+                .web(WebApplicationType.NONE)
+                .properties(properties)
+                .registerShutdownHook(false)
+                .run();
+    }
+
+    private static Map<String, Object> properties(
+            BenchDatabase db, String node, int threads, boolean runJobs, Variant variant) {
         Map<String, Object> properties = new HashMap<>();
         properties.put("bench.db.url", db.url());
         properties.put("bench.db.user", db.user());
@@ -343,11 +380,7 @@ public final class DschedContestant implements Contestant {
             properties.put(REDIS, System.getProperty(REDIS));
         }
         properties.put("spring.main.banner-mode", "off");
-        return new SpringApplicationBuilder(source)
-                .web(WebApplicationType.NONE)
-                .properties(properties)
-                .registerShutdownHook(false)
-                .run();
+        return properties;
     }
 
     /** A node: dsched's auto-configuration, a DataSource and the two handlers. */
@@ -400,6 +433,26 @@ public final class DschedContestant implements Contestant {
         @Bean
         LimitedHandlers limitedHandlers() {
             return new LimitedHandlers();
+        }
+    }
+
+    /** A node of W7: a node with the sharded job besides its handlers. */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    public static class ShardedNode extends Node {
+
+        @Bean
+        ShardedJob shardedJob() {
+            return new ShardedJob();
+        }
+    }
+
+    /** W7's job: each fire split into {@code bench.w7.shards} shards, each a timed hold. */
+    public static class ShardedJob {
+
+        @DistributedScheduled(name = SHARDED, cron = "${bench.w7.cron}", shards = "${bench.w7.shards}")
+        public void shard(JobContext context) {
+            Probe.shard(context.shardIndex(), context.scheduledAt().toEpochMilli());
         }
     }
 

@@ -194,7 +194,9 @@ public class QuartzContestant implements Contestant {
 
     @Override
     public boolean supports(Workload workload) {
-        return workload != Workload.W5_SUBMIT_LATENCY && workload != Workload.W6_LIMITS;
+        return workload != Workload.W5_SUBMIT_LATENCY
+                && workload != Workload.W6_LIMITS
+                && workload != Workload.W7_SHARDS;
     }
 
     @Override
