@@ -82,7 +82,7 @@ final class DschedExecutionConfiguration {
             JobTargets targets,
             WorkerPools pools,
             ExecutionQueue queue,
-            ObjectProvider<DueNotice> notices,
+            DueNotice notices,
             ObjectProvider<ExecutionListener> listeners,
             DatabaseClock clock) {
         return new FireExecutor(
@@ -93,7 +93,7 @@ final class DschedExecutionConfiguration {
                 pools,
                 queue::wakeUp,
                 // the notices of submissions, which wake every node that runs the job where they reach
-                (job) -> notices.getIfAvailable(() -> (jobs) -> queue.wakeUp()).due(List.of(job)),
+                (job) -> notices.due(List.of(job)),
                 clock,
                 listeners(listeners));
     }

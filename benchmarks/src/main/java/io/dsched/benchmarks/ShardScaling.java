@@ -4,7 +4,6 @@ import static io.dsched.benchmarks.Harness.progress;
 import static io.dsched.benchmarks.Harness.rotated;
 import static io.dsched.benchmarks.Harness.stopAll;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,9 +68,9 @@ final class ShardScaling extends WorkloadRunner {
         line("Each run's value is the median of its measured fires (the first fire after the nodes started"
                 + " is not measured: it warms them up); the cells give the median of the runs and their range."
                 + " A fire's time counts from its scheduled time, so it includes the fan-out into shards and the"
-                + " wait for the queues' claims; " + shards + " × " + shardMillis + " ms on one node of "
-                + this.threads + " threads cannot end before "
-                + Stats.millis((double) shards * shardMillis / this.threads) + " ms. No peer of the benchmark"
+                + " wait for the queues' claims; " + shards + " × " + shardMillis + " ms on nodes of "
+                + this.threads + " threads cannot end before " + bounds(nodeCounts, shards, shardMillis)
+                + ". No peer of the benchmark"
                 + " splits a fire: db-scheduler, JobRunr, Quartz and ShedLock run each fire on one node.");
         line("");
         Map<String, List<W7Result>> byCase = new LinkedHashMap<>();
@@ -90,21 +89,35 @@ final class ShardScaling extends WorkloadRunner {
                 new RecurringPlan(shards, CRON, PERIOD_SECONDS),
                 shardMillis);
         List<FireResult> measured;
+        long missing;
         try {
-            long after = System.currentTimeMillis();
-            // the first fire after the start warms the nodes up; the next ones are measured
-            Duration atMost = Duration.ofSeconds((long) (fires + 3) * PERIOD_SECONDS + 60);
-            long deadline = System.nanoTime() + atMost.toNanos();
-            List<FireResult> ended = ended(after, shards);
-            while (ended.size() < fires + 1 && System.nanoTime() < deadline) {
-                Harness.pause(500);
-                ended = ended(after, shards);
+            // the fire slots after the nodes are up, by the cron: the first warms them up, the next
+            // ones are measured; a slot whose shards did not all run in time counts as not ended
+            long periodMillis = PERIOD_SECONDS * 1000L;
+            long warmUp = (System.currentTimeMillis() / periodMillis + 1) * periodMillis;
+            List<Long> slots = new ArrayList<>();
+            for (int i = 1; i <= fires; i++) {
+                slots.add(warmUp + i * periodMillis);
             }
-            measured = ended.subList(Math.min(1, ended.size()), Math.min(fires + 1, ended.size()));
+            long deadline = slots.get(slots.size() - 1) + 60_000;
+            Map<Long, FireResult> byFire = fires(warmUp);
+            while (System.currentTimeMillis() < deadline
+                    && !slots.stream().allMatch((slot) -> ended(byFire.get(slot), shards))) {
+                Harness.pause(500);
+                byFire.clear();
+                byFire.putAll(fires(warmUp));
+            }
+            measured = slots.stream()
+                    .map(byFire::get)
+                    .filter((fire) -> ended(fire, shards))
+                    .toList();
+            missing = fires - measured.size();
         } finally {
             stopAll(workers);
         }
-        long missing = fires - measured.size();
+        if (measured.isEmpty()) {
+            return new W7Result(Double.NaN, Double.NaN, Double.NaN, missing, 0);
+        }
         return new W7Result(
                 Stats.median(measured.stream().map(FireResult::fireToEnd).toList()),
                 Stats.median(measured.stream().map(FireResult::firstToLast).toList()),
@@ -113,11 +126,12 @@ final class ShardScaling extends WorkloadRunner {
                 measured.stream().mapToLong(FireResult::duplicates).sum());
     }
 
-    /**
-     * The fires after a time whose every shard has run, earliest first; a fire counts as ended
-     * once each of its shards recorded its end.
-     */
-    private List<FireResult> ended(long after, int shards) {
+    private static boolean ended(FireResult fire, int shards) {
+        return fire != null && fire.shards() == shards;
+    }
+
+    /** The fires after a time by their scheduled time, each with the shards that ran of it. */
+    private Map<Long, FireResult> fires(long after) {
         Map<Long, Long> mostOnANode = new LinkedHashMap<>();
         jdbc().query(
                         "SELECT scheduled_ms, node, COUNT(*) AS shards FROM bench_run"
@@ -126,12 +140,11 @@ final class ShardScaling extends WorkloadRunner {
                         Probe.SHARD_KEY + "%",
                         after)
                 .forEach((entry) -> mostOnANode.merge(entry.getKey(), entry.getValue(), Math::max));
-        return jdbc()
-                .query(
+        Map<Long, FireResult> fires = new LinkedHashMap<>();
+        jdbc().query(
                         "SELECT scheduled_ms, COUNT(*) AS runs, COUNT(DISTINCT run_key) AS shards,"
                                 + " MIN(started_us) AS first_start, MAX(ended_us) AS last_end FROM bench_run"
-                                + " WHERE kind = 'S' AND run_key LIKE ? AND scheduled_ms > ?"
-                                + " GROUP BY scheduled_ms ORDER BY scheduled_ms",
+                                + " WHERE kind = 'S' AND run_key LIKE ? AND scheduled_ms > ? GROUP BY scheduled_ms",
                         (rs, row) -> new FireResult(
                                 rs.getLong("scheduled_ms"),
                                 rs.getLong("shards"),
@@ -141,9 +154,8 @@ final class ShardScaling extends WorkloadRunner {
                                 rs.getLong("runs") - rs.getLong("shards")),
                         Probe.SHARD_KEY + "%",
                         after)
-                .stream()
-                .filter((fire) -> fire.shards() == shards)
-                .toList();
+                .forEach((fire) -> fires.put(fire.scheduledMillis(), fire));
+        return fires;
     }
 
     /** A fire measured: its shards, in milliseconds its end after its time and its spread. */
@@ -169,6 +181,14 @@ final class ShardScaling extends WorkloadRunner {
                     this.missing,
                     this.duplicates);
         }
+    }
+
+    /** The least time a fire's shards take on each node count, in waves of a node's threads. */
+    private String bounds(List<Integer> nodeCounts, int shards, int shardMillis) {
+        return nodeCounts.stream()
+                .map((nodes) -> Stats.millis(Math.ceil((double) shards / (nodes * this.threads)) * shardMillis)
+                        + " ms on " + nodes)
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     private static List<Double> medians(List<W7Result> runs, java.util.function.ToDoubleFunction<W7Result> value) {

@@ -248,11 +248,30 @@ public final class FireExecutor {
             return Outcome.SKIPPED;
         }
         // queued now, or by the transaction that fired it (PostgreSQL, MariaDB), committed either
-        // way; its worker runs at the fire's time, when the shards fall due (a held fire's do not,
-        // nor, with a jitter, before the offset: the queues find nothing due then, and poll)
+        // way; its worker runs at the fire's time by this JVM's clock, which may run a little ahead
+        // of the database's, by which the shards fall due: announced once they are due, for the
+        // queues look at the notice's time (a held fire's, or a jitter's beyond the wait, they find
+        // at their next poll)
+        awaitDue(due);
         this.shardsDue.accept(job.name());
         return Outcome.DEFERRED;
     }
+
+    /** Waits, up to {@link #DUE_WAIT}, for a time by the database's clock. */
+    private void awaitDue(Instant due) {
+        Duration ahead = Duration.between(this.clock.instant(), due);
+        if (ahead.isNegative() || ahead.isZero() || ahead.compareTo(DUE_WAIT) > 0) {
+            return;
+        }
+        try {
+            Thread.sleep(ahead.toMillis() + 1);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The longest a fire's worker waits for its shards to fall due before it announces them. */
+    private static final Duration DUE_WAIT = Duration.ofSeconds(1);
 
     /**
      * Queues a fire of a job with a jitter window, due at its offset time, for the queue of any node

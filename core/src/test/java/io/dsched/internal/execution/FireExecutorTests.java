@@ -2,6 +2,7 @@ package io.dsched.internal.execution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dsched.execution.ExecutionListener;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.execution.Outcome;
@@ -209,6 +210,43 @@ class FireExecutorTests {
             assertThat(this.runs).hasValue(0);
             assertThat(this.wakeUps).hasValue(1);
         }
+    }
+
+    @Test
+    void aShardedFiresShardsAreAnnouncedOnceDueAndAFireSkippedBehindAHeldOneIsNot() {
+        JobTarget sharded = new JobTarget(
+                "reconcile",
+                NodeGroups.DEFAULT,
+                Fixtures.retries(1),
+                null,
+                true,
+                null,
+                null,
+                null,
+                new Sharding(3, Map.of()),
+                (context, payload) -> {});
+        List<Instant> announced = new java.util.concurrent.CopyOnWriteArrayList<>();
+        FireExecutor fires = new FireExecutor(
+                this.database.store(),
+                this.runner,
+                this.guard,
+                Fixtures.targets(sharded),
+                WorkerPools.shared(NodeGroups.defaultOnly(), 1),
+                this.wakeUps::incrementAndGet,
+                (job) -> announced.add(this.clock.instant()),
+                this.clock,
+                new ExecutionListener() {});
+        // a fire whose worker runs a little before its shards fall due by the database's clock
+        Instant first = this.clock.instant().plusMillis(300);
+
+        assertThat(fires.fire("reconcile", first)).isEqualTo(Outcome.DEFERRED);
+        // the next fire's shards are written held behind the first's; the one after that is skipped
+        assertThat(fires.fire("reconcile", first.plusSeconds(1))).isEqualTo(Outcome.DEFERRED);
+        assertThat(fires.fire("reconcile", first.plusSeconds(2))).isEqualTo(Outcome.SKIPPED);
+
+        assertThat(this.database.executions().findByJobName("reconcile")).hasSize(6);
+        assertThat(announced).as("announced once written, the skipped fire not").hasSize(2);
+        assertThat(announced.get(0)).as("once its shards were due").isAfterOrEqualTo(first);
     }
 
     private FireExecutor executorOver(ExecutionStore store) {
