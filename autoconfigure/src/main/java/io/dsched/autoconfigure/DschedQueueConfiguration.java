@@ -23,6 +23,7 @@ import io.dsched.internal.store.ExecutionStore;
 import io.dsched.internal.store.LimitOutcomes;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -75,7 +76,8 @@ final class DschedQueueConfiguration {
             GracefulShutdown shutdown,
             DatabaseClock clock,
             WorkerThreads workerThreads,
-            GroupLiveness liveness) {
+            GroupLiveness liveness,
+            ObjectProvider<DueNotice> notices) {
         // the queue claims the attempts of the jobs and handlers of the groups this node serves alone,
         // each worker pool those of its own groups
         return new ExecutionQueue(
@@ -87,6 +89,9 @@ final class DschedQueueConfiguration {
                 outcomes,
                 // a sharded fire's shards are shared by the live nodes of its group, counted anew each second
                 new LiveNodeCounts(liveness, Duration.ofSeconds(1), System::nanoTime),
+                // a held fire let go is announced as a submission is (the notices, made over this
+                // queue, are looked up when first used)
+                (job) -> notices.ifAvailable((notice) -> notice.due(List.of(job))),
                 clock,
                 properties.getQueue().getPollInterval(),
                 workerThreads,

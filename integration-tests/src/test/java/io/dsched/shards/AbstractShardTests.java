@@ -311,9 +311,9 @@ abstract class AbstractShardTests {
         return start(id, property, cron, groups, nodeTimeout, "200ms");
     }
 
-    /** Starts a node of the job {@code settle}, 12 shards every 2 s, that polls at the interval given. */
-    final ClusterNode startSettling(String id, String pollInterval) {
-        return start(id, "test.settle.cron", "*/2 * * * * *", "default", "30s", pollInterval);
+    /** Starts a node of a job, on the cron given by the job's property, that polls at the interval given. */
+    final ClusterNode startPolling(String id, String property, String cron, String pollInterval) {
+        return start(id, property, cron, "default", "30s", pollInterval);
     }
 
     private ClusterNode start(

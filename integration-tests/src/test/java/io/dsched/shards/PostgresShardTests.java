@@ -23,8 +23,8 @@ class PostgresShardTests extends AbstractShardTests {
      */
     @Test
     void theShardsOfAFireAreAnnouncedSoThatANodeThatPollsRarelyTakesItsShare() {
-        startSettling("notified-1", "60s");
-        startSettling("notified-2", "60s");
+        startPolling("notified-1", "test.settle.cron", "*/2 * * * * *", "60s");
+        startPolling("notified-2", "test.settle.cron", "*/2 * * * * *", "60s");
         Instant started = Instant.now();
 
         await().atMost(Duration.ofSeconds(40))
@@ -37,6 +37,31 @@ class PostgresShardTests extends AbstractShardTests {
                     .extracting(ShardJobs.Run::node)
                     .containsOnly("notified-1", "notified-2")
                     .contains("notified-1", "notified-2");
+        }
+    }
+
+    /**
+     * A held fire let go as the fire before it ends is announced too: the node that lets it go
+     * claims its share (two of the three shards), the other node, which polls once a minute, the
+     * third at once. Without the notice the first node would run all three, the third once one of
+     * its own two had ended.
+     */
+    @Test
+    void aHeldFireLetGoIsAnnouncedSoThatANodeThatPollsRarelyTakesItsShare() {
+        startPolling("letgo-1", "test.slow.cron", "* * * * * *", "60s");
+        startPolling("letgo-2", "test.slow.cron", "* * * * * *", "60s");
+        Instant started = Instant.now();
+
+        // fires every second, each of three shards of 1.5 s: each fire after the first is held
+        // behind the one before, and let go as its last shard ends
+        await().atMost(Duration.ofSeconds(40))
+                .until(() -> completeFires("slow", started, 3).size() >= 4);
+        for (Instant fire : completeFires("slow", started, 3).subList(1, 4)) {
+            assertThat(runsOf("slow", fire))
+                    .as("nodes that ran the shards of the fire at %s", fire)
+                    .extracting(ShardJobs.Run::node)
+                    .containsOnly("letgo-1", "letgo-2")
+                    .contains("letgo-1", "letgo-2");
         }
     }
 }

@@ -2,6 +2,7 @@ package io.dsched.internal.execution;
 
 import io.dsched.execution.ExecutionListener;
 import io.dsched.execution.ExecutionRecord;
+import io.dsched.execution.ExecutionStatus;
 import io.dsched.execution.Outcome;
 import io.dsched.internal.store.ExecutionInserts;
 import io.dsched.internal.store.ExecutionStore;
@@ -250,11 +251,24 @@ public final class FireExecutor {
         // queued now, or by the transaction that fired it (PostgreSQL, MariaDB), committed either
         // way; its worker runs at the fire's time by this JVM's clock, which may run a little ahead
         // of the database's, by which the shards fall due: announced once they are due, for the
-        // queues look at the notice's time (a held fire's, or a jitter's beyond the wait, they find
-        // at their next poll)
-        awaitDue(due);
-        this.shardsDue.accept(job.name());
+        // queues look at the notice's time (a jitter's beyond the wait they find at their next poll;
+        // a held fire's are announced as they are let go)
+        if (!heldBehindAnother(job, scheduledAt)) {
+            awaitDue(due);
+            this.shardsDue.accept(job.name());
+        }
         return Outcome.DEFERRED;
+    }
+
+    /**
+     * Tells whether a fire's shards were written held behind an earlier fire of the job: they are
+     * announced when the queue lets them go.
+     */
+    private boolean heldBehindAnother(JobTarget job, Instant scheduledAt) {
+        String first = ExecutionRecord.idempotencyKey(
+                job.name(), scheduledAt, 0, job.shards().count());
+        return this.store.repository().findByIdempotencyKey(first).stream()
+                .anyMatch((shard) -> shard.status() == ExecutionStatus.SCHEDULED && shard.dueAt() == null);
     }
 
     /** Waits, up to {@link #DUE_WAIT}, for a time by the database's clock. */

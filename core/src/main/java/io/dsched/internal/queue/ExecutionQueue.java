@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +56,8 @@ public final class ExecutionQueue implements SmartLifecycle {
      * @param limits the targets whose attempts are limited cluster-wide, and how
      * @param outcomes counts the outcomes of the attempts of targets whose limits adapt
      * @param liveNodes how many live nodes serve a group, which share the shards of its jobs' fires
+     * @param shardsLetGo announces that a held fire of a job was let go, its shards due: wakes the
+     *     queue of every node that runs the job, where notices reach them
      * @param clock the clock
      * @param pollInterval how often to look for due attempts
      * @param workerThreads the kind of thread they run on
@@ -68,6 +71,7 @@ public final class ExecutionQueue implements SmartLifecycle {
             ConcurrencyLimits limits,
             LimitOutcomes outcomes,
             ToIntFunction<String> liveNodes,
+            Consumer<String> shardsLetGo,
             Clock clock,
             Duration pollInterval,
             WorkerThreads workerThreads,
@@ -81,6 +85,7 @@ public final class ExecutionQueue implements SmartLifecycle {
                         limits,
                         outcomes,
                         liveNodes,
+                        shardsLetGo,
                         clock,
                         pollInterval,
                         pool.threads(),

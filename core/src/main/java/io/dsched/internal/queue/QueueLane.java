@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,6 +78,7 @@ final class QueueLane {
      * @param limits the targets whose attempts are limited cluster-wide, and how
      * @param outcomes counts the outcomes of the attempts of targets whose limits adapt
      * @param liveNodes how many live nodes serve a group, which share the shards of its jobs' fires
+     * @param shardsLetGo announces that a held fire of a job was let go
      * @param clock the clock
      * @param pollInterval how often to look for due attempts
      * @param threads how many attempts to run at once
@@ -91,6 +93,7 @@ final class QueueLane {
             ConcurrencyLimits limits,
             LimitOutcomes outcomes,
             ToIntFunction<String> liveNodes,
+            Consumer<String> shardsLetGo,
             Clock clock,
             Duration pollInterval,
             int threads,
@@ -106,7 +109,7 @@ final class QueueLane {
                 runner.nodeId(),
                 limits,
                 outcomes,
-                new ShardClaims(store, targets, runner.nodeId(), liveNodes),
+                new ShardClaims(store, targets, runner.nodeId(), liveNodes, shardsLetGo),
                 clock);
         this.clock = clock;
         this.pollInterval = pollInterval;

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 
 /**
@@ -31,6 +32,8 @@ final class ShardClaims {
 
     private final ToIntFunction<String> liveNodes;
 
+    private final Consumer<String> shardsLetGo;
+
     /** Why the held fires of a job that no longer declares shards are cancelled. */
     static final String NO_LONGER_SHARDED =
             "cancelled: the job no longer declares shards, and its fires are guarded by its lock";
@@ -47,12 +50,19 @@ final class ShardClaims {
      * @param targets the jobs and handlers the lane runs
      * @param nodeId this node
      * @param liveNodes how many live nodes serve a group
+     * @param shardsLetGo announces that a held fire of a job was let go, for the other nodes' queues
      */
-    ShardClaims(ExecutionStore store, JobTargets targets, String nodeId, ToIntFunction<String> liveNodes) {
+    ShardClaims(
+            ExecutionStore store,
+            JobTargets targets,
+            String nodeId,
+            ToIntFunction<String> liveNodes,
+            Consumer<String> shardsLetGo) {
         this.store = store;
         this.targets = targets;
         this.nodeId = nodeId;
         this.liveNodes = liveNodes;
+        this.shardsLetGo = shardsLetGo;
     }
 
     /**
@@ -91,8 +101,13 @@ final class ShardClaims {
                     this.store.shardedFires().cancelHeld(name, now, NO_LONGER_SHARDED);
                     continue;
                 }
-                this.store.shardedFires().letGo(name, (fire) -> job.map((target) -> ShardFanOut.due(target, fire, now))
+                int letGo = this.store.shardedFires().letGo(name, (fire) -> job.map(
+                                (target) -> ShardFanOut.due(target, fire, now))
                         .orElse(fire.isAfter(now) ? fire : now));
+                if (letGo > 0) {
+                    // committed: the other nodes of the group claim their share now, not at their poll
+                    this.shardsLetGo.accept(name);
+                }
             }
         }
     }

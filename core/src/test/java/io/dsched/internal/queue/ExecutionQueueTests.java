@@ -213,6 +213,7 @@ class ExecutionQueueTests {
                 ConcurrencyLimits.NONE,
                 new LimitOutcomes((name) -> false, List.of()),
                 (group) -> 1,
+                (job) -> {},
                 nodeClock,
                 poll,
                 WorkerThreads.PLATFORM,
