@@ -44,7 +44,8 @@ class PostgresShardTests extends AbstractShardTests {
      * A held fire let go as the fire before it ends is announced too: the node that lets it go
      * claims its share (two of the three shards), the other node, which polls once a minute, the
      * third at once. Without the notice the first node would run all three, the third once one of
-     * its own two had ended.
+     * its own two had ended: a fire written held is not announced as it is written (before it was,
+     * which woke the other node by chance, half a second later).
      */
     @Test
     void aHeldFireLetGoIsAnnouncedSoThatANodeThatPollsRarelyTakesItsShare() {

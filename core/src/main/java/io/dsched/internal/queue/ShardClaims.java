@@ -14,6 +14,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A node's claims of a sharded job's attempts. Held fires are let go, the earliest of a job once no
@@ -23,6 +25,8 @@ import java.util.function.ToIntFunction;
  * that joins mid-fire takes shards still waiting. Used by a lane's poller alone.
  */
 final class ShardClaims {
+
+    private static final Logger logger = LoggerFactory.getLogger(ShardClaims.class);
 
     private final ExecutionStore store;
 
@@ -105,10 +109,21 @@ final class ShardClaims {
                                 (target) -> ShardFanOut.due(target, fire, now))
                         .orElse(fire.isAfter(now) ? fire : now));
                 if (letGo > 0) {
-                    // committed: the other nodes of the group claim their share now, not at their poll
-                    this.shardsLetGo.accept(name);
+                    announceLetGo(name);
                 }
             }
+        }
+    }
+
+    /**
+     * Announces a held fire let go, committed: the other nodes of the group claim their share now,
+     * not at their next poll, which finds it should the notice fail.
+     */
+    private void announceLetGo(String name) {
+        try {
+            this.shardsLetGo.accept(name);
+        } catch (RuntimeException ex) {
+            logger.debug("Could not announce the held fire of '{}' let go: {}", name, ex.getMessage());
         }
     }
 

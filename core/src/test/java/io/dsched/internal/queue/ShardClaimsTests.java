@@ -2,9 +2,33 @@ package io.dsched.internal.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dsched.execution.ExecutionOrigin;
+import io.dsched.execution.ExecutionRecord;
+import io.dsched.internal.execution.JobTarget;
+import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.execution.NodeGroups;
+import io.dsched.internal.execution.Sharding;
+import io.dsched.internal.retry.RetryPolicy;
+import io.dsched.internal.store.InMemoryStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class ShardClaimsTests {
+
+    private final InMemoryStore database = new InMemoryStore();
+
+    @AfterEach
+    void close() {
+        this.database.store().close();
+    }
 
     @Test
     void aNodesShareIsAnEqualPartOfAFiresShardsRoundedUp() {
@@ -14,5 +38,85 @@ class ShardClaimsTests {
         // alone, or before it sees any node alive (its own row included), a node takes them all
         assertThat(ShardClaims.share(12, 1)).isEqualTo(12);
         assertThat(ShardClaims.share(12, 0)).isEqualTo(12);
+    }
+
+    @Test
+    void aHeldFireLetGoIsAnnouncedOnceAndNothingIsAnnouncedWhenNoFireIsLetGo() {
+        JobTarget job = new JobTarget(
+                "reconcile",
+                NodeGroups.DEFAULT,
+                new RetryPolicy(1, Duration.ZERO, 1, Duration.ZERO, Duration.ZERO, List.of(), List.of()),
+                null,
+                false,
+                null,
+                null,
+                null,
+                new Sharding(2, Map.of()),
+                (context, payload) -> {});
+        List<String> announced = new CopyOnWriteArrayList<>();
+        ShardClaims claims =
+                new ShardClaims(this.database.store(), targets(job), "node-1", (group) -> 1, announced::add);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+
+        claims.letGoHeld(Set.of("reconcile"), now, true);
+        assertThat(announced).as("no fire held").isEmpty();
+
+        // a fire written held: its two shards wait with no due time
+        Instant fire = now.minusSeconds(1);
+        for (int shard = 0; shard < 2; shard++) {
+            this.database
+                    .executions()
+                    .save(ExecutionRecord.waiting(
+                            "reconcile",
+                            fire,
+                            1,
+                            ExecutionRecord.idempotencyKey("reconcile", fire, shard, 2),
+                            ExecutionOrigin.SCHEDULE,
+                            "node-2",
+                            now,
+                            null,
+                            null,
+                            "held"));
+        }
+        // behind a shard of the fire before, which runs
+        ExecutionRecord running = this.database
+                .executions()
+                .save(ExecutionRecord.waiting(
+                                "reconcile",
+                                fire.minusSeconds(1),
+                                1,
+                                ExecutionRecord.idempotencyKey("reconcile", fire.minusSeconds(1), 0, 2),
+                                ExecutionOrigin.SCHEDULE,
+                                "node-2",
+                                now,
+                                now,
+                                null,
+                                null)
+                        .claimedBy("node-2", now));
+        claims.letGoHeld(Set.of("reconcile"), now, true);
+        assertThat(announced).as("held behind a running shard: not let go").isEmpty();
+
+        this.database.executions().deleteById(running.id());
+        claims.letGoHeld(Set.of("reconcile"), now, true);
+        claims.letGoHeld(Set.of("reconcile"), now, true);
+
+        assertThat(announced).as("announced as it was let go, once").containsExactly("reconcile");
+        assertThat(this.database.executions().findByJobName("reconcile"))
+                .allSatisfy((shard) -> assertThat(shard.dueAt()).isEqualTo(now));
+    }
+
+    private static JobTargets targets(JobTarget job) {
+        return new JobTargets() {
+
+            @Override
+            public Optional<JobTarget> find(String name) {
+                return job.name().equals(name) ? Optional.of(job) : Optional.empty();
+            }
+
+            @Override
+            public Set<String> names() {
+                return Set.of(job.name());
+            }
+        };
     }
 }
