@@ -70,29 +70,6 @@ public final class FireExecutor {
      * @param pools the node groups this node serves, and its worker pools: a fire of a job in
      *     another group waits for a node that serves it
      * @param wakeQueue makes this node's queue look for due attempts at once
-     * @param clock the clock
-     * @param listener hears of fires not run on this node
-     */
-    public FireExecutor(
-            ExecutionStore store,
-            AttemptRunner runner,
-            JobGuard guard,
-            JobTargets targets,
-            WorkerPools pools,
-            Runnable wakeQueue,
-            Clock clock,
-            ExecutionListener listener) {
-        this(store, runner, guard, targets, pools, wakeQueue, (job) -> wakeQueue.run(), clock, listener);
-    }
-
-    /**
-     * Creates an executor that announces a sharded fire's shards to the other nodes' queues too.
-     * @param store the execution history
-     * @param runner runs claimed attempts
-     * @param guard the overlap guard, for fires claimed in the transaction that fires them
-     * @param targets the jobs this node declares
-     * @param pools the node groups this node serves, and its worker pools
-     * @param wakeQueue makes this node's queue look for due attempts at once
      * @param shardsDue announces that a job's shards are written, once they are committed: wakes
      *     this node's queue and, where notices reach them, every node's that runs the job
      * @param clock the clock

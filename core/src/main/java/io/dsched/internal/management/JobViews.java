@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 import org.quartz.SimpleTrigger;
 import org.quartz.Trigger;
 import org.springframework.data.domain.Pageable;
@@ -48,7 +47,7 @@ public class JobViews {
 
     private final ExecutionViews executionViews;
 
-    private final Function<String, List<ShardedFire>> shardedFires;
+    private final BiFunction<String, Integer, List<ShardedFire>> shardedFires;
 
     private final Clock clock;
 
@@ -75,7 +74,7 @@ public class JobViews {
         this.executions = executions;
         this.statistics = statistics;
         this.executionViews = executionViews;
-        this.shardedFires = (name) -> shardedFires.apply(name, SHARDED_FIRES);
+        this.shardedFires = shardedFires;
         this.clock = clock;
     }
 
@@ -115,7 +114,9 @@ public class JobViews {
         return new JobDetail(
                 job,
                 this.executionViews.executions(name, status, page),
-                this.shardedFires.apply(name).stream().map(Fire::of).toList());
+                this.shardedFires.apply(name, SHARDED_FIRES).stream()
+                        .map(Fire::of)
+                        .toList());
     }
 
     /**

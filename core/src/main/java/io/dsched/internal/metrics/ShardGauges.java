@@ -91,14 +91,13 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
         if (registry == null) {
             return;
         }
-        this.declared.get().forEach((job, shards) -> register(registry, job));
+        this.declared.get().forEach((job, shards) -> register(registry, job, shards));
     }
 
-    private void register(MeterRegistry registry, String job) {
-        Gauge.builder(
-                        "dsched.shards.per.fire",
-                        this,
-                        (gauges) -> gauges.declared.get().getOrDefault(job, 0).doubleValue())
+    private void register(MeterRegistry registry, String job, int shards) {
+        Gauge.builder("dsched.shards.per.fire", shards, Integer::doubleValue)
+                // a declaration's count, held here: a gauge holds its object weakly by default
+                .strongReference(true)
                 .description("Shards each fire of the job is split into, as this node declares it")
                 .tag("job", job)
                 .register(registry);

@@ -57,6 +57,7 @@ public final class TestPipeline {
                 targets,
                 WorkerPools.shared(NodeGroups.defaultOnly(), 1),
                 wakeQueue,
+                (job) -> wakeQueue.run(),
                 clock,
                 new ExecutionListener() {});
     }
