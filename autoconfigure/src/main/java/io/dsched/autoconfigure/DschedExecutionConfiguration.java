@@ -1,7 +1,9 @@
 package io.dsched.autoconfigure;
 
 import io.dsched.execution.ExecutionListener;
+import io.dsched.internal.cluster.BroadcastNodes;
 import io.dsched.internal.cluster.DatabaseClock;
+import io.dsched.internal.cluster.GroupLiveness;
 import io.dsched.internal.definition.JobRegistry;
 import io.dsched.internal.engine.NodeId;
 import io.dsched.internal.execution.AttemptObserver;
@@ -17,6 +19,7 @@ import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.jobs.RuntimeJobs;
 import io.dsched.internal.queue.DueNotice;
 import io.dsched.internal.queue.ExecutionQueue;
+import io.dsched.internal.store.DeploymentStore;
 import io.dsched.internal.store.ExecutionStore;
 import java.security.SecureRandom;
 import java.util.List;
@@ -83,6 +86,8 @@ final class DschedExecutionConfiguration {
             WorkerPools pools,
             ExecutionQueue queue,
             DueNotice notices,
+            GroupLiveness liveness,
+            DeploymentStore deployments,
             ObjectProvider<ExecutionListener> listeners,
             DatabaseClock clock) {
         return new FireExecutor(
@@ -94,6 +99,7 @@ final class DschedExecutionConfiguration {
                 queue::wakeUp,
                 // the notices of submissions, which wake every node that runs the job where they reach
                 (job) -> notices.due(List.of(job)),
+                new BroadcastNodes(liveness, deployments),
                 clock,
                 listeners(listeners));
     }

@@ -5,6 +5,7 @@ import io.dsched.internal.deadletter.DeadLetters;
 import io.dsched.internal.definition.JobRegistry;
 import io.dsched.internal.engine.DschedEngine;
 import io.dsched.internal.engine.NodeId;
+import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.jobs.DefaultJobScheduler;
 import io.dsched.internal.jobs.HandlerOrder;
@@ -82,7 +83,8 @@ final class DschedJobsConfiguration {
             DueNotice dueNotice,
             DatabaseClock clock,
             HandlerRegistry handlers,
-            PayloadJsonMapper payloadJsonMapper) {
+            PayloadJsonMapper payloadJsonMapper,
+            JobTargets targets) {
         return new DeadLetters(
                 repositories.aggregates(),
                 deadLetters,
@@ -91,6 +93,11 @@ final class DschedJobsConfiguration {
                 nodeId.value(),
                 clock,
                 dueNotice,
-                new HandlerOrder(handlers, payloadJsonMapper));
+                new HandlerOrder(handlers, payloadJsonMapper),
+                // a broadcast job's replay runs on the node whose attempt failed
+                (job) -> targets.find(job)
+                        .filter((target) ->
+                                target.shards() != null && target.shards().broadcast())
+                        .isPresent());
     }
 }

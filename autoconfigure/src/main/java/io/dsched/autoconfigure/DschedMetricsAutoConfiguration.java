@@ -117,7 +117,8 @@ public final class DschedMetricsAutoConfiguration {
             JobRegistry registry, ExecutionStore store, NodeId nodeId, DschedProperties properties) {
         return new ShardGauges(
                 () -> registry.all().stream()
-                        .filter((job) -> job.shards() != null)
+                        // a broadcast job's fires have as many shards as live nodes: not counted here
+                        .filter((job) -> job.shards() != null && !job.shards().broadcast())
                         .collect(Collectors.toMap(
                                 JobDefinition::name, (job) -> job.shards().count())),
                 (job) -> ShardedFire.latest(store, job, SHARDED_FIRES_READ),

@@ -112,4 +112,16 @@ public @interface DistributedScheduled {
      * from {@link io.dsched.execution.JobContext#shardParam()}.
      */
     String[] shardParams() default {};
+
+    /**
+     * Runs each fire once on every live node that runs the job (in its group, if it has one), such
+     * as a refresh of a node-local cache: the node that takes the fire writes one attempt for each
+     * live node, which that node alone claims, retries and dead-letters; a run learns which of how
+     * many nodes it is from {@link io.dsched.execution.JobContext#shardIndex()} and
+     * {@link io.dsched.execution.JobContext#shardCount()}. An attempt whose node dies or leaves is
+     * cancelled, not run elsewhere, and a node that joins later gets no earlier fire. As for shards,
+     * the next fire waits, held, until every node's attempt of the job has ended. Not with
+     * {@link #shards()}.
+     */
+    boolean broadcast() default false;
 }

@@ -34,11 +34,15 @@ public class ShardJobs {
     /** How many shards the doomed node holds. */
     static final AtomicInteger HOLDING = new AtomicInteger();
 
+    /** Holds every run of {@code refresh} while closed. */
+    static volatile CountDownLatch gate = new CountDownLatch(0);
+
     static void reset() {
         RUNS.clear();
         failShardThree = true;
         held = new CountDownLatch(1);
         HOLDING.set(0);
+        gate = new CountDownLatch(0);
     }
 
     static List<Run> runs(String job) {
@@ -102,6 +106,41 @@ public class ShardJobs {
             held.await();
         }
         run(context, 0);
+    }
+
+    /**
+     * Broadcast: each fire once on every live node; on the node named {@code doomed}, a run holds
+     * until released, and on every node while the gate is closed.
+     * @param context the node's attempt
+     * @throws InterruptedException if stopped
+     */
+    @DistributedScheduled(name = "refresh", cron = "${test.refresh.cron:-}", broadcast = true)
+    public void refresh(JobContext context) throws InterruptedException {
+        if (context.nodeId().equals("doomed")) {
+            HOLDING.incrementAndGet();
+            // released by the test's end, whenever the test ends
+            held.await();
+        }
+        // released by the test, or by its end
+        gate.await();
+        run(context, 0);
+    }
+
+    /**
+     * Broadcast: every node's first attempt of each fire fails, its retry succeeds.
+     * @param context the node's attempt
+     * @throws InterruptedException if stopped
+     */
+    @DistributedScheduled(
+            name = "warm",
+            cron = "${test.warm.cron:-}",
+            broadcast = true,
+            retry = @Retry(maxRetries = 1, delay = "100ms", multiplier = 1))
+    public void warm(JobContext context) throws InterruptedException {
+        run(context, 0);
+        if (context.attempt() == 1) {
+            throw new IllegalStateException("the first attempt fails on " + context.nodeId());
+        }
     }
 
     private static void run(JobContext context, long millis) throws InterruptedException {

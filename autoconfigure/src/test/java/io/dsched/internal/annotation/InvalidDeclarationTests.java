@@ -90,6 +90,13 @@ class InvalidDeclarationTests {
     }
 
     @Test
+    void aBroadcastJobWithShardsOrAFixedDelayFailsStartup() {
+        assertStartupFails(BroadcastWithShards.class, "BroadcastWithShards.Jobs.refresh()", "it declares no shards");
+        assertStartupFails(
+                BroadcastWithDelay.class, "BroadcastWithDelay.Jobs.refresh()", "a fixed delay times each fire");
+    }
+
+    @Test
     void aMalformedRateOfAHandlerFailsStartup() {
         assertStartupFails(MalformedRate.class, "MalformedRate.Jobs.settle()", "'fifty a second' is not a rate");
     }
@@ -258,6 +265,32 @@ class InvalidDeclarationTests {
         static class Jobs {
             @DistributedScheduled(fixedRate = "10s", shards = "1001")
             void settle() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class BroadcastWithShards {
+        @Bean
+        BroadcastWithShards.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled(fixedRate = "10s", broadcast = true, shards = "3")
+            void refresh() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class BroadcastWithDelay {
+        @Bean
+        BroadcastWithDelay.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled(fixedDelay = "10s", broadcast = true)
+            void refresh() {}
         }
     }
 

@@ -20,6 +20,14 @@ final class DeclaredShards {
     static Sharding sharding(
             DeclarationValues values, DistributedScheduled annotation, Schedule schedule, String source) {
         String shards = values.resolve(annotation.shards());
+        if (annotation.broadcast()) {
+            if (StringUtils.hasText(shards) || annotation.shardParams().length > 0) {
+                throw new InvalidJobDefinitionException(
+                        source, "a broadcast job has one shard per live node: it declares no shards");
+            }
+            refuseFixedDelay(schedule, source);
+            return Sharding.BROADCAST;
+        }
         if (!StringUtils.hasText(shards)) {
             if (annotation.shardParams().length > 0) {
                 throw new InvalidJobDefinitionException(source, "shardParams are given, but no shards");
@@ -35,13 +43,17 @@ final class DeclaredShards {
         if (count < 1 || count > Sharding.MAX) {
             throw new InvalidJobDefinitionException(source, "shards must be 1 to " + Sharding.MAX + ", not " + count);
         }
+        refuseFixedDelay(schedule, source);
+        return new Sharding(count, params(values, annotation.shardParams(), count, source));
+    }
+
+    private static void refuseFixedDelay(Schedule schedule, String source) {
         if (schedule instanceof Schedule.FixedDelay) {
             throw new InvalidJobDefinitionException(
                     source,
-                    "a fixed delay times each fire from the end of the last run, which a sharded fire does"
-                            + " not have on one node: use a fixed rate or a cron");
+                    "a fixed delay times each fire from the end of the last run, which a fire split over"
+                            + " nodes does not have on one node: use a fixed rate or a cron");
         }
-        return new Sharding(count, params(values, annotation.shardParams(), count, source));
     }
 
     private static Map<Integer, String> params(DeclarationValues values, String[] declared, int count, String source) {

@@ -244,7 +244,20 @@ public final class ClusterMembership implements SmartLifecycle {
         List<NodeSighting> sightings = this.nodes.sightings();
         Set<String> live = this.liveness.liveNodes(sightings);
         for (ExecutionRecord orphan : this.store.repository().findRunningNotOn(live)) {
-            takeOver(orphan, Liveness.deathOf(orphan.nodeId(), sightings));
+            String reason = Liveness.deathOf(orphan.nodeId(), sightings);
+            if (broadcast(orphan.jobName())) {
+                cancelBroadcast(orphan, reason);
+            } else {
+                takeOver(orphan, reason);
+            }
+        }
+        List<String> broadcast =
+                this.targets.names().stream().filter(this::broadcast).toList();
+        int cancelled = this.store
+                .shardedFires()
+                .cancelWaitingNotOn(broadcast, live, this.clock.instant(), BROADCAST_NODE_GONE);
+        if (cancelled > 0) {
+            logger.warn("Cancelled {} waiting attempt(s) of broadcast jobs whose nodes are gone", cancelled);
         }
         int released = this.nodes.releaseLocksNotHeldBy(live);
         if (released > 0) {
@@ -255,6 +268,47 @@ public final class ClusterMembership implements SmartLifecycle {
                     && this.store.repository().findRunningOn(node.nodeId()).isEmpty()) {
                 this.nodes.forget(node);
             }
+        }
+    }
+
+    /** Why a broadcast job's attempt is cancelled when its node is gone. */
+    static final String BROADCAST_NODE_GONE =
+            "cancelled: its node is gone, and a broadcast job's attempt runs on its own node alone";
+
+    private boolean broadcast(String jobName) {
+        return this.targets
+                .find(jobName)
+                .filter((job) -> job.shards() != null && job.shards().broadcast())
+                .isPresent();
+    }
+
+    /**
+     * Cancels, as the node leaves, the waiting attempts of broadcast jobs written for it, which no
+     * other node runs: the next fires need not wait for a node to judge it gone. After its row is
+     * removed, so that no fire written since is for it; one written meanwhile, from an older read of
+     * the live nodes, is cancelled as a dead node's.
+     */
+    private void cancelOwnBroadcasts() {
+        List<String> broadcast =
+                this.targets.names().stream().filter(this::broadcast).toList();
+        try {
+            this.store
+                    .shardedFires()
+                    .cancelWaitingOn(broadcast, this.nodeId, this.clock.instant(), BROADCAST_NODE_GONE);
+        } catch (RuntimeException ex) {
+            logger.warn("Could not cancel the waiting broadcast attempts of node {}: {}", this.nodeId, ex.getMessage());
+        }
+    }
+
+    /** Ends a dead node's running attempt of a broadcast job, which no other node runs for it. */
+    private void cancelBroadcast(ExecutionRecord orphan, String reason) {
+        if (this.store.rescues().cancel(orphan, this.clock.instant(), reason + "; " + BROADCAST_NODE_GONE)) {
+            logger.warn(
+                    "Cancelled attempt {} of broadcast job '{}' scheduled at {}: {}",
+                    orphan.attempt(),
+                    orphan.jobName(),
+                    orphan.scheduledAt(),
+                    reason);
         }
     }
 
@@ -303,6 +357,7 @@ public final class ClusterMembership implements SmartLifecycle {
                     this.nodeId,
                     ex.getMessage());
         }
+        cancelOwnBroadcasts();
     }
 
     private void awaitHeartbeat() {

@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
@@ -51,6 +52,8 @@ public class DeadLetters {
 
     private final UnaryOperator<ExecutionRecord> order;
 
+    private final Predicate<String> onOwnNode;
+
     /**
      * Creates the API.
      * @param aggregates Spring Data JDBC operations on dsched's DataSource
@@ -62,6 +65,8 @@ public class DeadLetters {
      * @param dueNotice announces attempts that fell due now
      * @param order gives a replay whose fire has no attempt left in the history its handler's
      *     priority and limit key
+     * @param onOwnNode tells the jobs whose attempts run on the node they are written for (broadcast
+     *     jobs): a replay of theirs is written for the node the letter's attempt failed on
      */
     public DeadLetters(
             JdbcAggregateOperations aggregates,
@@ -71,7 +76,9 @@ public class DeadLetters {
             String nodeId,
             Clock clock,
             DueNotice dueNotice,
-            UnaryOperator<ExecutionRecord> order) {
+            UnaryOperator<ExecutionRecord> order,
+            Predicate<String> onOwnNode) {
+        this.onOwnNode = onOwnNode;
         this.aggregates = aggregates;
         this.letters = letters;
         this.executions = executions;
@@ -148,7 +155,7 @@ public class DeadLetters {
                     attempt + 1,
                     letter.idempotencyKey(),
                     ExecutionOrigin.REPLAY,
-                    this.nodeId,
+                    this.onOwnNode.test(letter.jobName()) ? letter.nodeId() : this.nodeId,
                     now,
                     now,
                     letter.payload(),

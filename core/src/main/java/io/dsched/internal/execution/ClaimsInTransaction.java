@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import net.javacrumbs.shedlock.core.SimpleLock;
 
@@ -51,7 +52,16 @@ final class ClaimsInTransaction {
 
     private final String nodeId;
 
-    ClaimsInTransaction(ExecutionStore store, JobGuard guard, JobTargets targets, NodeGroups groups, String nodeId) {
+    private final Function<JobTarget, List<String>> broadcastNodes;
+
+    ClaimsInTransaction(
+            ExecutionStore store,
+            JobGuard guard,
+            JobTargets targets,
+            NodeGroups groups,
+            String nodeId,
+            Function<JobTarget, List<String>> broadcastNodes) {
+        this.broadcastNodes = broadcastNodes;
         this.store = store;
         this.guard = guard;
         this.targets = targets;
@@ -165,6 +175,7 @@ final class ClaimsInTransaction {
                     job,
                     fire.scheduledAt(),
                     this.nodeId,
+                    job.shards().broadcast() ? this.broadcastNodes.apply(job) : List.of(),
                     now,
                     ShardFanOut.due(job, fire.scheduledAt(), now),
                     behindAnother));

@@ -2,7 +2,6 @@ package io.dsched.internal.execution;
 
 import io.dsched.execution.ExecutionListener;
 import io.dsched.execution.ExecutionRecord;
-import io.dsched.execution.ExecutionStatus;
 import io.dsched.execution.Outcome;
 import io.dsched.internal.store.ExecutionInserts;
 import io.dsched.internal.store.ExecutionStore;
@@ -17,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +53,8 @@ public final class FireExecutor {
 
     private final Consumer<String> shardsDue;
 
+    private final Function<JobTarget, List<String>> broadcastNodes;
+
     private final Clock clock;
 
     private final ExecutionListener listener;
@@ -72,6 +74,7 @@ public final class FireExecutor {
      * @param wakeQueue makes this node's queue look for due attempts at once
      * @param shardsDue announces that a job's shards are written, once they are committed: wakes
      *     this node's queue and, where notices reach them, every node's that runs the job
+     * @param broadcastNodes the live nodes that run a broadcast job, by id, as its fire is written
      * @param clock the clock
      * @param listener hears of fires not run on this node
      */
@@ -83,9 +86,11 @@ public final class FireExecutor {
             WorkerPools pools,
             Runnable wakeQueue,
             Consumer<String> shardsDue,
+            Function<JobTarget, List<String>> broadcastNodes,
             Clock clock,
             ExecutionListener listener) {
         this.shardsDue = shardsDue;
+        this.broadcastNodes = broadcastNodes;
         this.listener = listener;
         this.store = store;
         this.runner = runner;
@@ -94,7 +99,8 @@ public final class FireExecutor {
         this.served = pools.groups().served(targets);
         this.wakeQueue = wakeQueue;
         this.clock = clock;
-        this.inTransaction = new ClaimsInTransaction(store, guard, targets, pools.groups(), runner.nodeId());
+        this.inTransaction =
+                new ClaimsInTransaction(store, guard, targets, pools.groups(), runner.nodeId(), broadcastNodes);
         this.handBack = new FireHandBack(store, runner, pools, wakeQueue, clock, listener);
     }
 
@@ -210,13 +216,23 @@ public final class FireExecutor {
     private Outcome fanOut(JobTarget job, Instant scheduledAt) {
         Instant now = this.clock.instant();
         Instant due = ShardFanOut.due(job, scheduledAt, now);
+        List<String> nodes = job.shards().broadcast() ? this.broadcastNodes.apply(job) : List.of();
+        if (job.shards().broadcast() && nodes.isEmpty()) {
+            logger.warn(
+                    "Skipped the fire of '{}' scheduled at {}: no live node runs the broadcast job",
+                    job.name(),
+                    scheduledAt);
+            this.listener.skipped(job.name(), ExecutionListener.SkipReason.OTHER_GROUP);
+            return Outcome.SKIPPED;
+        }
         ExecutionInserts.FireInsert written = TransientFailures.retry(
                 "the shards of the fire of '" + job.name() + "'", CLAIM_PATIENCE, () -> this.store
                         .inserts()
                         .insertFire(
                                 job.name(),
-                                (held) ->
-                                        ShardFanOut.attempts(job, scheduledAt, this.runner.nodeId(), now, due, held)));
+                                scheduledAt,
+                                (held) -> ShardFanOut.attempts(
+                                        job, scheduledAt, this.runner.nodeId(), nodes, now, due, held)));
         if (written == ExecutionInserts.FireInsert.SKIPPED) {
             logger.info(
                     "Skipped the fire of '{}' scheduled at {}: an earlier fire of the job is held behind a run of it",
@@ -230,22 +246,11 @@ public final class FireExecutor {
         // of the database's, by which the shards fall due: announced once they are due, for the
         // queues look at the notice's time (a jitter's beyond the wait they find at their next poll;
         // a held fire's are announced as they are let go)
-        if (!heldBehindAnother(job, scheduledAt)) {
+        if (!this.store.shardedFires().heldFire(job.name(), scheduledAt)) {
             awaitDue(due);
             this.shardsDue.accept(job.name());
         }
         return Outcome.DEFERRED;
-    }
-
-    /**
-     * Tells whether a fire's shards were written held behind an earlier fire of the job: they are
-     * announced when the queue lets them go.
-     */
-    private boolean heldBehindAnother(JobTarget job, Instant scheduledAt) {
-        String first = ExecutionRecord.idempotencyKey(
-                job.name(), scheduledAt, 0, job.shards().count());
-        return this.store.repository().findByIdempotencyKey(first).stream()
-                .anyMatch((shard) -> shard.status() == ExecutionStatus.SCHEDULED && shard.dueAt() == null);
     }
 
     /** Waits, up to {@link #DUE_WAIT}, for a time by the database's clock. */

@@ -8,7 +8,9 @@ import java.util.List;
 
 /**
  * The fire of a sharded job fanned out: one waiting attempt per shard, each under a key of its own,
- * for the queue of any node that runs the job. While an attempt of an earlier fire of the job has
+ * for the queue of any node that runs the job; a broadcast job's, one per live node that runs it,
+ * recorded with that node, whose queue alone claims it (its shard's index is the node's place among
+ * them, by id). While an attempt of an earlier fire of the job has
  * not ended, the shards are held, with no due time, until the queue lets them go (the overlap guard
  * of a sharded job holds for the whole fire).
  */
@@ -24,14 +26,22 @@ public final class ShardFanOut {
      * @param job the sharded job
      * @param scheduledAt the fire's time
      * @param nodeId the node that fires it
+     * @param nodes a broadcast job's live nodes, by id; not read for other jobs
      * @param now the time they are written
      * @param due when they fall due, unless held
      * @param held whether an earlier fire of the job has not ended
-     * @return one waiting attempt per shard
+     * @return one waiting attempt per shard; none for a broadcast job no live node runs
      */
     static List<ExecutionRecord> attempts(
-            JobTarget job, Instant scheduledAt, String nodeId, Instant now, Instant due, boolean held) {
-        int count = job.shards().count();
+            JobTarget job,
+            Instant scheduledAt,
+            String nodeId,
+            List<String> nodes,
+            Instant now,
+            Instant due,
+            boolean held) {
+        boolean broadcast = job.shards().broadcast();
+        int count = broadcast ? nodes.size() : job.shards().count();
         List<ExecutionRecord> shards = new ArrayList<>(count);
         String reason = held
                 ? HELD
@@ -46,7 +56,7 @@ public final class ShardFanOut {
                     1,
                     ExecutionRecord.idempotencyKey(job.name(), scheduledAt, index, count),
                     ExecutionOrigin.SCHEDULE,
-                    nodeId,
+                    broadcast ? nodes.get(index) : nodeId,
                     now,
                     held ? null : due,
                     null,

@@ -6,18 +6,36 @@ import java.util.Objects;
 /**
  * How a sharded job splits each fire: into {@code count} attempts, one per shard, each under an
  * idempotency key of its own ({@code job@millis#index/count}), so that each shard is claimed,
- * retried, dead-lettered and taken over on its own; each may carry a parameter.
+ * retried, dead-lettered and taken over on its own; each may carry a parameter. A broadcast job's
+ * fire has one shard per live node that runs the job, counted as it fires, each for its node alone.
  *
- * @param count the shards of each fire, from 1 to {@link #MAX}
+ * @param count the shards of each fire, from 1 to {@link #MAX}; 0 for a broadcast job
  * @param params the parameter of each shard that has one, by index
+ * @param broadcast whether each fire runs once on each live node that runs the job
  */
-public record Sharding(int count, Map<Integer, String> params) {
+public record Sharding(int count, Map<Integer, String> params, boolean broadcast) {
 
     /** The most shards a fire may have. */
     public static final int MAX = 1000;
 
+    /** A broadcast job's: one shard per live node that runs it, counted at each fire. */
+    public static final Sharding BROADCAST = new Sharding(0, Map.of(), true);
+
+    /**
+     * A job split into a number of shards.
+     * @param count the shards of each fire, from 1 to {@link #MAX}
+     * @param params the parameter of each shard that has one, by index
+     */
+    public Sharding(int count, Map<Integer, String> params) {
+        this(count, params, false);
+    }
+
     public Sharding {
-        if (count < 1 || count > MAX) {
+        if (broadcast) {
+            if (count != 0 || !params.isEmpty()) {
+                throw new IllegalArgumentException("a broadcast job's shards are its live nodes, not declared");
+            }
+        } else if (count < 1 || count > MAX) {
             throw new IllegalArgumentException("shards must be 1 to " + MAX + ", not " + count);
         }
         params = Map.copyOf(Objects.requireNonNull(params, "params"));

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * other attempt of it is waiting or running; the node claims no more of the job's due
  * attempts than its share (a fire's shards divided among the live nodes of the job's group) less
  * those it runs already: a fire's shards spread over the nodes while others are free, and a node
- * that joins mid-fire takes shards still waiting. Used by a lane's poller alone.
+ * that joins mid-fire takes shards still waiting. A broadcast job's node claims the attempts
+ * recorded for it, and no other's. Used by a lane's poller alone.
  */
 final class ShardClaims {
 
@@ -127,8 +128,14 @@ final class ShardClaims {
         }
     }
 
-    /** Claims due attempts of a sharded job, at most {@code most} and no more than this node's share. */
+    /**
+     * Claims due attempts of a sharded job, at most {@code most} and no more than this node's share;
+     * of a broadcast job, those recorded for this node.
+     */
     List<ExecutionRecord> claim(JobTarget job, Instant now, int most) {
+        if (job.shards().broadcast()) {
+            return this.store.claims().claimDueOn(this.nodeId, now, most, job.name());
+        }
         int share = share(job.shards().count(), this.liveNodes.applyAsInt(job.group()));
         int room = Math.min(most, share - this.store.shardedFires().runningOn(job.name(), this.nodeId));
         if (room <= 0) {

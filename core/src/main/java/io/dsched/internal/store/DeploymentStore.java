@@ -167,6 +167,26 @@ public class DeploymentStore {
     }
 
     /**
+     * Returns the nodes of this cluster whose deployment declares a job, live or not.
+     * @param jobName the job
+     * @return the nodes, by id
+     */
+    public Set<String> nodesDeclaring(String jobName) {
+        Set<String> nodes = new HashSet<>();
+        this.jdbc.query(
+                this.tables.sql("SELECT nd.node_id, d.job_names FROM dsched_node_deployment nd"
+                        + " JOIN dsched_deployment d ON d.cluster_name = nd.cluster_name"
+                        + " AND d.deployment_hash = nd.deployment_hash WHERE nd.cluster_name = ?"),
+                (row) -> {
+                    if (names(row.getString("job_names")).contains(jobName)) {
+                        nodes.add(row.getString("node_id"));
+                    }
+                },
+                this.cluster);
+        return nodes;
+    }
+
+    /**
      * Forgets the cluster's deployments no node started for a while (but never its newest, nor one
      * a node still records), which deployment nodes that left long ago started with, and removals
      * as old.

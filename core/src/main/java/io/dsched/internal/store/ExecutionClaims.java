@@ -96,6 +96,27 @@ public final class ExecutionClaims {
         return claimed;
     }
 
+    /**
+     * Claims the due attempts of a broadcast job recorded for this node, which no other node claims:
+     * one conditional update each.
+     * @param nodeId the claiming node
+     * @param now the current time
+     * @param limit how many at most
+     * @param name the job
+     * @return the attempts this node claimed, now running, in claim order
+     */
+    public List<ExecutionRecord> claimDueOn(String nodeId, Instant now, int limit, String name) {
+        List<ExecutionRecord> claimed = new ArrayList<>();
+        for (ExecutionRecord candidate : this.rows.findDueOn(now, limit, name, nodeId)) {
+            if (this.rows.repository.claimWaiting(
+                            candidate.id(), candidate.status().name(), nodeId, now)
+                    == 1) {
+                claimed.add(candidate.claimedBy(nodeId, now));
+            }
+        }
+        return claimed;
+    }
+
     private static List<ExecutionRecord> inClaimOrder(List<ExecutionRecord> claimed) {
         return claimed.stream()
                 .sorted(Comparator.comparingInt(ExecutionRecord::priority)

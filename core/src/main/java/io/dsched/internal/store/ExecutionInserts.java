@@ -4,6 +4,8 @@ import io.dsched.execution.ExecutionRecord;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -162,22 +164,25 @@ public final class ExecutionInserts {
     /**
      * Inserts the first attempts of a fire, waiting, all in one transaction or none: the shards of a
      * sharded job's fire, held while an attempt of the job has not ended (the queue lets a held fire
-     * go once none has). Nothing is inserted if the fire has attempts already, nor while another fire
+     * go once none has). Nothing is inserted if the fire has first attempts already, however many
+     * (a broadcast fire's count is the live nodes as each writer saw them), nor while another fire
      * of the job is held: a job keeps at most one fire held, and skips those that come meanwhile.
      * @param jobName the job
+     * @param scheduledAt the fire's time
      * @param attempts the attempts to insert, given whether an attempt of the job has not ended
      * @return what became of the fire
      */
-    public FireInsert insertFire(String jobName, Function<Boolean, List<ExecutionRecord>> attempts) {
+    public FireInsert insertFire(
+            String jobName, Instant scheduledAt, Function<Boolean, List<ExecutionRecord>> attempts) {
         try {
             FireInsert inserted = this.transactions.execute(
                     (tx) -> this.rows.jdbc.execute((ConnectionCallback<FireInsert>) (connection) -> {
+                        if (fireExists(connection, jobName, scheduledAt)) {
+                            return FireInsert.EXISTS;
+                        }
                         boolean behind = !withUnfinishedAttemptsOn(connection, List.of(jobName))
                                 .isEmpty();
                         List<ExecutionRecord> fire = attempts.apply(behind);
-                        if (behind && exists(connection, fire.get(0))) {
-                            return FireInsert.EXISTS;
-                        }
                         if (behind
                                 && !withHeldFireOn(connection, List.of(jobName)).isEmpty()) {
                             return FireInsert.SKIPPED;
@@ -202,11 +207,16 @@ public final class ExecutionInserts {
         SKIPPED
     }
 
-    private boolean exists(Connection connection, ExecutionRecord attempt) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(
-                this.rows.tables.sql("SELECT 1 FROM dsched_execution WHERE idempotency_key = ? AND attempt = ?"))) {
-            statement.setString(1, attempt.idempotencyKey());
-            statement.setInt(2, attempt.attempt());
+    /** Whether a scheduled fire of a job has its first attempts: read through the index on job and fire. */
+    private boolean fireExists(Connection connection, String jobName, Instant scheduledAt) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(this.rows.tables.sql(
+                "SELECT 1 FROM dsched_execution WHERE job_name = ? AND scheduled_at >= ? AND scheduled_at < ?"
+                        + " AND attempt = 1 AND origin = 'SCHEDULE'"))) {
+            // the fire of its keys' millisecond, as the history keeps its time
+            Instant fire = scheduledAt.truncatedTo(ChronoUnit.MILLIS);
+            statement.setString(1, jobName);
+            statement.setObject(2, this.rows.dialect.bindable(fire));
+            statement.setObject(3, this.rows.dialect.bindable(fire.plusMillis(1)));
             try (java.sql.ResultSet rows = statement.executeQuery()) {
                 return rows.next();
             }

@@ -78,6 +78,19 @@ public final class ExecutionRescues {
         return Boolean.TRUE.equals(rescued);
     }
 
+    /**
+     * Ends an attempt whose node died without running it again: a broadcast job's, which runs on
+     * its own node alone. Fenced on its node, as {@link #rescue} is.
+     * @param orphan the running attempt of the dead node
+     * @param now the current time
+     * @param reason why it is cancelled
+     * @return {@code true} if this node ended it, {@code false} if another did first
+     */
+    public boolean cancel(ExecutionRecord orphan, Instant now, String reason) {
+        return Boolean.TRUE.equals(
+                this.transactions.execute((tx) -> finish(orphan, ExecutionStatus.CANCELLED, now, reason, reason)));
+    }
+
     private boolean finish(ExecutionRecord orphan, ExecutionStatus status, Instant now, String message, String reason) {
         return this.repository.finish(
                         orphan.id(),

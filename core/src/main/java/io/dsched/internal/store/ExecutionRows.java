@@ -47,6 +47,9 @@ final class ExecutionRows {
     /** The read of due attempts in claim order: see {@link #findDue}. */
     private final String findDue;
 
+    /** The read of due attempts recorded for a node, in claim order: see {@link #findDueOn}. */
+    private final String findDueOn;
+
     ExecutionRows(JdbcTemplate jdbc, ClusterTables tables, SqlDialect dialect, ExecutionRepository repository) {
         this.jdbc = jdbc;
         this.named = tables.named(jdbc);
@@ -54,6 +57,8 @@ final class ExecutionRows {
         this.dialect = dialect;
         this.repository = repository;
         this.findDue = PriorityBands.union("*", dialect.waiting("due_at <= :now AND job_name IN (:names)"));
+        this.findDueOn = PriorityBands.union(
+                "*", dialect.waiting("due_at <= :now AND job_name IN (:names) AND node_id = :nodeId"));
     }
 
     /** One JDBC batch of the insert that asks the driver for the ids it gave. */
@@ -83,6 +88,20 @@ final class ExecutionRows {
      */
     List<ExecutionRecord> findDue(Instant now, int limit, Collection<String> names) {
         return this.named.query(this.findDue, dueParameters(now, limit, names), this::mapRow);
+    }
+
+    /**
+     * Finds waiting attempts of a job recorded for a node (a broadcast job's) that have fallen due,
+     * as {@link #findDue} does.
+     * @param now the current time
+     * @param limit how many at most
+     * @param name the job
+     * @param nodeId the node
+     * @return the candidates; each still has to be claimed
+     */
+    List<ExecutionRecord> findDueOn(Instant now, int limit, String name, String nodeId) {
+        return this.named.query(
+                this.findDueOn, dueParameters(now, limit, List.of(name)).addValue("nodeId", nodeId), this::mapRow);
     }
 
     MapSqlParameterSource dueParameters(Instant now, int limit, Collection<String> names) {

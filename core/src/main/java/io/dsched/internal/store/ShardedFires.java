@@ -4,6 +4,8 @@ import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -128,6 +130,70 @@ public final class ShardedFires {
                 "SELECT DISTINCT job_name FROM dsched_execution WHERE status = 'SCHEDULED' AND due_at IS NULL",
                 Map.of(),
                 String.class));
+    }
+
+    /**
+     * Tells whether a fire's shards were written held, behind an earlier fire of their job: they are
+     * announced as the queue lets them go.
+     * @param jobName the job
+     * @param scheduledAt the fire's time
+     * @return {@code true} if a shard of the fire is held
+     */
+    public boolean heldFire(String jobName, Instant scheduledAt) {
+        Integer held = this.rows.named.queryForObject(
+                "SELECT COUNT(*) FROM dsched_execution WHERE job_name = :job AND scheduled_at >= :fire"
+                        + " AND scheduled_at < :next AND status = 'SCHEDULED' AND due_at IS NULL",
+                // the fire of its keys' millisecond, as the history keeps its time
+                new MapSqlParameterSource("job", jobName)
+                        .addValue("fire", this.rows.dialect.bindable(scheduledAt.truncatedTo(ChronoUnit.MILLIS)))
+                        .addValue(
+                                "next",
+                                this.rows.dialect.bindable(scheduledAt
+                                        .truncatedTo(ChronoUnit.MILLIS)
+                                        .plusMillis(1))),
+                Integer.class);
+        return held != null && held > 0;
+    }
+
+    /**
+     * Cancels the waiting attempts of broadcast jobs recorded for nodes that are not live: each was
+     * for its node alone, which left or died before it ran.
+     * @param jobNames the broadcast jobs
+     * @param liveNodes the live nodes
+     * @param now the time
+     * @param reason why
+     * @return how many attempts were cancelled
+     */
+    public int cancelWaitingNotOn(
+            Collection<String> jobNames, Collection<String> liveNodes, Instant now, String reason) {
+        return liveNodes.isEmpty() ? 0 : cancelWaiting(jobNames, "NOT IN", liveNodes, now, reason);
+    }
+
+    /**
+     * Cancels the waiting attempts of broadcast jobs recorded for a node that leaves.
+     * @param jobNames the broadcast jobs
+     * @param nodeId the node
+     * @param now the time
+     * @param reason why
+     * @return how many attempts were cancelled
+     */
+    public int cancelWaitingOn(Collection<String> jobNames, String nodeId, Instant now, String reason) {
+        return cancelWaiting(jobNames, "IN", List.of(nodeId), now, reason);
+    }
+
+    private int cancelWaiting(
+            Collection<String> jobNames, String in, Collection<String> nodes, Instant now, String reason) {
+        if (jobNames.isEmpty()) {
+            return 0;
+        }
+        return this.rows.named.update(
+                "UPDATE dsched_execution SET status = 'CANCELLED', finished_at = :now, status_reason = :reason"
+                        + " WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND job_name IN (:jobs)"
+                        + " AND node_id " + in + " (:nodes)",
+                new MapSqlParameterSource("jobs", jobNames)
+                        .addValue("nodes", nodes)
+                        .addValue("now", this.rows.dialect.bindable(now))
+                        .addValue("reason", reason));
     }
 
     /**

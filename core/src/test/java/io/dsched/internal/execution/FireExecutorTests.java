@@ -1,6 +1,7 @@
 package io.dsched.internal.execution;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.dsched.execution.ExecutionListener;
 import io.dsched.execution.ExecutionRecord;
@@ -234,6 +235,7 @@ class FireExecutorTests {
                 WorkerPools.shared(NodeGroups.defaultOnly(), 1),
                 this.wakeUps::incrementAndGet,
                 (job) -> announced.add(this.clock.instant()),
+                (job) -> List.of(),
                 this.clock,
                 new ExecutionListener() {});
         // a fire whose worker runs a little before its shards fall due by the database's clock
@@ -249,6 +251,47 @@ class FireExecutorTests {
                 .as("announced once written, the held fire not (the queue does as it lets it go), nor the skipped one")
                 .hasSize(1);
         assertThat(announced.get(0)).as("once its shards were due").isAfterOrEqualTo(first);
+    }
+
+    @Test
+    void aBroadcastFireDeliveredAgainIsWrittenOnceThoughTheLiveNodesChangedBetween() {
+        JobTarget broadcast = new JobTarget(
+                "refresh",
+                NodeGroups.DEFAULT,
+                Fixtures.retries(1),
+                null,
+                true,
+                null,
+                null,
+                null,
+                Sharding.BROADCAST,
+                (context, payload) -> {});
+        // the nodes as the first writer read them, then as a second delivery of the fire does
+        java.util.Deque<List<String>> reads =
+                new java.util.ArrayDeque<>(List.of(List.of("node-a", "node-b"), List.of("node-a", "node-b", "node-c")));
+        FireExecutor fires = new FireExecutor(
+                this.database.store(),
+                this.runner,
+                this.guard,
+                Fixtures.targets(broadcast),
+                WorkerPools.shared(NodeGroups.defaultOnly(), 1),
+                this.wakeUps::incrementAndGet,
+                (job) -> {},
+                (job) -> reads.pop(),
+                this.clock,
+                new ExecutionListener() {});
+        Instant fire = this.clock.instant().truncatedTo(ChronoUnit.SECONDS);
+
+        assertThat(fires.fire("refresh", fire)).isEqualTo(Outcome.DEFERRED);
+        fires.fire("refresh", fire);
+
+        assertThat(reads).as("both deliveries read the live nodes").isEmpty();
+        assertThat(this.database.executions().findByJobName("refresh"))
+                .as("the fire's attempts, as the first delivery wrote them")
+                .extracting(ExecutionRecord::idempotencyKey, ExecutionRecord::nodeId)
+                .containsExactlyInAnyOrder(
+                        tuple(ExecutionRecord.idempotencyKey("refresh", fire, 0, 2), "node-a"),
+                        tuple(ExecutionRecord.idempotencyKey("refresh", fire, 1, 2), "node-b"));
     }
 
     private FireExecutor executorOver(ExecutionStore store) {

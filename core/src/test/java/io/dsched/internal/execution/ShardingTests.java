@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import io.dsched.execution.ExecutionRecord;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -42,5 +43,40 @@ class ShardingTests {
         assertThatIllegalArgumentException().isThrownBy(() -> new Sharding(2, Map.of(2, "x")));
         assertThatIllegalArgumentException().isThrownBy(() -> new Sharding(0, Map.of()));
         assertThatIllegalArgumentException().isThrownBy(() -> new Sharding(Sharding.MAX + 1, Map.of()));
+    }
+
+    @Test
+    void aBroadcastFireHasOneShardPerLiveNodeEachRecordedForItsNode() {
+        JobTarget refresh = new JobTarget(
+                "refresh",
+                NodeGroups.DEFAULT,
+                Fixtures.retries(1),
+                null,
+                true,
+                null,
+                null,
+                null,
+                Sharding.BROADCAST,
+                (context, payload) -> {});
+        Instant now = FIRE.minusMillis(5);
+        List<ExecutionRecord> attempts =
+                ShardFanOut.attempts(refresh, FIRE, "firing", List.of("a", "b", "c"), now, FIRE, false);
+        assertThat(attempts)
+                .extracting(ExecutionRecord::idempotencyKey)
+                .containsExactly(
+                        ExecutionRecord.idempotencyKey("refresh", FIRE, 0, 3),
+                        ExecutionRecord.idempotencyKey("refresh", FIRE, 1, 3),
+                        ExecutionRecord.idempotencyKey("refresh", FIRE, 2, 3));
+        // each waits for its node alone, not for the node that took the fire
+        assertThat(attempts).extracting(ExecutionRecord::nodeId).containsExactly("a", "b", "c");
+        assertThat(attempts).allSatisfy((attempt) -> assertThat(attempt.dueAt()).isEqualTo(FIRE));
+        // no live node runs it: no attempt
+        assertThat(ShardFanOut.attempts(refresh, FIRE, "firing", List.of(), now, FIRE, false))
+                .isEmpty();
+        // held behind an earlier fire, each waits with no due time
+        assertThat(ShardFanOut.attempts(refresh, FIRE, "firing", List.of("a"), now, FIRE, true))
+                .singleElement()
+                .satisfies((attempt) -> assertThat(attempt.dueAt()).isNull());
+        assertThatIllegalArgumentException().isThrownBy(() -> new Sharding(0, Map.of(0, "x"), true));
     }
 }

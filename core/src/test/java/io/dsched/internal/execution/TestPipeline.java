@@ -3,6 +3,7 @@ package io.dsched.internal.execution;
 import io.dsched.execution.ExecutionListener;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Clock;
+import java.util.List;
 import java.util.Random;
 
 /** The pipeline's stages as the engine's unit tests build them: node {@code node-1}, no listener, no observer. */
@@ -58,6 +59,7 @@ public final class TestPipeline {
                 WorkerPools.shared(NodeGroups.defaultOnly(), 1),
                 wakeQueue,
                 (job) -> wakeQueue.run(),
+                (job) -> List.of(),
                 clock,
                 new ExecutionListener() {});
     }

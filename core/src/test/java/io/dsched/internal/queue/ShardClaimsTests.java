@@ -105,6 +105,56 @@ class ShardClaimsTests {
                 .allSatisfy((shard) -> assertThat(shard.dueAt()).isEqualTo(now));
     }
 
+    @Test
+    void aNodeClaimsTheAttemptsOfABroadcastFireRecordedForItAndNoOthers() {
+        JobTarget job = new JobTarget(
+                "refresh",
+                NodeGroups.DEFAULT,
+                new RetryPolicy(1, Duration.ZERO, 1, Duration.ZERO, Duration.ZERO, List.of(), List.of()),
+                null,
+                false,
+                null,
+                null,
+                null,
+                Sharding.BROADCAST,
+                (context, payload) -> {});
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        Instant fire = now.minusSeconds(1);
+        List<String> nodes = List.of("node-a", "node-b", "node-c");
+        for (int index = 0; index < nodes.size(); index++) {
+            this.database
+                    .executions()
+                    .save(ExecutionRecord.waiting(
+                            "refresh",
+                            fire,
+                            1,
+                            ExecutionRecord.idempotencyKey("refresh", fire, index, nodes.size()),
+                            ExecutionOrigin.SCHEDULE,
+                            nodes.get(index),
+                            now,
+                            fire,
+                            null,
+                            null));
+        }
+        // ten live nodes would give each a share of one of three: a broadcast attempt is no share
+        ShardClaims b = new ShardClaims(this.database.store(), targets(job), "node-b", (group) -> 10, (name) -> {});
+        ShardClaims d = new ShardClaims(this.database.store(), targets(job), "node-d", (group) -> 10, (name) -> {});
+
+        assertThat(d.claim(job, now, 10))
+                .as("a node the fire was not written for")
+                .isEmpty();
+        assertThat(b.claim(job, now, 10)).singleElement().satisfies((claimed) -> {
+            assertThat(claimed.idempotencyKey()).isEqualTo(ExecutionRecord.idempotencyKey("refresh", fire, 1, 3));
+            assertThat(claimed.nodeId()).isEqualTo("node-b");
+        });
+        assertThat(b.claim(job, now, 10)).as("claimed once").isEmpty();
+        // the others' still wait, for their own nodes
+        assertThat(this.database.executions().findByJobName("refresh"))
+                .filteredOn((row) -> row.status() == io.dsched.execution.ExecutionStatus.SCHEDULED)
+                .extracting(ExecutionRecord::nodeId)
+                .containsExactlyInAnyOrder("node-a", "node-c");
+    }
+
     private static JobTargets targets(JobTarget job) {
         return new JobTargets() {
 
