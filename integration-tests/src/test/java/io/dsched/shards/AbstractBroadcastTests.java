@@ -52,8 +52,10 @@ abstract class AbstractBroadcastTests {
 
     @Test
     void eachLiveNodeRunsEachFireOnceAJoiningNodeGetsNoEarlierFireAndAStoppedNodeNoLaterOne() {
-        start("bc-1", "30s");
-        ClusterNode second = start("bc-2", "30s");
+        // a node timeout longer than the test: no node is judged dead, and one that stops leaves
+        // nothing for the others to clear after it
+        start("bc-1", "120s");
+        ClusterNode second = start("bc-2", "120s");
         // once each sees the other, a fire runs on both
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> !firesRunOn(Set.of("bc-1", "bc-2")).isEmpty());
@@ -61,10 +63,9 @@ abstract class AbstractBroadcastTests {
         // the gate holds the next fire's runs on both nodes, and the fire after it is written held,
         // for the two live nodes, while the third starts
         ShardJobs.gate = new CountDownLatch(1);
-        await().atMost(Duration.ofSeconds(20)).until(() -> heldFire().isPresent());
-        Instant held = heldFire().orElseThrow();
+        Instant held = awaitHeldFire(Instant.MIN);
         assertThat(nodesOf(held)).containsExactlyInAnyOrder("bc-1", "bc-2");
-        start("bc-3", "30s");
+        start("bc-3", "120s");
         ShardJobs.gate.countDown();
 
         // the held fire runs on the two it was written for, not on the node that joined meanwhile;
@@ -74,16 +75,32 @@ abstract class AbstractBroadcastTests {
                 .until(() -> firesRunOn(Set.of("bc-1", "bc-2", "bc-3")).size() >= 2);
         assertThat(runsOf(held)).extracting(ShardJobs.Run::node).containsExactlyInAnyOrder("bc-1", "bc-2");
 
-        // a node that stops runs no later fire: those written after it left run on the two others
+        // a node leaves while a fire written for it is held: it cancels its attempt as it leaves, and
+        // the fire runs on the two others once the fire before it ends there
+        ShardJobs.gateOpenFor = Set.of("bc-2");
+        ShardJobs.gate = new CountDownLatch(1);
+        Instant heldAgain = awaitHeldFire(held);
+        assertThat(nodesOf(heldAgain)).containsExactlyInAnyOrder("bc-1", "bc-2", "bc-3");
         second.close();
-        Instant left = Instant.now();
+        ShardJobs.gate.countDown();
+        await().atMost(Duration.ofSeconds(20)).until(() -> runsOf(heldAgain).size() == 2);
+        assertThat(runsOf(heldAgain)).extracting(ShardJobs.Run::node).containsExactlyInAnyOrder("bc-1", "bc-3");
+        assertThat(this.cluster.executions().findByJobName("refresh"))
+                .filteredOn((row) ->
+                        row.scheduledAt().equals(heldAgain) && row.nodeId().equals("bc-2"))
+                .singleElement()
+                .satisfies((row) -> {
+                    assertThat(row.status()).isEqualTo(ExecutionStatus.CANCELLED);
+                    assertThat(row.statusReason()).contains("broadcast");
+                });
+        // and the fires after it run on the two
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> firesRunOn(Set.of("bc-1", "bc-3")).stream()
-                                .filter((fire) -> fire.isAfter(left.plusSeconds(2)))
+                                .filter((fire) -> fire.isAfter(heldAgain))
                                 .count()
                         >= 2);
         assertThat(ShardJobs.runs("refresh"))
-                .filteredOn((run) -> run.fire().isAfter(left.plusSeconds(2)))
+                .filteredOn((run) -> run.fire().isAfter(heldAgain))
                 .extracting(ShardJobs.Run::node)
                 .doesNotContain("bc-2");
 
@@ -194,12 +211,18 @@ abstract class AbstractBroadcastTests {
                 .min(Comparator.naturalOrder());
     }
 
-    /** The fire of {@code refresh} written held, if one is. */
-    private java.util.Optional<Instant> heldFire() {
-        return this.cluster.executions().findByJobName("refresh").stream()
-                .filter((row) -> row.status() == ExecutionStatus.SCHEDULED && row.dueAt() == null)
-                .map(ExecutionRecord::scheduledAt)
-                .findFirst();
+    /** Waits for a fire of {@code refresh} after a time to be written held, and returns it. */
+    private Instant awaitHeldFire(Instant after) {
+        return await().atMost(Duration.ofSeconds(20))
+                .until(
+                        () -> this.cluster.executions().findByJobName("refresh").stream()
+                                .filter((row) -> row.status() == ExecutionStatus.SCHEDULED
+                                        && row.dueAt() == null
+                                        && row.scheduledAt().isAfter(after))
+                                .map(ExecutionRecord::scheduledAt)
+                                .findFirst(),
+                        java.util.Optional::isPresent)
+                .orElseThrow();
     }
 
     /** The nodes a fire of {@code refresh} was written for, from its first attempts. */
