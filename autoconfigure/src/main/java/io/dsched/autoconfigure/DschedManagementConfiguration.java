@@ -5,6 +5,7 @@ import io.dsched.internal.cluster.ClockSkew;
 import io.dsched.internal.cluster.GroupLiveness;
 import io.dsched.internal.cluster.NodeTable;
 import io.dsched.internal.deadletter.DeadLetters;
+import io.dsched.internal.definition.JobDefinition;
 import io.dsched.internal.definition.JobRegistry;
 import io.dsched.internal.engine.DschedEngine;
 import io.dsched.internal.engine.NodeId;
@@ -21,6 +22,7 @@ import io.dsched.internal.management.JobViews;
 import io.dsched.internal.management.LimitCommands;
 import io.dsched.internal.management.ManagedJobs;
 import io.dsched.internal.management.NodeViews;
+import io.dsched.internal.management.ShardCommands;
 import io.dsched.internal.store.DschedRepositories;
 import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.internal.store.ExecutionStore;
@@ -114,7 +116,8 @@ final class DschedManagementConfiguration {
             ExecutionRepository executions,
             ExecutionViews executionViews,
             ExecutionStore store,
-            JobRegistry registry) {
+            JobRegistry registry,
+            ShardCommands shards) {
         return new JobViews(
                 jobs,
                 scheduler,
@@ -127,13 +130,24 @@ final class DschedManagementConfiguration {
                                 .isPresent()
                         ? ShardedFire.latest(store, job, most)
                         : List.of(),
+                shards::view,
                 Clock.systemUTC());
     }
 
     @Bean
     @ConditionalOnMissingBean
-    JobCommands dschedJobCommands(ManagedJobs jobs, JobScheduler scheduler) {
-        return new JobCommands(jobs, scheduler);
+    ShardCommands dschedShardCommands(ManagedJobs jobs, JobRegistry registry, ExecutionStore store) {
+        return new ShardCommands(
+                jobs,
+                (job) -> registry.definition(job).map(JobDefinition::shards),
+                store.shardSettings(),
+                Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    JobCommands dschedJobCommands(ManagedJobs jobs, JobScheduler scheduler, ShardCommands shards) {
+        return new JobCommands(jobs, scheduler, shards);
     }
 
     @Bean

@@ -23,6 +23,7 @@ import io.dsched.internal.metrics.ShardGauges;
 import io.dsched.internal.queue.NoticeHearer;
 import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.internal.store.ExecutionStore;
+import io.dsched.internal.store.ShardSettings;
 import io.dsched.jobs.RuntimeJobRecord;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -122,6 +123,13 @@ public final class DschedMetricsAutoConfiguration {
                         .collect(Collectors.toMap(
                                 JobDefinition::name, (job) -> job.shards().count())),
                 (job) -> ShardedFire.latest(store, job, SHARDED_FIRES_READ),
+                // set at run time, or declared
+                (job) -> store.shardSettings()
+                        .find(job)
+                        .map(ShardSettings.Set::count)
+                        .orElseGet(() -> registry.definition(job)
+                                .map((declared) -> declared.shards().count())
+                                .orElse(0)),
                 store.shardedFires()::partial,
                 nodeId.value(),
                 properties.getMetrics().getRefresh(),

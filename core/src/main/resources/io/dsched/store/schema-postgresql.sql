@@ -365,6 +365,18 @@ CREATE TABLE IF NOT EXISTS dsched_job (
     PRIMARY KEY (name)
 );
 
+-- The shard count and parameters an admin set at run time for a sharded job (through the
+-- endpoint), which its fires written since have in place of its declaration's, until reset.
+CREATE TABLE IF NOT EXISTS dsched_job_shards (
+    job_name     VARCHAR(200) NOT NULL,
+    shard_count  INTEGER      NOT NULL,
+    -- the parameter of each shard that has one, as a JSON object by index
+    shard_params TEXT,
+    set_by       VARCHAR(200) NOT NULL,
+    set_at       TIMESTAMP WITH TIME ZONE NOT NULL,
+    PRIMARY KEY (job_name)
+);
+
 -- Every write asked of the management endpoint, granted or refused. A public table; dsched only
 -- ever adds to it.
 CREATE TABLE IF NOT EXISTS dsched_audit (

@@ -9,6 +9,7 @@ import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.deadletter.DeadLetterFilter;
 import io.dsched.internal.deadletter.DeadLetters;
 import io.dsched.internal.store.DeadLetter;
+import io.dsched.internal.store.ExecutionStore;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
@@ -291,6 +292,65 @@ abstract class AbstractShardTests {
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> completeFires("lost", fire, 4).size() >= 1);
         doomed.close();
+    }
+
+    @Test
+    void theShardsSetAtRunTimeSplitTheNextFiresWhileAFireWrittenAlreadyKeepsItsOwn() {
+        ClusterNode first = start("reshard-1", "test.reshard.cron", "* * * * * *");
+        start("reshard-2", "test.reshard.cron", "* * * * * *");
+        // a fire of three shards under way, the next written held behind it
+        await().atMost(Duration.ofSeconds(20)).until(() -> this.cluster.executions().findByJobName("reshard").stream()
+                .anyMatch((row) -> row.status() == ExecutionStatus.RUNNING));
+        Instant inFlight = this.cluster.executions().findByJobName("reshard").stream()
+                .filter((row) -> row.status() == ExecutionStatus.RUNNING)
+                .map(ExecutionRecord::scheduledAt)
+                .findFirst()
+                .orElseThrow();
+
+        // as the endpoint sets them (its test has the roles, the checks and the audit)
+        first.bean(ExecutionStore.class).shardSettings().set("reshard", 5, Map.of(4, "e"), "admin", Instant.now());
+        Instant changed = Instant.now();
+        assertThat(gauge(first, "dsched.shards.per.fire", "reshard")).isEqualTo(5);
+
+        // the fire under way ends as the three shards it was written with, with their parameters
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> completeFires("reshard", Instant.MIN, 3).contains(inFlight));
+        assertThat(runsOf("reshard", inFlight)).allSatisfy((run) -> {
+            assertThat(run.shards()).isEqualTo(3);
+            assertThat(run.param()).isEqualTo((run.shard() == 0) ? "a" : null);
+        });
+        // a fire written since is split into five, with the parameters set
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !completeFires("reshard", changed, 5).isEmpty());
+        Instant five = completeFires("reshard", changed, 5).get(0);
+        assertThat(runsOf("reshard", five)).extracting(ShardJobs.Run::shard).containsExactlyInAnyOrder(0, 1, 2, 3, 4);
+        assertThat(runsOf("reshard", five)).allSatisfy((run) -> {
+            assertThat(run.key()).isEqualTo(ExecutionRecord.idempotencyKey("reshard", five, run.shard(), 5));
+            assertThat(run.param()).isEqualTo((run.shard() == 4) ? "e" : null);
+        });
+
+        // taken back, the fires written after are split as declared again
+        first.bean(ExecutionStore.class).shardSettings().reset("reshard");
+        assertThat(gauge(first, "dsched.shards.per.fire", "reshard")).isEqualTo(3);
+        Instant reset = Instant.now().plusSeconds(2);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !completeFires("reshard", reset, 3).isEmpty());
+        assertThat(ShardJobs.runs("reshard"))
+                .filteredOn((run) -> run.fire().isAfter(reset))
+                .allSatisfy((run) -> assertThat(run.shards()).isEqualTo(3));
+        // no fire was ever split two ways, and every shard of every fire ran once
+        Map<Instant, List<ShardJobs.Run>> byFire =
+                ShardJobs.runs("reshard").stream().collect(Collectors.groupingBy(ShardJobs.Run::fire));
+        byFire.forEach((fire, runs) -> {
+            assertThat(runs)
+                    .extracting(ShardJobs.Run::shards)
+                    .as("the fire at %s", fire)
+                    .containsOnly(runs.get(0).shards());
+            assertThat(runs)
+                    .extracting(ShardJobs.Run::shard)
+                    .as("the fire at %s", fire)
+                    .doesNotHaveDuplicates();
+        });
     }
 
     @AfterEach

@@ -98,6 +98,17 @@ public class ShardJobs {
     }
 
     /**
+     * Three shards of 1 s each, the first with a parameter, on a schedule of every second: a fire is
+     * under way, and the next one written held, most of the time.
+     * @param context the shard's attempt
+     * @throws InterruptedException if stopped
+     */
+    @DistributedScheduled(name = "reshard", cron = "${test.reshard.cron:-}", shards = "3", shardParams = "0=a")
+    public void reshard(JobContext context) throws InterruptedException {
+        run(context, 1000);
+    }
+
+    /**
      * Four shards: on the node named {@code doomed}, shards 2 and 3 hold until released; elsewhere
      * each returns at once.
      * @param context the shard's attempt

@@ -156,7 +156,7 @@ public class DschedEndpoint {
     }
 
     /**
-     * {@code POST /actuator/dsched/jobs/{name}/{pause|resume|trigger|schedule|params}} and
+     * {@code POST /actuator/dsched/jobs/{name}/{pause|resume|trigger|schedule|params|shards}} and
      * {@code POST /actuator/dsched/dead-letters/{id}/{replay|discard}} and
      * {@code POST /actuator/dsched/executions/{id}/cancel} and
      * {@code POST /actuator/dsched/limits/{handler}/{set|reset}}.
@@ -172,6 +172,8 @@ public class DschedEndpoint {
      * @param rate for a handler's limits: the rate, such as {@code 50/1s}, or {@code none}
      * @param quota for a handler's limits: the quota, such as {@code 10000/1d}, or {@code none}
      * @param keyRate for a handler's limits: the rate of each key, such as {@code 5/1s}, or {@code none}
+     * @param shards for a sharded job's shards: the shards of each fire, or {@code declared}
+     * @param shardParams for a sharded job's shards: their parameters, as a JSON object by index
      * @param reason why; required to discard
      * @return what changed
      */
@@ -189,13 +191,26 @@ public class DschedEndpoint {
             @Nullable String rate,
             @Nullable String quota,
             @Nullable String keyRate,
+            @Nullable String shards,
+            @Nullable String shardParams,
             @Nullable String reason) {
         return this.writes.act(
                 security,
                 collection,
                 id,
                 action,
-                new WriteInput(cron, zone, fixedRate, params, maxConcurrent, rate, quota, keyRate, reason));
+                new WriteInput(
+                        cron,
+                        zone,
+                        fixedRate,
+                        params,
+                        maxConcurrent,
+                        rate,
+                        quota,
+                        keyRate,
+                        shards,
+                        shardParams,
+                        reason));
     }
 
     /**

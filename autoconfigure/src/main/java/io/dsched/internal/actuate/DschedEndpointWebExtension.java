@@ -117,6 +117,8 @@ public class DschedEndpointWebExtension {
      * @param rate for a handler's limits: the rate, or {@code none}
      * @param quota for a handler's limits: the quota, or {@code none}
      * @param keyRate for a handler's limits: the rate of each key, or {@code none}
+     * @param shards for a sharded job's shards: the shards of each fire, or {@code declared}
+     * @param shardParams for a sharded job's shards: their parameters, as a JSON object by index
      * @param reason why
      * @return what changed, or why not
      */
@@ -134,6 +136,8 @@ public class DschedEndpointWebExtension {
             @Nullable String rate,
             @Nullable String quota,
             @Nullable String keyRate,
+            @Nullable String shards,
+            @Nullable String shardParams,
             @Nullable String reason) {
         return answer(() -> this.delegate.act(
                 security,
@@ -148,6 +152,8 @@ public class DschedEndpointWebExtension {
                 rate,
                 quota,
                 keyRate,
+                shards,
+                shardParams,
                 reason));
     }
 

@@ -7,11 +7,14 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.data.domain.PageRequest;
 import org.springframework.data.domain.Pageable;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -88,6 +91,47 @@ final class EndpointParameters {
         } catch (NumberFormatException ex) {
             throw ManagementException.badInput(field, field + " must be a whole number, was '" + shorten(value) + "'");
         }
+    }
+
+    /**
+     * Reads shard parameters: a JSON object of text values by shard index, such as
+     * {@code {"0": "Beijing", "1": "Shanghai"}}; none if not given.
+     */
+    static Map<Integer, String> shardParams(@Nullable String value) {
+        if (value == null || value.isBlank()) {
+            return Map.of();
+        }
+        if (value.length() > MAX_PARAMS) {
+            throw ManagementException.badInput(
+                    "shardParams", "shardParams may have at most " + MAX_PARAMS + " characters of JSON");
+        }
+        JsonNode node;
+        try {
+            node = json.readTree(value);
+        } catch (JacksonException ex) {
+            throw ManagementException.badInput("shardParams", "shardParams is not JSON");
+        }
+        if (!node.isObject()) {
+            throw ManagementException.badInput(
+                    "shardParams",
+                    "shardParams must be a JSON object of text by shard index, such as {\"0\": \"Beijing\"}");
+        }
+        Map<Integer, String> params = new TreeMap<>();
+        for (Map.Entry<String, JsonNode> entry : node.properties()) {
+            Integer index;
+            try {
+                index = Integer.valueOf(entry.getKey().strip());
+            } catch (NumberFormatException ex) {
+                throw ManagementException.badInput(
+                        "shardParams", "'" + shorten(entry.getKey()) + "' is not a shard's index");
+            }
+            if (!entry.getValue().isString()
+                    || params.put(index, entry.getValue().asString()) != null) {
+                throw ManagementException.badInput(
+                        "shardParams", "shard " + index + " must have one parameter, as text");
+            }
+        }
+        return params;
     }
 
     static List<Long> ids(List<String> values) {

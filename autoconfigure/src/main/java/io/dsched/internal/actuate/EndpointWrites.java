@@ -8,9 +8,11 @@ import static io.dsched.internal.actuate.EndpointParameters.reason;
 import static io.dsched.internal.actuate.EndpointParameters.unknownPath;
 
 import io.dsched.internal.actuate.EndpointRoles.Level;
+import io.dsched.internal.management.Change;
 import io.dsched.internal.management.DeadLetterCommands;
 import io.dsched.internal.management.JobCommands;
 import io.dsched.internal.management.LimitCommands;
+import io.dsched.internal.management.ManagementException;
 import io.dsched.internal.management.ScheduleInput;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +21,8 @@ import org.springframework.boot.actuate.endpoint.SecurityContext;
 
 /**
  * The {@code dsched} endpoint's writes: which command each path names and the role it needs (an
- * operator's, an admin's to change a schedule, parameters or a handler's limits), each audited.
+ * operator's, an admin's to change a schedule, parameters, a job's shards or a handler's limits),
+ * each audited.
  */
 final class EndpointWrites {
 
@@ -72,7 +75,7 @@ final class EndpointWrites {
         }
         Level level =
                 switch (action) {
-                    case "schedule", "params" -> Level.ADMIN;
+                    case "schedule", "params", "shards" -> Level.ADMIN;
                     case "trigger" -> (input.params() != null) ? Level.ADMIN : Level.OPERATOR;
                     default -> Level.OPERATOR;
                 };
@@ -84,8 +87,24 @@ final class EndpointWrites {
                 this.commands.reschedule(
                         name("job", id), new ScheduleInput(input.cron(), input.zone(), input.fixedRate()));
             case "params" -> this.commands.params(name("job", id), params(input.params()));
+            case "shards" -> shards(name("job", id), input, WriteAudit.actor(security));
             default -> throw unknownPath(action);
         });
+    }
+
+    /** Sets a sharded job's shards, or takes them back with {@code shards} of {@code declared}. */
+    private Change shards(String job, WriteInput input, String actor) {
+        if ("declared".equals(input.shards())) {
+            if (input.shardParams() != null) {
+                throw ManagementException.badInput("shardParams", "the declared shards take their declared parameters");
+            }
+            return this.commands.shards().reset(job);
+        }
+        Integer count = EndpointParameters.count("shards", input.shards());
+        if (count == null) {
+            throw ManagementException.badInput("shards", "Give the shards of each fire, or declared");
+        }
+        return this.commands.shards().set(job, count, EndpointParameters.shardParams(input.shardParams()), actor);
     }
 
     Object actOnMany(
@@ -127,5 +146,7 @@ final class EndpointWrites {
             @Nullable String rate,
             @Nullable String quota,
             @Nullable String keyRate,
+            @Nullable String shards,
+            @Nullable String shardParams,
             @Nullable String reason) {}
 }

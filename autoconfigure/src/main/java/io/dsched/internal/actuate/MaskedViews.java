@@ -34,7 +34,11 @@ final class MaskedViews {
         }
         if (answer instanceof JobDetail detail) {
             return flagged(
-                    new JobDetail(copy(detail.job(), values), page(detail.executions(), values), detail.fires()),
+                    new JobDetail(
+                            copy(detail.job(), values),
+                            page(detail.executions(), values),
+                            detail.fires(),
+                            detail.shards()),
                     values);
         }
         if (answer instanceof ExecutionDetail detail) {

@@ -163,8 +163,11 @@ final class ClaimsInTransaction {
                         connection, inOrder.stream().map(Fire::jobName).collect(Collectors.toSet())));
         Set<String> held = new HashSet<>(this.store.inserts().withHeldFireOn(connection, behind));
         List<ExecutionRecord> shards = new ArrayList<>();
+        Map<String, JobTarget> inForce = new HashMap<>();
         for (Fire fire : inOrder) {
-            JobTarget job = fires.get(fire);
+            // split as set at run time, if it was: read as the fire is written
+            JobTarget job = inForce.computeIfAbsent(
+                    fire.jobName(), (name) -> ShardFanOut.inForce(fires.get(fire), this.store.shardSettings()));
             boolean behindAnother = !behind.add(job.name());
             if (behindAnother && !held.add(job.name())) {
                 // a job keeps at most one fire held: this one is skipped (its worker, finding no row

@@ -213,7 +213,9 @@ public final class FireExecutor {
      * Queues the shards of a sharded job's fire for the queue of any node of its group (see
      * {@link ShardFanOut}); tried again while the database fails transiently, as a claim is.
      */
-    private Outcome fanOut(JobTarget job, Instant scheduledAt) {
+    private Outcome fanOut(JobTarget declared, Instant scheduledAt) {
+        // split as set at run time, if it was: read as the fire is written, from its next fire on
+        JobTarget job = ShardFanOut.inForce(declared, this.store.shardSettings());
         Instant now = this.clock.instant();
         Instant due = ShardFanOut.due(job, scheduledAt, now);
         List<String> nodes = job.shards().broadcast() ? this.broadcastNodes.apply(job) : List.of();

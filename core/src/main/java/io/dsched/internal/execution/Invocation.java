@@ -57,7 +57,8 @@ final class Invocation implements AutoCloseable {
                 this.nodeId,
                 running,
                 (shard != null) ? shard : Sharding.Shard.WHOLE,
-                (shard != null && job.shards() != null) ? job.shards().param(shard.index()) : null);
+                // the parameter its fire was written with, which its attempt carries
+                (shard != null) ? Sharding.paramOf(claim.payload()) : null);
         AtomicBoolean timedOut = new AtomicBoolean();
         Instant startedAt = this.clock.instant();
         this.listener.started(claim, startedAt);

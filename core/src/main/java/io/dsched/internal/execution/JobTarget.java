@@ -39,6 +39,25 @@ public record JobTarget(
         Objects.requireNonNull(invoker, "invoker");
     }
 
+    /**
+     * Returns this target split into other shards: those set at run time.
+     * @param sharding the shards
+     * @return the target with them
+     */
+    public JobTarget withShards(Sharding sharding) {
+        return new JobTarget(
+                this.name,
+                this.group,
+                this.retry,
+                this.timeout,
+                this.guarded,
+                this.lockAtMostFor,
+                this.lockAtLeastFor,
+                this.jitter,
+                sharding,
+                this.invoker);
+    }
+
     /** Runs a target once. */
     @FunctionalInterface
     public interface Invoker {

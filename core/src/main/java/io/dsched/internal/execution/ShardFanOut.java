@@ -2,6 +2,7 @@ package io.dsched.internal.execution;
 
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
+import io.dsched.internal.store.ShardSettings;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,10 +60,27 @@ public final class ShardFanOut {
                     broadcast ? nodes.get(index) : nodeId,
                     now,
                     held ? null : due,
-                    null,
+                    // the fire keeps its parameters, whatever is set before its shards run
+                    Sharding.payloadOf(job.shards().param(index)),
                     reason));
         }
         return shards;
+    }
+
+    /**
+     * Returns a sharded job as its next fire is split: into the shards and parameters set at run
+     * time, if any were, else its declaration's. A broadcast job's shards are its live nodes.
+     * @param job the job, as declared
+     * @param settings the shards set at run time
+     * @return the job, split as its fires are now
+     */
+    public static JobTarget inForce(JobTarget job, ShardSettings settings) {
+        if (job.shards() == null || job.shards().broadcast()) {
+            return job;
+        }
+        return settings.find(job.name())
+                .map((set) -> job.withShards(new Sharding(set.count(), set.params())))
+                .orElse(job);
     }
 
     /**

@@ -2,6 +2,9 @@ package io.dsched.internal.execution;
 
 import java.util.Map;
 import java.util.Objects;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * How a sharded job splits each fire: into {@code count} attempts, one per shard, each under an
@@ -55,6 +58,35 @@ public record Sharding(int count, Map<Integer, String> params, boolean broadcast
     public String param(int index) {
         return this.params.get(index);
     }
+
+    /**
+     * Returns the payload a shard's attempt carries its parameter in, so that a fire keeps the
+     * parameters it was written with whatever is set later: the parameter as a JSON string.
+     * @param param the parameter, or {@code null}
+     * @return the payload, or {@code null} for no parameter
+     */
+    public static String payloadOf(String param) {
+        return (param != null) ? JSON.writeValueAsString(param) : null;
+    }
+
+    /**
+     * Returns the parameter a shard's attempt carries (see {@link #payloadOf}).
+     * @param payload the attempt's payload
+     * @return the parameter, or {@code null} if the payload carries none
+     */
+    public static String paramOf(String payload) {
+        if (payload == null) {
+            return null;
+        }
+        try {
+            JsonNode node = JSON.readTree(payload);
+            return node.isString() ? node.asString() : null;
+        } catch (JacksonException ex) {
+            return null;
+        }
+    }
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /**
      * Returns the shard an attempt runs, from its idempotency key.

@@ -22,14 +22,26 @@ public class JobCommands {
 
     private final JobScheduler scheduler;
 
+    private final ShardCommands shards;
+
     /**
      * Creates the commands.
      * @param jobs the jobs management knows
      * @param scheduler the job API
+     * @param shards what it changes of sharded jobs' shards
      */
-    public JobCommands(ManagedJobs jobs, JobScheduler scheduler) {
+    public JobCommands(ManagedJobs jobs, JobScheduler scheduler, ShardCommands shards) {
         this.jobs = jobs;
         this.scheduler = scheduler;
+        this.shards = shards;
+    }
+
+    /**
+     * Returns what the endpoint changes of sharded jobs' shards.
+     * @return the commands
+     */
+    public ShardCommands shards() {
+        return this.shards;
     }
 
     /**

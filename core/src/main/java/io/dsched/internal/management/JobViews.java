@@ -8,6 +8,7 @@ import io.dsched.internal.management.views.Job;
 import io.dsched.internal.management.views.JobDetail;
 import io.dsched.internal.management.views.LastRun;
 import io.dsched.internal.management.views.SchedulePreview;
+import io.dsched.internal.management.views.Shards;
 import io.dsched.internal.management.views.Stats;
 import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.jobs.JobScheduler;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.quartz.SimpleTrigger;
 import org.quartz.Trigger;
 import org.springframework.data.domain.Pageable;
@@ -49,6 +51,8 @@ public class JobViews {
 
     private final BiFunction<String, Integer, List<ShardedFire>> shardedFires;
 
+    private final Function<String, Optional<Shards>> shards;
+
     private final Clock clock;
 
     /**
@@ -59,6 +63,7 @@ public class JobViews {
      * @param statistics the jobs' statistics
      * @param executionViews the attempts, for a job's page of them
      * @param shardedFires reads a job's latest fires as wholes, at most so many
+     * @param shards reads the shards a job's fires are split into now, if it is sharded
      * @param clock the clock
      */
     public JobViews(
@@ -68,7 +73,9 @@ public class JobViews {
             JobStatistics statistics,
             ExecutionViews executionViews,
             BiFunction<String, Integer, List<ShardedFire>> shardedFires,
+            Function<String, Optional<Shards>> shards,
             Clock clock) {
+        this.shards = shards;
         this.jobs = jobs;
         this.scheduler = scheduler;
         this.executions = executions;
@@ -116,7 +123,8 @@ public class JobViews {
                 this.executionViews.executions(name, status, page),
                 this.shardedFires.apply(name, SHARDED_FIRES).stream()
                         .map(Fire::of)
-                        .toList());
+                        .toList(),
+                this.shards.apply(name).orElse(null));
     }
 
     /**

@@ -14,14 +14,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
  * The fires of sharded jobs, tagged with the job, read from the database so that every node tells
- * the same of the cluster: {@code dsched.shards.per.fire} (the shards the node's declaration splits
- * each fire into), {@code dsched.shard.fire.completion} (seconds from the first shard's start to the
+ * the same of the cluster: {@code dsched.shards.per.fire} (the shards each fire written now is split
+ * into: those set at run time, or the node's declaration's), {@code dsched.shard.fire.completion} (seconds from the first shard's start to the
  * last one's end, of the job's latest fire to have ended), {@code dsched.shard.fire.shards.on.node}
  * (the shards of that fire this node ran: their spread, summed over the nodes),
  * {@code dsched.shard.fires.partial} (fires with a shard whose dead letter is open) and
@@ -36,6 +37,11 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
     private final Supplier<Map<String, Integer>> declared;
 
     private final Function<String, List<ShardedFire>> latestFires;
+
+    private final ToIntFunction<String> inForce;
+
+    /** The shards each job's fires are split into now, as last read. */
+    private final Map<String, Integer> counts = new ConcurrentHashMap<>();
 
     private final Supplier<Map<String, Partial>> partial;
 
@@ -56,6 +62,7 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
      * Creates the gauges.
      * @param declared the shards of each sharded job this node declares
      * @param latestFires reads a job's latest fires, the latest first
+     * @param inForce reads the shards a job's fires are split into now
      * @param partial reads the fires left partial, by job
      * @param nodeId this node
      * @param refresh how long a value read is used
@@ -64,12 +71,14 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
     public ShardGauges(
             Supplier<Map<String, Integer>> declared,
             Function<String, List<ShardedFire>> latestFires,
+            ToIntFunction<String> inForce,
             Supplier<Map<String, Partial>> partial,
             String nodeId,
             Duration refresh,
             Clock clock) {
         this.declared = declared;
         this.latestFires = latestFires;
+        this.inForce = inForce;
         this.partial = partial;
         this.nodeId = nodeId;
         this.window = new RefreshWindow(refresh, clock);
@@ -95,10 +104,9 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
     }
 
     private void register(MeterRegistry registry, String job, int shards) {
-        Gauge.builder("dsched.shards.per.fire", shards, Integer::doubleValue)
-                // a declaration's count, held here: a gauge holds its object weakly by default
-                .strongReference(true)
-                .description("Shards each fire of the job is split into, as this node declares it")
+        Gauge.builder("dsched.shards.per.fire", this, (gauges) -> gauges.inForce(job, shards))
+                .description("Shards each fire of the job written now is split into: those set at run time, or"
+                        + " as this node declares it")
                 .tag("job", job)
                 .register(registry);
         gauge(
@@ -146,6 +154,11 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
         return (this.failed || fire.isEmpty()) ? Double.NaN : value.applyAsDouble(fire.get());
     }
 
+    private double inForce(String job, int declared) {
+        refreshIfDue();
+        return this.failed ? Double.NaN : this.counts.getOrDefault(job, declared);
+    }
+
     private double partial(String job, ToDoubleFunction<Partial> value) {
         refreshIfDue();
         return this.failed ? Double.NaN : value.applyAsDouble(this.partialRead.getOrDefault(job, new Partial(0, 0)));
@@ -158,6 +171,7 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
         this.window.read();
         try {
             for (String job : this.declared.get().keySet()) {
+                this.counts.put(job, this.inForce.applyAsInt(job));
                 this.ended.put(
                         job,
                         this.latestFires.apply(job).stream()

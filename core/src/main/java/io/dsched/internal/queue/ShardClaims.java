@@ -136,13 +136,41 @@ final class ShardClaims {
         if (job.shards().broadcast()) {
             return this.store.claims().claimDueOn(this.nodeId, now, most, job.name());
         }
-        int share = share(job.shards().count(), this.liveNodes.applyAsInt(job.group()));
+        int share = share(countInForce(job), this.liveNodes.applyAsInt(job.group()));
         int room = Math.min(most, share - this.store.shardedFires().runningOn(job.name(), this.nodeId));
         if (room <= 0) {
             return List.of();
         }
         return this.store.claims().claimDue(this.nodeId, now, room, List.of(job.name()));
     }
+
+    /** The shards of a job's fires as last read, with when, by {@link System#nanoTime()}. */
+    private final Map<String, Map.Entry<Integer, Long>> counts = new ConcurrentHashMap<>();
+
+    /**
+     * The shards of a job's fires now: set at run time, or declared; read at most once a second (a
+     * share a second out of date is a share, not a claim). A read that fails keeps the last count.
+     */
+    private int countInForce(JobTarget job) {
+        long at = System.nanoTime();
+        Map.Entry<Integer, Long> last = this.counts.get(job.name());
+        if (last != null && at - last.getValue() < COUNT_READ_EVERY.toNanos()) {
+            return last.getKey();
+        }
+        int count;
+        try {
+            count = ShardFanOut.inForce(job, this.store.shardSettings())
+                    .shards()
+                    .count();
+        } catch (RuntimeException ex) {
+            count = (last != null) ? last.getKey() : job.shards().count();
+        }
+        this.counts.put(job.name(), Map.entry(count, at));
+        return count;
+    }
+
+    /** How long a job's shard count read is used before it is read again. */
+    private static final Duration COUNT_READ_EVERY = Duration.ofSeconds(1);
 
     /**
      * A node's share of a fire's shards: an equal part of them, rounded up.

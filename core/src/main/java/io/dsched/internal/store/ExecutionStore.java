@@ -31,6 +31,8 @@ public class ExecutionStore implements AutoCloseable {
 
     private final ShardedFires shardedFires;
 
+    private final ShardSettings shardSettings;
+
     private final LimitStore limits;
 
     /**
@@ -74,6 +76,15 @@ public class ExecutionStore implements AutoCloseable {
                 this.cancels);
         this.rescues = new ExecutionRescues(repository, deadLetters, transactions, this.inserts, this.cancels);
         this.shardedFires = new ShardedFires(rows);
+        this.shardSettings = new ShardSettings(rows);
+    }
+
+    /**
+     * Returns the shard counts and parameters set at run time.
+     * @return the settings
+     */
+    public ShardSettings shardSettings() {
+        return this.shardSettings;
     }
 
     /**

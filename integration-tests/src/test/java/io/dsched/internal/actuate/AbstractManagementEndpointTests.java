@@ -71,7 +71,7 @@ abstract class AbstractManagementEndpointTests {
         assertThat(self.get("id").asString()).isEqualTo("node-1");
         assertThat(self.get("alive").asBoolean()).isTrue();
         assertThat(self.get("self").asBoolean()).isTrue();
-        assertThat(overview.body().get("jobs").asInt()).isEqualTo(3);
+        assertThat(overview.body().get("jobs").asInt()).isEqualTo(5);
 
         assertThat(job(this.client.get("/jobs", "viewer"), "dsched.housekeeping")
                         .get("kind")
@@ -909,6 +909,112 @@ abstract class AbstractManagementEndpointTests {
                 .isEqualTo(409);
     }
 
+    @Test
+    void anAdminSetsAShardedJobsShardsForItsNextFiresAndTakesThemBackEachChangeAudited() {
+        JsonNode declared = this.client.get("/jobs/ledger", "viewer").body().get("shards");
+        assertThat(declared.get("count").asInt()).isEqualTo(3);
+        assertThat(declared.get("declared").asInt()).isEqualTo(3);
+        assertThat(declared.get("params").get("0").asString()).isEqualTo("north");
+        assertThat(declared.get("setBy").isNull()).isTrue();
+        assertThat(this.client
+                        .get("/jobs/report", "viewer")
+                        .body()
+                        .get("shards")
+                        .isNull())
+                .as("a job without shards")
+                .isTrue();
+
+        String body = "{\"shards\":\"5\",\"shardParams\":\"{\\\"4\\\":\\\"west\\\"}\",\"reason\":\"month end\"}";
+        refusedBelow("/jobs/ledger/shards", body, "admin");
+        Response set = this.client.post("/jobs/ledger/shards", "admin", body);
+        assertThat(set.status()).as(set.text()).isEqualTo(200);
+        assertLatestAudit(
+                "admin",
+                "job.shards",
+                "ledger",
+                "{\"shards\":3,\"shardParams\":{\"0\":\"north\"},\"setBy\":null}",
+                "{\"shards\":5,\"shardParams\":{\"4\":\"west\"},\"setBy\":\"admin\"}",
+                200);
+        assertThat(latestAudit().get("reason")).isEqualTo("month end");
+        JsonNode changed = this.client.get("/jobs/ledger", "viewer").body().get("shards");
+        assertThat(changed.get("count").asInt()).isEqualTo(5);
+        assertThat(changed.get("params").get("4").asString()).isEqualTo("west");
+        assertThat(changed.get("params").has("0"))
+                .as("the declared parameters count no more")
+                .isFalse();
+        assertThat(changed.get("declared").asInt()).isEqualTo(3);
+        assertThat(changed.get("setBy").asString()).isEqualTo("admin");
+        // what every node splits the job's next fires by
+        assertThat(this.sql.queryForMap("SELECT shard_count, set_by FROM dsched_job_shards WHERE job_name = 'ledger'"))
+                .containsValues(5, "admin");
+
+        // bad input, jobs without shards of their own and unknown jobs change nothing
+        String before = state();
+        assertThat(this.client
+                        .post("/jobs/ledger/shards", "admin", "{\"shards\":\"0\"}")
+                        .status())
+                .isEqualTo(400);
+        assertThat(this.client
+                        .post("/jobs/ledger/shards", "admin", "{\"shards\":\"1001\"}")
+                        .status())
+                .isEqualTo(400);
+        assertThat(this.client
+                        .post("/jobs/ledger/shards", "admin", "{\"shards\":\"many\"}")
+                        .status())
+                .isEqualTo(400);
+        assertThat(this.client.post("/jobs/ledger/shards", "admin", "{}").status())
+                .isEqualTo(400);
+        assertThat(this.client
+                        .post(
+                                "/jobs/ledger/shards",
+                                "admin",
+                                "{\"shards\":\"2\",\"shardParams\":\"{\\\"2\\\":\\\"x\\\"}\"}")
+                        .status())
+                .as("a parameter past the shards")
+                .isEqualTo(400);
+        assertThat(this.client
+                        .post("/jobs/ledger/shards", "admin", "{\"shards\":\"2\",\"shardParams\":\"[1]\"}")
+                        .status())
+                .isEqualTo(400);
+        assertThat(this.client
+                        .post("/jobs/report/shards", "admin", "{\"shards\":\"2\"}")
+                        .status())
+                .as("a job declared without shards")
+                .isEqualTo(409);
+        assertThat(this.client
+                        .post("/jobs/warmup/shards", "admin", "{\"shards\":\"2\"}")
+                        .status())
+                .as("a broadcast job")
+                .isEqualTo(409);
+        assertThat(this.client
+                        .post("/jobs/nosuch/shards", "admin", "{\"shards\":\"2\"}")
+                        .status())
+                .isEqualTo(404);
+        assertThat(state()).isEqualTo(before);
+
+        Response reset = this.client.post("/jobs/ledger/shards", "admin", "{\"shards\":\"declared\"}");
+        assertThat(reset.status()).as(reset.text()).isEqualTo(200);
+        assertLatestAudit(
+                "admin",
+                "job.shards",
+                "ledger",
+                "{\"shards\":5,\"shardParams\":{\"4\":\"west\"},\"setBy\":\"admin\"}",
+                "{\"shards\":3,\"shardParams\":{\"0\":\"north\"},\"setBy\":null}",
+                200);
+        assertThat(this.client
+                        .get("/jobs/ledger", "viewer")
+                        .body()
+                        .get("shards")
+                        .get("count")
+                        .asInt())
+                .isEqualTo(3);
+        assertThat(this.client
+                        .post("/jobs/ledger/shards", "admin", "{\"shards\":\"declared\"}")
+                        .status())
+                .as("the declared shards already")
+                .isEqualTo(409);
+    }
+
     private JsonNode limit(String handler) {
         for (JsonNode limit : this.client.get("/limits", "viewer").body()) {
             if (limit.get("name").asString().equals(handler)) {
@@ -992,6 +1098,7 @@ abstract class AbstractManagementEndpointTests {
                 + this.sql.queryForList("SELECT params FROM dsched_job")
                 + this.sql.queryForList(
                         "SELECT name, max_concurrent, rate_permits, rate_period_ms, set_by FROM dsched_limit ORDER BY name")
+                + this.sql.queryForList("SELECT job_name, shard_count, shard_params, set_by FROM dsched_job_shards")
                 + this.sql.queryForObject("SELECT COUNT(*) FROM dsched_execution", Long.class);
     }
 

@@ -38,6 +38,12 @@ public class ManagementApp {
             throw new IllegalStateException("partner <script>alert(1)</script> is down");
         }
 
+        @DistributedScheduled(name = "ledger", cron = NEVER, shards = "3", shardParams = "0=north")
+        public void ledger() {}
+
+        @DistributedScheduled(name = "warmup", cron = NEVER, broadcast = true)
+        public void warmup() {}
+
         @JobHandler("mailer")
         public void mail(Mail mail) {}
 

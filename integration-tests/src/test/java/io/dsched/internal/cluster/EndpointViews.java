@@ -79,7 +79,7 @@ final class EndpointViews {
     /** {@code POST /actuator/dsched/jobs/{job}/{action}}, with no parameters. */
     JsonNode act(String job, String action) {
         return body(this.endpoint.act(
-                this.operator, "jobs", job, action, null, null, null, null, null, null, null, null, null));
+                this.operator, "jobs", job, action, null, null, null, null, null, null, null, null, null, null, null));
     }
 
     private static JsonNode body(WebEndpointResponse<Object> response) {

@@ -108,6 +108,7 @@ abstract class AbstractSchemaScriptTests {
             "dsched_limit",
             "dsched_limit_key",
             "dsched_job",
+            "dsched_job_shards",
             "dsched_execution_log",
             "dsched_audit",
             "dsched_execution_trace",
