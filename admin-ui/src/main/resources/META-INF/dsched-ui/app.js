@@ -2,7 +2,7 @@
 import {h, append, clear, get, notice, takeCarriedNotice, ApiError, utcChosen, chooseUtc} from './lib.js';
 import {overview} from './overview.js';
 import {jobs} from './jobs.js';
-import {job} from './job.js';
+import {job, fire} from './job.js';
 import {execution} from './execution.js';
 import {deadLetters} from './dead-letters.js';
 import {audit} from './audit.js';
@@ -11,6 +11,7 @@ import {limits} from './limits.js';
 const routes = [
     [/^\/?$/, 'overview', overview],
     [/^\/jobs$/, 'jobs', jobs],
+    [/^\/jobs\/(.+)\/fires\/(\d+)$/, 'jobs', fire],
     [/^\/jobs\/(.+)$/, 'jobs', job],
     [/^\/executions\/(\d+)$/, 'jobs', execution],
     [/^\/dead-letters$/, 'dead-letters', deadLetters],

@@ -30,8 +30,44 @@ export async function job(view, {args, query, refresh}) {
             jobActions(j, refresh)),
         can('admin') ? scheduleEditor(j, refresh) : null,
         paramsSection(j, detail.valuesMasked, refresh),
+        shardsInForce(detail.shards),
         fires(j, detail.fires || []),
         executions(j, detail.executions, status)]);
+}
+
+// one fire of a sharded or broadcast job: each shard as its latest attempt stands
+export async function fire(view, {args}) {
+    const [name, at] = args;
+    const detail = await get('/jobs/' + enc(name), {fire: at});
+    const f = detail.fire;
+    append(view, [
+        h('p', {class: 'crumbs'}, h('a', {href: '#/jobs'}, 'Jobs'), ' / ',
+            h('a', {href: '#/jobs/' + enc(name)}, name), ' / '),
+        h('h1', {}, 'Fire of ' + name),
+        h('dl', {class: 'facts', 'data-fire-facts': ''},
+            fact('Scheduled', time(f.scheduledAt)),
+            fact('State', badge(f.state)),
+            fact('Shards', `${f.succeeded} of ${f.shards} succeeded`),
+            fact('Completion', duration(f.completionMillis))),
+        h('section', {'data-fire-shards': ''},
+            table(`Shards of the fire of ${name}`, ['Shard', 'State', 'Node', 'Attempts', 'Started', 'Finished', 'Latest attempt'],
+                detail.shards.map((s) => h('tr', {'data-shard': String(s.index)},
+                    h('td', {}, `${s.index} of ${f.shards}`),
+                    h('td', {}, badge(s.status)),
+                    h('td', {}, s.nodeId),
+                    h('td', {}, String(s.attempts)),
+                    h('td', {}, time(s.startedAt)),
+                    h('td', {}, s.finishedAt ? time(s.finishedAt) : '—'),
+                    h('td', {}, h('a', {href: '#/executions/' + s.executionId}, '#' + s.executionId))))))]);
+}
+
+// the shards a sharded job's next fires are split into, when set at run time
+function shardsInForce(shards) {
+    if (!shards) return null;
+    const params = Object.entries(shards.params).map(([i, p]) => `${i}=${p}`).join(', ');
+    return h('p', {class: 'muted', 'data-shards-in-force': ''},
+        `Each fire is split into ${shards.count} shards` + (params ? ` (${params})` : '')
+        + (shards.setBy ? `, set by ${shards.setBy} in place of the ${shards.declared} declared.` : '.'));
 }
 
 function fact(term, value) {
@@ -165,7 +201,8 @@ function fires(j, list) {
         h('p', {class: 'muted'}, 'Each fire is split into shards; a fire is done when every shard succeeded, partial while a shard is dead-lettered.'),
         table('Fires of ' + j.name, ['Scheduled', 'State', 'Succeeded', 'Dead-lettered', 'Waiting or running', 'Completion', 'Shards by node'],
             list.map((f) => h('tr', {'data-fire': f.scheduledAt},
-                h('td', {}, time(f.scheduledAt, j.zone)),
+                h('td', {}, h('a', {href: '#/jobs/' + enc(j.name) + '/fires/' + new Date(f.scheduledAt).getTime()},
+                    time(f.scheduledAt, j.zone))),
                 h('td', {}, badge(f.state)),
                 h('td', {}, `${f.succeeded} of ${f.shards}`),
                 h('td', {}, f.deadLettered ? h('a', {href: '#/dead-letters?job=' + encodeURIComponent(j.name)}, String(f.deadLettered)) : '0'),

@@ -1,14 +1,17 @@
 package io.dsched.autoconfigure;
 
+import io.dsched.internal.cluster.BroadcastNodes;
 import io.dsched.internal.cluster.ClockSkew;
 import io.dsched.internal.cluster.ClusterMembership;
 import io.dsched.internal.cluster.DatabaseClock;
+import io.dsched.internal.cluster.GroupLiveness;
 import io.dsched.internal.cluster.NodeTable;
 import io.dsched.internal.engine.NodeId;
 import io.dsched.internal.execution.AttemptRunner;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.execution.NodeGroups;
 import io.dsched.internal.queue.ExecutionQueue;
+import io.dsched.internal.store.DeploymentStore;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Clock;
 import java.util.Set;
@@ -49,7 +52,9 @@ final class DschedClusterConfiguration {
             DschedProperties properties,
             DschedSchemaInitializer schemaInitializer,
             DatabaseClock clock,
-            ClockSkew skew) {
+            ClockSkew skew,
+            GroupLiveness liveness,
+            DeploymentStore deployments) {
         DschedProperties.Recovery recovery = properties.getRecovery();
         return new ClusterMembership(
                 new NodeTable(jdbc.dataSource(), jdbc.platform(), jdbc.tables()),
@@ -62,6 +67,7 @@ final class DschedClusterConfiguration {
                 recovery.getHeartbeatInterval(),
                 recovery.getNodeTimeout(),
                 clock,
-                skew);
+                skew,
+                new BroadcastNodes(liveness, deployments));
     }
 }

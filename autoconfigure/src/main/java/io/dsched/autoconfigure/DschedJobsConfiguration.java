@@ -1,6 +1,8 @@
 package io.dsched.autoconfigure;
 
+import io.dsched.internal.cluster.BroadcastNodes;
 import io.dsched.internal.cluster.DatabaseClock;
+import io.dsched.internal.cluster.GroupLiveness;
 import io.dsched.internal.deadletter.DeadLetters;
 import io.dsched.internal.definition.JobRegistry;
 import io.dsched.internal.engine.DschedEngine;
@@ -13,6 +15,7 @@ import io.dsched.internal.jobs.RuntimeJobs;
 import io.dsched.internal.jobs.SubmissionObserver;
 import io.dsched.internal.queue.DueNotice;
 import io.dsched.internal.store.DeadLetterRepository;
+import io.dsched.internal.store.DeploymentStore;
 import io.dsched.internal.store.DschedRepositories;
 import io.dsched.internal.store.ExecutionRepository;
 import io.dsched.internal.store.ExecutionStore;
@@ -84,7 +87,9 @@ final class DschedJobsConfiguration {
             DatabaseClock clock,
             HandlerRegistry handlers,
             PayloadJsonMapper payloadJsonMapper,
-            JobTargets targets) {
+            JobTargets targets,
+            GroupLiveness liveness,
+            DeploymentStore deployments) {
         return new DeadLetters(
                 repositories.aggregates(),
                 deadLetters,
@@ -94,10 +99,10 @@ final class DschedJobsConfiguration {
                 clock,
                 dueNotice,
                 new HandlerOrder(handlers, payloadJsonMapper),
-                // a broadcast job's replay runs on the node whose attempt failed
+                // a broadcast job's replay runs on the node whose attempt failed, if it runs the job
                 (job) -> targets.find(job)
                         .filter((target) ->
                                 target.shards() != null && target.shards().broadcast())
-                        .isPresent());
+                        .map(new BroadcastNodes(liveness, deployments)));
     }
 }

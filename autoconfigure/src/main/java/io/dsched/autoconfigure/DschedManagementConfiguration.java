@@ -131,6 +131,7 @@ final class DschedManagementConfiguration {
                         ? ShardedFire.latest(store, job, most)
                         : List.of(),
                 shards::view,
+                (job, fire) -> store.shardedFires().shardAttempts(job, fire, fire),
                 Clock.systemUTC());
     }
 

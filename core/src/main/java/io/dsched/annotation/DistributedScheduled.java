@@ -124,4 +124,13 @@ public @interface DistributedScheduled {
      * {@link #shards()}.
      */
     boolean broadcast() default false;
+
+    /**
+     * Lets the fires of a job with {@link #shards()} or {@link #broadcast()} overlap: a fire's
+     * shards are written due at its time and start while an earlier fire's still run, each node
+     * taking its share of each fire not ended (by default the next fire waits, held, until every
+     * attempt of the job has ended, and fires that come meanwhile are skipped). Each fire still runs
+     * each shard once. Only with shards or broadcast.
+     */
+    boolean overlap() default false;
 }

@@ -21,7 +21,8 @@ import org.springframework.data.relational.core.mapping.Table;
  * @param statusReason why it is in its state, for example why it was skipped
  * @param origin why the attempt exists
  * @param dueAt when a waiting attempt falls due, or {@code null}
- * @param payload the JSON payload of a one-off job, or {@code null}
+ * @param payload the JSON payload of a one-off job; for a shard of a sharded job's fire, its
+ *     parameter as a JSON string; else {@code null}
  * @param priority the order in which waiting attempts are claimed: higher first, then the earliest
  *     due; {@code 0} unless its handler or one-off job sets one
  * @param limitKey the key its handler's concurrency limit counts it by (its {@code partitionBy}),

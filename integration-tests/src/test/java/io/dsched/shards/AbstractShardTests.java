@@ -257,6 +257,55 @@ abstract class AbstractShardTests {
     }
 
     @Test
+    void theFiresOfAJobThatLetsThemOverlapRunBesideEachOtherEachShardOnce() {
+        List<ClusterNode> nodes = List.of(
+                start("overlap-1", "test.overlapping.cron", "* * * * * *"),
+                start("overlap-2", "test.overlapping.cron", "* * * * * *"));
+
+        // fires every second, each of two shards of 1.5 s: a fire starts before the one before ends
+        await().atMost(Duration.ofSeconds(30)).until(() -> overlappingFires() >= 2);
+        // each fire ran each shard once, none held or skipped
+        ShardJobs.runs("overlapping").stream()
+                .collect(Collectors.groupingBy(ShardJobs.Run::fire))
+                .forEach((fire, runs) -> assertThat(runs)
+                        .as("the fire at %s", fire)
+                        .extracting(ShardJobs.Run::shard)
+                        .doesNotHaveDuplicates());
+        assertThat(completeFires("overlapping", Instant.MIN, 2).size()).isGreaterThanOrEqualTo(3);
+        assertThat(this.cluster.executions().findByJobName("overlapping"))
+                .noneMatch((row) -> row.status() == ExecutionStatus.SCHEDULED && row.dueAt() == null);
+        assertThat(nodes.stream()
+                        .mapToDouble((node) -> node.bean(MeterRegistry.class)
+                                .counter("dsched.skipped", "job", "overlapping", "reason", "guard_held")
+                                .count())
+                        .sum())
+                .isZero();
+    }
+
+    /** How many complete fires of {@code overlapping} began before the complete fire before them ended. */
+    private static long overlappingFires() {
+        Map<Instant, List<ShardJobs.Run>> byFire = new TreeMap<>(
+                ShardJobs.runs("overlapping").stream().collect(Collectors.groupingBy(ShardJobs.Run::fire)));
+        Instant previousEnd = null;
+        long overlapping = 0;
+        for (Instant fire : completeFires("overlapping", Instant.MIN, 2)) {
+            List<ShardJobs.Run> runs = byFire.get(fire);
+            Instant firstStart = runs.stream()
+                    .map(ShardJobs.Run::startedAt)
+                    .min(Comparator.naturalOrder())
+                    .orElseThrow();
+            if (previousEnd != null && firstStart.isBefore(previousEnd)) {
+                overlapping++;
+            }
+            previousEnd = runs.stream()
+                    .map(ShardJobs.Run::endedAt)
+                    .max(Comparator.naturalOrder())
+                    .orElseThrow();
+        }
+        return overlapping;
+    }
+
+    @Test
     void theShardsADeadNodeWasRunningRunAgainElsewhereEachOnceAndNoOtherShard() {
         ClusterNode doomed = start("doomed", "test.lost.cron", "*/2 * * * * *", "default", "5s");
         // alone, it takes every shard of the first fire: 0 and 1 end, 2 and 3 hold

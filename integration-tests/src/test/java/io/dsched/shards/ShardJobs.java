@@ -98,6 +98,16 @@ public class ShardJobs {
     }
 
     /**
+     * Two shards of 1.5 s each on a schedule of every second, whose fires may overlap.
+     * @param context the shard's attempt
+     * @throws InterruptedException if stopped
+     */
+    @DistributedScheduled(name = "overlapping", cron = "${test.overlapping.cron:-}", shards = "2", overlap = true)
+    public void overlapping(JobContext context) throws InterruptedException {
+        run(context, 1500);
+    }
+
+    /**
      * Three shards of 1 s each, the first with a parameter, on a schedule of every second: a fire is
      * under way, and the next one written held, most of the time.
      * @param context the shard's attempt

@@ -141,6 +141,8 @@ public class DschedEndpoint {
      * @param status for a job: only its executions in this state
      * @param page for a job: the page of its executions, from 0
      * @param size for a job: the page size, at most 200 (default 20)
+     * @param fire for a sharded or broadcast job: one fire's time, in epoch milliseconds, whose shards
+     *     to show instead
      * @return the item
      */
     @ReadOperation
@@ -151,8 +153,9 @@ public class DschedEndpoint {
             @Nullable String window,
             @Nullable String status,
             @Nullable Integer page,
-            @Nullable Integer size) {
-        return this.reads.one(security, collection, id, window, status, page, size);
+            @Nullable Integer size,
+            @Nullable String fire) {
+        return this.reads.one(security, collection, id, window, status, page, size, fire);
     }
 
     /**

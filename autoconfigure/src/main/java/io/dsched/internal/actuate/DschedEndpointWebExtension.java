@@ -89,6 +89,7 @@ public class DschedEndpointWebExtension {
      * @param status for a job: only its executions in this state
      * @param page for a job: the page of its executions
      * @param size for a job: the page size
+     * @param fire for a sharded or broadcast job: one fire's time, in epoch milliseconds
      * @return the item, or why not
      */
     @ReadOperation
@@ -99,8 +100,9 @@ public class DschedEndpointWebExtension {
             @Nullable String window,
             @Nullable String status,
             @Nullable Integer page,
-            @Nullable Integer size) {
-        return answer(() -> this.delegate.one(security, collection, id, window, status, page, size));
+            @Nullable Integer size,
+            @Nullable String fire) {
+        return answer(() -> this.delegate.one(security, collection, id, window, status, page, size, fire));
     }
 
     /**

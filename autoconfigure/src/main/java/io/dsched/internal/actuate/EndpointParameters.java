@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.data.domain.PageRequest;
@@ -43,6 +44,9 @@ final class EndpointParameters {
 
     private static final JsonMapper json = JsonMapper.builder().build();
 
+    /** A shard's index as a key of shard parameters: 0 to 999, in plain digits. */
+    private static final Pattern SHARD_INDEX = Pattern.compile("0|[1-9][0-9]{0,2}");
+
     private EndpointParameters() {}
 
     static @Nullable Object params(@Nullable String params) {
@@ -72,6 +76,16 @@ final class EndpointParameters {
             throw ManagementException.badInput(field, field + " must have 1 to " + MAX_NAME + " characters");
         }
         return name;
+    }
+
+    /** Reads a fire's time, given in epoch milliseconds, between the epoch and the year 9999. */
+    static Instant fireTime(String field, String value) {
+        long millis = id(field, value);
+        if (millis < EARLIEST.toEpochMilli() || millis > LATEST.toEpochMilli()) {
+            throw ManagementException.badInput(
+                    field, field + " must be a time in epoch milliseconds, from 0 to " + LATEST.toEpochMilli());
+        }
+        return Instant.ofEpochMilli(millis);
     }
 
     static long id(String field, String value) {
@@ -118,13 +132,11 @@ final class EndpointParameters {
         }
         Map<Integer, String> params = new TreeMap<>();
         for (Map.Entry<String, JsonNode> entry : node.properties()) {
-            Integer index;
-            try {
-                index = Integer.valueOf(entry.getKey().strip());
-            } catch (NumberFormatException ex) {
+            if (!SHARD_INDEX.matcher(entry.getKey()).matches()) {
                 throw ManagementException.badInput(
                         "shardParams", "'" + shorten(entry.getKey()) + "' is not a shard's index");
             }
+            int index = Integer.parseInt(entry.getKey());
             if (!entry.getValue().isString()
                     || params.put(index, entry.getValue().asString()) != null) {
                 throw ManagementException.badInput(

@@ -98,14 +98,17 @@ final class EndpointReads {
             @Nullable String window,
             @Nullable String status,
             @Nullable Integer page,
-            @Nullable Integer size) {
+            @Nullable Integer size,
+            @Nullable String fire) {
         return this.guard.read(security, () -> switch (collection) {
             case "jobs" ->
-                this.jobs.job(
-                        name("job", id),
-                        window(window, Duration.ofDays(1)),
-                        parse("status", status, ExecutionStatus.class),
-                        pageable(page, size));
+                (fire != null)
+                        ? this.jobs.fire(name("job", id), EndpointParameters.fireTime("fire", fire))
+                        : this.jobs.job(
+                                name("job", id),
+                                window(window, Duration.ofDays(1)),
+                                parse("status", status, ExecutionStatus.class),
+                                pageable(page, size));
             case "executions" -> this.executions.execution(id("id", id));
             case "dead-letters" ->
                 this.deadLetters

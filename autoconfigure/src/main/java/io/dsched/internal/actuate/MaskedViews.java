@@ -9,6 +9,7 @@ import io.dsched.internal.management.views.Job;
 import io.dsched.internal.management.views.JobDetail;
 import io.dsched.internal.management.views.Limit;
 import io.dsched.internal.management.views.PageView;
+import io.dsched.internal.management.views.Shards;
 import io.dsched.internal.store.DeadLetter;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -22,6 +23,20 @@ import org.jspecify.annotations.Nullable;
 final class MaskedViews {
 
     private MaskedViews() {}
+
+    /** The shards in force, their parameters shown as values are. */
+    private static Shards shards(Shards shards, ShownValues values) {
+        if (shards == null) {
+            return null;
+        }
+        return new Shards(
+                shards.count(),
+                values.params(shards.params()),
+                shards.declared(),
+                values.params(shards.declaredParams()),
+                shards.setBy(),
+                shards.setAt());
+    }
 
     static Object view(Object answer, ShownValues values) {
         if (answer instanceof List<?> items) {
@@ -38,7 +53,7 @@ final class MaskedViews {
                             copy(detail.job(), values),
                             page(detail.executions(), values),
                             detail.fires(),
-                            detail.shards()),
+                            shards(detail.shards(), values)),
                     values);
         }
         if (answer instanceof ExecutionDetail detail) {

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -19,7 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class ShownValues {
 
     /** The members of a write's before and after that hold parameters or a payload, as JSON text. */
-    private static final Set<String> VALUES = Set.of("params", "payload");
+    private static final Set<String> VALUES = Set.of("params", "payload", "shardParams");
 
     private static final JsonMapper json = JsonMapper.builder().build();
 
@@ -49,6 +50,16 @@ final class ShownValues {
     @Nullable
     String text(@Nullable String text) {
         return (text == null || this.shown) ? text : SanitizableValue.SANITIZED_VALUE;
+    }
+
+    /** Shard parameters, by index: each masked, or shown as it is. */
+    Map<Integer, String> params(Map<Integer, String> params) {
+        if (params.isEmpty() || this.shown) {
+            return params;
+        }
+        Map<Integer, String> masked = new TreeMap<>();
+        params.keySet().forEach((index) -> masked.put(index, SanitizableValue.SANITIZED_VALUE));
+        return masked;
     }
 
     /** Captured log lines. */

@@ -94,6 +94,7 @@ class InvalidDeclarationTests {
         assertStartupFails(BroadcastWithShards.class, "BroadcastWithShards.Jobs.refresh()", "it declares no shards");
         assertStartupFails(
                 BroadcastWithDelay.class, "BroadcastWithDelay.Jobs.refresh()", "a fixed delay times each fire");
+        assertStartupFails(OverlapWithoutShards.class, "OverlapWithoutShards.Jobs.refresh()", "it has neither");
     }
 
     @Test
@@ -277,6 +278,19 @@ class InvalidDeclarationTests {
 
         static class Jobs {
             @DistributedScheduled(fixedRate = "10s", broadcast = true, shards = "3")
+            void refresh() {}
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OverlapWithoutShards {
+        @Bean
+        OverlapWithoutShards.Jobs jobs() {
+            return new Jobs();
+        }
+
+        static class Jobs {
+            @DistributedScheduled(fixedRate = "10s", overlap = true)
             void refresh() {}
         }
     }

@@ -19,6 +19,19 @@ final class DeclaredShards {
     /** The job's sharding, or {@code null} for a job without shards. */
     static Sharding sharding(
             DeclarationValues values, DistributedScheduled annotation, Schedule schedule, String source) {
+        Sharding sharding = declared(values, annotation, schedule, source);
+        if (!annotation.overlap()) {
+            return sharding;
+        }
+        if (sharding == null) {
+            throw new InvalidJobDefinitionException(
+                    source, "overlap lets the fires of a job with shards or broadcast overlap: it has neither");
+        }
+        return sharding.overlapping();
+    }
+
+    private static Sharding declared(
+            DeclarationValues values, DistributedScheduled annotation, Schedule schedule, String source) {
         String shards = values.resolve(annotation.shards());
         if (annotation.broadcast()) {
             if (StringUtils.hasText(shards) || annotation.shardParams().length > 0) {

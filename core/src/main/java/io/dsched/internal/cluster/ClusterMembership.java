@@ -71,6 +71,9 @@ public final class ClusterMembership implements SmartLifecycle {
 
     private final Function<Instant, Set<Long>> inFlight;
 
+    /** The nodes that run a broadcast job now. */
+    private final Function<JobTarget, List<String>> broadcastNodes;
+
     /**
      * Creates the membership of a node.
      * @param nodes the node table
@@ -85,6 +88,7 @@ public final class ClusterMembership implements SmartLifecycle {
      * @param nodeTimeout how long a node may go unseen before it is declared dead
      * @param clock database time, corrected by what {@code skew} measures
      * @param skew measures the node's clock against the database's
+     * @param broadcastNodes the nodes that run a broadcast job now
      */
     public ClusterMembership(
             NodeTable nodes,
@@ -97,7 +101,9 @@ public final class ClusterMembership implements SmartLifecycle {
             Duration heartbeatInterval,
             Duration nodeTimeout,
             Clock clock,
-            ClockSkew skew) {
+            ClockSkew skew,
+            Function<JobTarget, List<String>> broadcastNodes) {
+        this.broadcastNodes = broadcastNodes;
         this.liveness = new Liveness(nodeId, heartbeatInterval, nodeTimeout);
         this.nodes = nodes;
         this.store = store;
@@ -251,14 +257,7 @@ public final class ClusterMembership implements SmartLifecycle {
                 takeOver(orphan, reason);
             }
         }
-        List<String> broadcast =
-                this.targets.names().stream().filter(this::broadcast).toList();
-        int cancelled = this.store
-                .shardedFires()
-                .cancelWaitingNotOn(broadcast, live, this.clock.instant(), BROADCAST_NODE_GONE);
-        if (cancelled > 0) {
-            logger.warn("Cancelled {} waiting attempt(s) of broadcast jobs whose nodes are gone", cancelled);
-        }
+        cancelStrandedBroadcasts();
         int released = this.nodes.releaseLocksNotHeldBy(live);
         if (released > 0) {
             logger.warn("Released {} job lock(s) held by dead nodes", released);
@@ -271,9 +270,45 @@ public final class ClusterMembership implements SmartLifecycle {
         }
     }
 
+    /**
+     * How long a broadcast job's waiting attempt is left to a node not seen to run the job before it
+     * is cancelled: a node that joined after the nodes were read here may have been given one.
+     */
+    static final Duration BROADCAST_GRACE = Duration.ofSeconds(10);
+
+    /**
+     * Cancels the waiting attempts of each broadcast job written for a node that does not run it
+     * now: one that left or died, or that does not declare the job or serve its group (a rescue or
+     * a replay by a node of another release writes for itself). Left waiting, each would hold the
+     * job's next fires for good.
+     */
+    private void cancelStrandedBroadcasts() {
+        for (String name : this.targets.names()) {
+            Optional<JobTarget> job = this.targets
+                    .find(name)
+                    .filter((target) ->
+                            target.shards() != null && target.shards().broadcast());
+            if (job.isEmpty()) {
+                continue;
+            }
+            Instant now = this.clock.instant();
+            List<String> nodes = this.broadcastNodes.apply(job.get());
+            int cancelled = this.store
+                    .shardedFires()
+                    .cancelWaitingNotOn(name, nodes, now.minus(BROADCAST_GRACE), now, BROADCAST_NODE_GONE);
+            if (cancelled > 0) {
+                logger.warn(
+                        "Cancelled {} waiting attempt(s) of broadcast job '{}' for nodes that do not run it",
+                        cancelled,
+                        name);
+            }
+        }
+    }
+
     /** Why a broadcast job's attempt is cancelled when its node is gone. */
     static final String BROADCAST_NODE_GONE =
-            "cancelled: its node is gone, and a broadcast job's attempt runs on its own node alone";
+            "cancelled: its node is gone or does not run the job, and a broadcast job's attempt runs on its"
+                    + " own node alone";
 
     private boolean broadcast(String jobName) {
         return this.targets

@@ -16,7 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Predicate;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
@@ -52,7 +52,7 @@ public class DeadLetters {
 
     private final UnaryOperator<ExecutionRecord> order;
 
-    private final Predicate<String> onOwnNode;
+    private final Function<String, Optional<List<String>>> broadcastNodes;
 
     /**
      * Creates the API.
@@ -65,8 +65,9 @@ public class DeadLetters {
      * @param dueNotice announces attempts that fell due now
      * @param order gives a replay whose fire has no attempt left in the history its handler's
      *     priority and limit key
-     * @param onOwnNode tells the jobs whose attempts run on the node they are written for (broadcast
-     *     jobs): a replay of theirs is written for the node the letter's attempt failed on
+     * @param broadcastNodes the nodes that run a broadcast job now, or empty for a job that is not
+     *     one: a broadcast job's replay is written for the node its letter's attempt failed on, and
+     *     refused if that node does not run the job any more
      */
     public DeadLetters(
             JdbcAggregateOperations aggregates,
@@ -77,8 +78,8 @@ public class DeadLetters {
             Clock clock,
             DueNotice dueNotice,
             UnaryOperator<ExecutionRecord> order,
-            Predicate<String> onOwnNode) {
-        this.onOwnNode = onOwnNode;
+            Function<String, Optional<List<String>>> broadcastNodes) {
+        this.broadcastNodes = broadcastNodes;
         this.aggregates = aggregates;
         this.letters = letters;
         this.executions = executions;
@@ -133,6 +134,7 @@ public class DeadLetters {
      * @param actor who replays it
      * @param reason why
      * @return the scheduled attempt, or empty if the letter is unknown or no longer open
+     * @throws ReplayRefusedException for a broadcast job's letter whose node does not run the job
      */
     public Optional<ExecutionRecord> replay(long id, String actor, String reason) {
         checkActor(actor);
@@ -144,6 +146,12 @@ public class DeadLetters {
                 return Optional.<ExecutionRecord>empty();
             }
             DeadLetter letter = this.letters.findById(id).orElseThrow();
+            Optional<List<String>> broadcast = this.broadcastNodes.apply(letter.jobName());
+            if (broadcast.isPresent() && !broadcast.get().contains(letter.nodeId())) {
+                // rolls the letter's closing back: it stays open
+                throw new ReplayRefusedException("Dead letter " + id + " is of broadcast job '" + letter.jobName()
+                        + "' on node " + letter.nodeId() + ", which does not run it now; discard it instead");
+            }
             // the replay is claimed in the order, and counted by the limit key, of the fire's last
             // attempt; or, once housekeeping deleted the fire's attempts, of its handler and payload
             Optional<ExecutionRecord> last = this.executions.findByIdempotencyKey(letter.idempotencyKey()).stream()
@@ -155,7 +163,7 @@ public class DeadLetters {
                     attempt + 1,
                     letter.idempotencyKey(),
                     ExecutionOrigin.REPLAY,
-                    this.onOwnNode.test(letter.jobName()) ? letter.nodeId() : this.nodeId,
+                    broadcast.isPresent() ? letter.nodeId() : this.nodeId,
                     now,
                     now,
                     letter.payload(),

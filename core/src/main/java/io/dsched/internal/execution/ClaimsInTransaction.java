@@ -168,7 +168,8 @@ final class ClaimsInTransaction {
             // split as set at run time, if it was: read as the fire is written
             JobTarget job = inForce.computeIfAbsent(
                     fire.jobName(), (name) -> ShardFanOut.inForce(fires.get(fire), this.store.shardSettings()));
-            boolean behindAnother = !behind.add(job.name());
+            // a job whose fires may overlap holds none
+            boolean behindAnother = !behind.add(job.name()) && !job.shards().overlap();
             if (behindAnother && !held.add(job.name())) {
                 // a job keeps at most one fire held: this one is skipped (its worker, finding no row
                 // of it, records the skip)

@@ -214,33 +214,43 @@ public final class FireExecutor {
      * {@link ShardFanOut}); tried again while the database fails transiently, as a claim is.
      */
     private Outcome fanOut(JobTarget declared, Instant scheduledAt) {
-        // split as set at run time, if it was: read as the fire is written, from its next fire on
-        JobTarget job = ShardFanOut.inForce(declared, this.store.shardSettings());
         Instant now = this.clock.instant();
-        Instant due = ShardFanOut.due(job, scheduledAt, now);
-        List<String> nodes = job.shards().broadcast() ? this.broadcastNodes.apply(job) : List.of();
-        if (job.shards().broadcast() && nodes.isEmpty()) {
+        boolean broadcast = declared.shards().broadcast();
+        // the shards in force and a broadcast job's nodes are read as the fire is written, and
+        // again with each try of its write
+        Instant[] due = new Instant[1];
+        ExecutionInserts.FireInsert written =
+                TransientFailures.retry("the shards of the fire of '" + declared.name() + "'", CLAIM_PATIENCE, () -> {
+                    JobTarget job = ShardFanOut.inForce(declared, this.store.shardSettings());
+                    List<String> nodes = broadcast ? this.broadcastNodes.apply(job) : List.of();
+                    if (broadcast && nodes.isEmpty()) {
+                        return null;
+                    }
+                    due[0] = ShardFanOut.due(job, scheduledAt, now);
+                    return this.store
+                            .inserts()
+                            .insertFire(
+                                    job.name(),
+                                    scheduledAt,
+                                    !job.shards().overlap(),
+                                    (held) -> ShardFanOut.attempts(
+                                            job, scheduledAt, this.runner.nodeId(), nodes, now, due[0], held));
+                });
+        if (written == null) {
             logger.warn(
                     "Skipped the fire of '{}' scheduled at {}: no live node runs the broadcast job",
-                    job.name(),
+                    declared.name(),
                     scheduledAt);
-            this.listener.skipped(job.name(), ExecutionListener.SkipReason.OTHER_GROUP);
+            this.listener.skipped(declared.name(), ExecutionListener.SkipReason.OTHER_GROUP);
             return Outcome.SKIPPED;
         }
-        ExecutionInserts.FireInsert written = TransientFailures.retry(
-                "the shards of the fire of '" + job.name() + "'", CLAIM_PATIENCE, () -> this.store
-                        .inserts()
-                        .insertFire(
-                                job.name(),
-                                scheduledAt,
-                                (held) -> ShardFanOut.attempts(
-                                        job, scheduledAt, this.runner.nodeId(), nodes, now, due, held)));
+
         if (written == ExecutionInserts.FireInsert.SKIPPED) {
             logger.info(
                     "Skipped the fire of '{}' scheduled at {}: an earlier fire of the job is held behind a run of it",
-                    job.name(),
+                    declared.name(),
                     scheduledAt);
-            this.listener.skipped(job.name(), ExecutionListener.SkipReason.GUARD_HELD);
+            this.listener.skipped(declared.name(), ExecutionListener.SkipReason.GUARD_HELD);
             return Outcome.SKIPPED;
         }
         // queued now, or by the transaction that fired it (PostgreSQL, MariaDB), committed either
@@ -248,9 +258,9 @@ public final class FireExecutor {
         // of the database's, by which the shards fall due: announced once they are due, for the
         // queues look at the notice's time (a jitter's beyond the wait they find at their next poll;
         // a held fire's are announced as they are let go)
-        if (!this.store.shardedFires().heldFire(job.name(), scheduledAt)) {
-            awaitDue(due);
-            this.shardsDue.accept(job.name());
+        if (!this.store.shardedFires().heldFire(declared.name(), scheduledAt)) {
+            awaitDue(due[0]);
+            this.shardsDue.accept(declared.name());
         }
         return Outcome.DEFERRED;
     }

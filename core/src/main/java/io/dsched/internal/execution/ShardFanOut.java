@@ -3,9 +3,12 @@ package io.dsched.internal.execution;
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.internal.store.ShardSettings;
+import io.dsched.internal.store.TransientFailures;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The fire of a sharded job fanned out: one waiting attempt per shard, each under a key of its own,
@@ -19,6 +22,8 @@ public final class ShardFanOut {
 
     /** Why the shards of a fire wait, while an earlier fire of their job has not ended. */
     static final String HELD = "waiting for every shard of the job's earlier fires to end";
+
+    private static final Logger logger = LoggerFactory.getLogger(ShardFanOut.class);
 
     private ShardFanOut() {}
 
@@ -72,15 +77,29 @@ public final class ShardFanOut {
      * time, if any were, else its declaration's. A broadcast job's shards are its live nodes.
      * @param job the job, as declared
      * @param settings the shards set at run time
-     * @return the job, split as its fires are now
+     * @return the job, split as its fires are now; as declared should what was set not be readable
+     *     for another reason than a passing failure
      */
     public static JobTarget inForce(JobTarget job, ShardSettings settings) {
         if (job.shards() == null || job.shards().broadcast()) {
             return job;
         }
-        return settings.find(job.name())
-                .map((set) -> job.withShards(new Sharding(set.count(), set.params())))
-                .orElse(job);
+        try {
+            return settings.find(job.name())
+                    .map((set) -> job.withShards(new Sharding(
+                            set.count(), set.params(), false, job.shards().overlap())))
+                    .orElse(job);
+        } catch (RuntimeException ex) {
+            if (TransientFailures.isTransient(ex)) {
+                throw ex;
+            }
+            // their table missing from a database created before shards could be set, say
+            logger.warn(
+                    "Could not read the shards set for '{}'; its fires are split as declared: {}",
+                    job.name(),
+                    ex.getMessage());
+            return job;
+        }
     }
 
     /**

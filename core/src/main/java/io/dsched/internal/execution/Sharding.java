@@ -15,14 +15,16 @@ import tools.jackson.databind.json.JsonMapper;
  * @param count the shards of each fire, from 1 to {@link #MAX}; 0 for a broadcast job
  * @param params the parameter of each shard that has one, by index
  * @param broadcast whether each fire runs once on each live node that runs the job
+ * @param overlap whether a fire's shards may start while an earlier fire's still run (else the
+ *     next fire is held until every attempt of the job has ended)
  */
-public record Sharding(int count, Map<Integer, String> params, boolean broadcast) {
+public record Sharding(int count, Map<Integer, String> params, boolean broadcast, boolean overlap) {
 
     /** The most shards a fire may have. */
     public static final int MAX = 1000;
 
     /** A broadcast job's: one shard per live node that runs it, counted at each fire. */
-    public static final Sharding BROADCAST = new Sharding(0, Map.of(), true);
+    public static final Sharding BROADCAST = new Sharding(0, Map.of(), true, false);
 
     /**
      * A job split into a number of shards.
@@ -30,7 +32,15 @@ public record Sharding(int count, Map<Integer, String> params, boolean broadcast
      * @param params the parameter of each shard that has one, by index
      */
     public Sharding(int count, Map<Integer, String> params) {
-        this(count, params, false);
+        this(count, params, false, false);
+    }
+
+    /**
+     * Returns this sharding with fires that may overlap.
+     * @return the same shards, whose fires are not held behind each other
+     */
+    public Sharding overlapping() {
+        return new Sharding(this.count, this.params, this.broadcast, true);
     }
 
     public Sharding {

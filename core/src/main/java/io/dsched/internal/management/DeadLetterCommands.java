@@ -2,6 +2,7 @@ package io.dsched.internal.management;
 
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.internal.deadletter.DeadLetters;
+import io.dsched.internal.deadletter.ReplayRefusedException;
 import io.dsched.internal.store.DeadLetter;
 import io.dsched.internal.store.DeadLetterStatus;
 import java.util.LinkedHashMap;
@@ -36,20 +37,25 @@ public class DeadLetterCommands {
      * @param actor who replays them
      * @param reason why
      * @return what changed: the new attempt of each letter
-     * @throws ManagementException (404) for an unknown letter, (409) for one that is not open;
-     *     nothing is replayed then
+     * @throws ManagementException (404) for an unknown letter, (409) for one that is not open or
+     *     a broadcast job's whose node does not run it; nothing is replayed then
      */
     public Change replay(List<Long> ids, String actor, String reason) {
         List<Long> letters = checkOpen(ids);
         Map<Long, Long> replays = new LinkedHashMap<>();
-        inOneTransaction(() -> {
-            for (long id : letters) {
-                ExecutionRecord attempt = this.deadLetters
-                        .replay(id, actor, reason)
-                        .orElseThrow(() -> ManagementException.conflict("Dead letter " + id + " is no longer open"));
-                replays.put(id, attempt.id());
-            }
-        });
+        try {
+            inOneTransaction(() -> {
+                for (long id : letters) {
+                    ExecutionRecord attempt = this.deadLetters
+                            .replay(id, actor, reason)
+                            .orElseThrow(
+                                    () -> ManagementException.conflict("Dead letter " + id + " is no longer open"));
+                    replays.put(id, attempt.id());
+                }
+            });
+        } catch (ReplayRefusedException ex) {
+            throw ManagementException.conflict(ex.getMessage());
+        }
         return new Change(join(letters), Map.of("status", DeadLetterStatus.OPEN), Map.of("replays", replays));
     }
 

@@ -1,9 +1,13 @@
 package io.dsched.internal.management;
 
 import io.dsched.definition.Schedule;
+import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.execution.ShardedFire;
+import io.dsched.internal.execution.Sharding;
 import io.dsched.internal.management.views.Fire;
+import io.dsched.internal.management.views.FireDetail;
+import io.dsched.internal.management.views.FireShard;
 import io.dsched.internal.management.views.Job;
 import io.dsched.internal.management.views.JobDetail;
 import io.dsched.internal.management.views.LastRun;
@@ -21,9 +25,11 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.quartz.SimpleTrigger;
@@ -53,6 +59,8 @@ public class JobViews {
 
     private final Function<String, Optional<Shards>> shards;
 
+    private final BiFunction<String, Instant, List<ExecutionRecord>> fireAttempts;
+
     private final Clock clock;
 
     /**
@@ -64,6 +72,7 @@ public class JobViews {
      * @param executionViews the attempts, for a job's page of them
      * @param shardedFires reads a job's latest fires as wholes, at most so many
      * @param shards reads the shards a job's fires are split into now, if it is sharded
+     * @param fireAttempts reads the attempts of a job's shards at one fire
      * @param clock the clock
      */
     public JobViews(
@@ -74,8 +83,10 @@ public class JobViews {
             ExecutionViews executionViews,
             BiFunction<String, Integer, List<ShardedFire>> shardedFires,
             Function<String, Optional<Shards>> shards,
+            BiFunction<String, Instant, List<ExecutionRecord>> fireAttempts,
             Clock clock) {
         this.shards = shards;
+        this.fireAttempts = fireAttempts;
         this.jobs = jobs;
         this.scheduler = scheduler;
         this.executions = executions;
@@ -125,6 +136,46 @@ public class JobViews {
                         .map(Fire::of)
                         .toList(),
                 this.shards.apply(name).orElse(null));
+    }
+
+    /**
+     * Returns one fire of a sharded or broadcast job with each of its shards, as its latest attempt
+     * stands.
+     * @param name the job
+     * @param scheduledAt the fire's time
+     * @return the fire
+     * @throws ManagementException (404) for an unknown job, or a time at which it has no sharded fire
+     */
+    public FireDetail fire(String name, Instant scheduledAt) {
+        this.jobs.existing(name);
+        List<ExecutionRecord> attempts = this.fireAttempts.apply(name, scheduledAt);
+        List<ShardedFire> fire = ShardedFire.of(name, attempts);
+        if (fire.isEmpty()) {
+            throw ManagementException.notFound("'" + name + "' has no fire split into shards at " + scheduledAt);
+        }
+        Map<Integer, List<ExecutionRecord>> byShard = new TreeMap<>();
+        for (ExecutionRecord attempt : attempts) {
+            Sharding.Shard shard = Sharding.shardOf(attempt.idempotencyKey());
+            if (shard != null) {
+                byShard.computeIfAbsent(shard.index(), (index) -> new ArrayList<>())
+                        .add(attempt);
+            }
+        }
+        List<FireShard> shards = new ArrayList<>();
+        byShard.forEach((index, tries) -> {
+            ExecutionRecord latest = tries.stream()
+                    .max(Comparator.comparingInt(ExecutionRecord::attempt))
+                    .orElseThrow();
+            shards.add(new FireShard(
+                    index,
+                    tries.size(),
+                    latest.status(),
+                    latest.nodeId(),
+                    latest.startedAt(),
+                    latest.finishedAt(),
+                    latest.id()));
+        });
+        return new FireDetail(name, Fire.of(fire.get(0)), shards);
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What the management endpoint changes of a sharded job's shards: their count and parameters, set
@@ -19,6 +20,8 @@ public class ShardCommands {
 
     /** The most characters a shard's parameter may have. */
     static final int MAX_PARAM = 1000;
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final ManagedJobs jobs;
 
@@ -130,8 +133,11 @@ public class ShardCommands {
         Optional<ShardSettings.Set> set = this.settings.find(job);
         Map<String, Object> state = new LinkedHashMap<>();
         state.put("shards", set.map(ShardSettings.Set::count).orElse(declaration.count()));
+        // as JSON text, which the endpoint masks and sanitizes as it does parameters
         state.put(
-                "shardParams", new TreeMap<>(set.map(ShardSettings.Set::params).orElse(declaration.params())));
+                "shardParams",
+                JSON.writeValueAsString(
+                        new TreeMap<>(set.map(ShardSettings.Set::params).orElse(declaration.params()))));
         state.put("setBy", set.map(ShardSettings.Set::setBy).orElse(null));
         return state;
     }

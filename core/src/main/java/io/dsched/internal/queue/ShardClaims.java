@@ -4,6 +4,7 @@ import io.dsched.execution.ExecutionRecord;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.execution.ShardFanOut;
+import io.dsched.internal.execution.Sharding;
 import io.dsched.internal.store.ExecutionStore;
 import java.time.Duration;
 import java.time.Instant;
@@ -136,7 +137,11 @@ final class ShardClaims {
         if (job.shards().broadcast()) {
             return this.store.claims().claimDueOn(this.nodeId, now, most, job.name());
         }
-        int share = share(countInForce(job), this.liveNodes.applyAsInt(job.group()));
+        int share = share(dueFireCount(job, now), this.liveNodes.applyAsInt(job.group()));
+        if (job.shards().overlap()) {
+            // fires that overlap: a share of each fire not ended
+            share *= Math.max(1, this.store.shardedFires().unfinishedFires(job.name()));
+        }
         int room = Math.min(most, share - this.store.shardedFires().runningOn(job.name(), this.nodeId));
         if (room <= 0) {
             return List.of();
@@ -144,14 +149,16 @@ final class ShardClaims {
         return this.store.claims().claimDue(this.nodeId, now, room, List.of(job.name()));
     }
 
-    /** The shards of a job's fires as last read, with when, by {@link System#nanoTime()}. */
+    /** The shards of a job's due fire as last read, with when, by {@link System#nanoTime()}. */
     private final Map<String, Map.Entry<Integer, Long>> counts = new ConcurrentHashMap<>();
 
     /**
-     * The shards of a job's fires now: set at run time, or declared; read at most once a second (a
-     * share a second out of date is a share, not a claim). A read that fails keeps the last count.
+     * The shards of the fire a job's claim takes shards of: the count in the key of its earliest due
+     * shard, which is the count the fire was written with whatever is set since; the declaration's
+     * if none is due. Read at most once a second (a share a second out of date is a share, not a
+     * claim); a read that fails keeps the last count.
      */
-    private int countInForce(JobTarget job) {
+    private int dueFireCount(JobTarget job, Instant now) {
         long at = System.nanoTime();
         Map.Entry<Integer, Long> last = this.counts.get(job.name());
         if (last != null && at - last.getValue() < COUNT_READ_EVERY.toNanos()) {
@@ -159,9 +166,12 @@ final class ShardClaims {
         }
         int count;
         try {
-            count = ShardFanOut.inForce(job, this.store.shardSettings())
-                    .shards()
-                    .count();
+            count = this.store
+                    .shardedFires()
+                    .dueShardKey(job.name(), now)
+                    .map(Sharding::shardOf)
+                    .map(Sharding.Shard::count)
+                    .orElse(job.shards().count());
         } catch (RuntimeException ex) {
             count = (last != null) ? last.getKey() : job.shards().count();
         }

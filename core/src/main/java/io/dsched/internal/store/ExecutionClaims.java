@@ -97,8 +97,9 @@ public final class ExecutionClaims {
     }
 
     /**
-     * Claims the due attempts of a broadcast job recorded for this node, which no other node claims:
-     * one conditional update each.
+     * Claims the due attempts of a broadcast job: its shards written for this node, which no other
+     * node claims, and those of no shard (a run by hand), which any node may: one conditional update
+     * each.
      * @param nodeId the claiming node
      * @param now the current time
      * @param limit how many at most

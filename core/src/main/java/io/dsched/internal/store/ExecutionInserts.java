@@ -169,19 +169,22 @@ public final class ExecutionInserts {
      * of the job is held: a job keeps at most one fire held, and skips those that come meanwhile.
      * @param jobName the job
      * @param scheduledAt the fire's time
+     * @param holds whether the fire is held behind the job's earlier ones (not for a job whose fires
+     *     may overlap)
      * @param attempts the attempts to insert, given whether an attempt of the job has not ended
      * @return what became of the fire
      */
     public FireInsert insertFire(
-            String jobName, Instant scheduledAt, Function<Boolean, List<ExecutionRecord>> attempts) {
+            String jobName, Instant scheduledAt, boolean holds, Function<Boolean, List<ExecutionRecord>> attempts) {
         try {
             FireInsert inserted = this.transactions.execute(
                     (tx) -> this.rows.jdbc.execute((ConnectionCallback<FireInsert>) (connection) -> {
                         if (fireExists(connection, jobName, scheduledAt)) {
                             return FireInsert.EXISTS;
                         }
-                        boolean behind = !withUnfinishedAttemptsOn(connection, List.of(jobName))
-                                .isEmpty();
+                        boolean behind = holds
+                                && !withUnfinishedAttemptsOn(connection, List.of(jobName))
+                                        .isEmpty();
                         List<ExecutionRecord> fire = attempts.apply(behind);
                         if (behind
                                 && !withHeldFireOn(connection, List.of(jobName)).isEmpty()) {

@@ -58,7 +58,11 @@ final class ExecutionRows {
         this.repository = repository;
         this.findDue = PriorityBands.union("*", dialect.waiting("due_at <= :now AND job_name IN (:names)"));
         this.findDueOn = PriorityBands.union(
-                "*", dialect.waiting("due_at <= :now AND job_name IN (:names) AND node_id = :nodeId"));
+                "*",
+                dialect.waiting("due_at <= :now AND job_name IN (:names)"
+                        // a shard of a broadcast fire waits for its node; a run by hand, or a fire
+                        // queued by a node that does not declare the job, for any node
+                        + " AND (node_id = :nodeId OR idempotency_key NOT LIKE '%#%/%')"));
     }
 
     /** One JDBC batch of the insert that asks the driver for the ids it gave. */
@@ -91,8 +95,8 @@ final class ExecutionRows {
     }
 
     /**
-     * Finds waiting attempts of a job recorded for a node (a broadcast job's) that have fallen due,
-     * as {@link #findDue} does.
+     * Finds waiting attempts of a broadcast job that have fallen due, as {@link #findDue} does: its
+     * shards written for a node, and those of no shard, which wait for any node.
      * @param now the current time
      * @param limit how many at most
      * @param name the job

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -18,6 +19,10 @@ public final class ShardSettings {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private static final TypeReference<TreeMap<Integer, String>> PARAMS = new TypeReference<>() {};
+
+    private static final String UPDATE =
+            "UPDATE dsched_job_shards SET shard_count = :count, shard_params = :params, set_by = :actor,"
+                    + " set_at = :now WHERE job_name = :job";
 
     private final ExecutionRows rows;
 
@@ -56,15 +61,17 @@ public final class ShardSettings {
                 .addValue("params", params.isEmpty() ? null : JSON.writeValueAsString(new TreeMap<>(params)))
                 .addValue("actor", actor)
                 .addValue("now", this.rows.dialect.bindable(now));
-        int updated = this.rows.named.update(
-                "UPDATE dsched_job_shards SET shard_count = :count, shard_params = :params, set_by = :actor,"
-                        + " set_at = :now WHERE job_name = :job",
-                values);
+        int updated = this.rows.named.update(UPDATE, values);
         if (updated == 0) {
-            this.rows.named.update(
-                    "INSERT INTO dsched_job_shards (job_name, shard_count, shard_params, set_by, set_at)"
-                            + " VALUES (:job, :count, :params, :actor, :now)",
-                    values);
+            try {
+                this.rows.named.update(
+                        "INSERT INTO dsched_job_shards (job_name, shard_count, shard_params, set_by, set_at)"
+                                + " VALUES (:job, :count, :params, :actor, :now)",
+                        values);
+            } catch (DuplicateKeyException ex) {
+                // set at the same moment by another: the later write holds
+                this.rows.named.update(UPDATE, values);
+            }
         }
     }
 

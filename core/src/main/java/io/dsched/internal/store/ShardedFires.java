@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -40,6 +41,39 @@ public final class ShardedFires {
                 new MapSqlParameterSource().addValue("job", jobName).addValue("node", nodeId),
                 Integer.class);
         return (running != null) ? running : 0;
+    }
+
+    /**
+     * Returns the key of a job's earliest due waiting attempt.
+     * @param jobName the job
+     * @param now the time
+     * @return its key, or empty if none of the job's attempts is due
+     */
+    public Optional<String> dueShardKey(String jobName, Instant now) {
+        return this.rows
+                .named
+                .queryForList(
+                        "SELECT idempotency_key FROM dsched_execution WHERE job_name = :job"
+                                + " AND status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now"
+                                + " ORDER BY due_at LIMIT 1",
+                        new MapSqlParameterSource("job", jobName).addValue("now", this.rows.dialect.bindable(now)),
+                        String.class)
+                .stream()
+                .findFirst();
+    }
+
+    /**
+     * Counts a job's fires with an attempt waiting or running.
+     * @param jobName the job
+     * @return how many
+     */
+    public int unfinishedFires(String jobName) {
+        Integer fires = this.rows.named.queryForObject(
+                "SELECT COUNT(DISTINCT scheduled_at) FROM dsched_execution WHERE job_name = :job"
+                        + " AND status IN ('SCHEDULED', 'RETRY_SCHEDULED', 'RUNNING')",
+                new MapSqlParameterSource("job", jobName),
+                Integer.class);
+        return (fires != null) ? fires : 0;
     }
 
     /**
@@ -156,21 +190,35 @@ public final class ShardedFires {
     }
 
     /**
-     * Cancels the waiting attempts of broadcast jobs recorded for nodes that are not live: each was
-     * for its node alone, which left or died before it ran.
-     * @param jobNames the broadcast jobs
-     * @param liveNodes the live nodes
+     * Cancels a broadcast job's waiting attempts written for a node that does not run it (it left or
+     * died, or it does not declare the job or serve its group), written before a time: each was
+     * for its node alone. A waiting attempt of no shard (a run by hand, a fire queued by a node that
+     * does not declare the job) waits for any node, and is left alone.
+     * @param jobName the broadcast job
+     * @param nodes the nodes that run it
+     * @param writtenBefore only attempts written before this: a node that joined since may have
+     *     been given one
      * @param now the time
      * @param reason why
      * @return how many attempts were cancelled
      */
     public int cancelWaitingNotOn(
-            Collection<String> jobNames, Collection<String> liveNodes, Instant now, String reason) {
-        return liveNodes.isEmpty() ? 0 : cancelWaiting(jobNames, "NOT IN", liveNodes, now, reason);
+            String jobName, Collection<String> nodes, Instant writtenBefore, Instant now, String reason) {
+        MapSqlParameterSource query = new MapSqlParameterSource("job", jobName)
+                .addValue("before", this.rows.dialect.bindable(writtenBefore))
+                .addValue("nodes", nodes.isEmpty() ? List.of("") : nodes);
+        // read first, then each cancelled by its id while it still waits: no range of the table locked
+        List<Long> stranded = this.rows.named.queryForList(
+                "SELECT id FROM dsched_execution WHERE job_name = :job AND status IN ('SCHEDULED', 'RETRY_SCHEDULED')"
+                        + " AND idempotency_key LIKE '" + SHARD_KEYS + "' AND started_at < :before"
+                        + " AND node_id NOT IN (:nodes)",
+                query,
+                Long.class);
+        return stranded.isEmpty() ? 0 : cancelWaiting(stranded, now, reason);
     }
 
     /**
-     * Cancels the waiting attempts of broadcast jobs recorded for a node that leaves.
+     * Cancels the waiting attempts of broadcast jobs written for a node that leaves.
      * @param jobNames the broadcast jobs
      * @param nodeId the node
      * @param now the time
@@ -178,20 +226,22 @@ public final class ShardedFires {
      * @return how many attempts were cancelled
      */
     public int cancelWaitingOn(Collection<String> jobNames, String nodeId, Instant now, String reason) {
-        return cancelWaiting(jobNames, "IN", List.of(nodeId), now, reason);
-    }
-
-    private int cancelWaiting(
-            Collection<String> jobNames, String in, Collection<String> nodes, Instant now, String reason) {
         if (jobNames.isEmpty()) {
             return 0;
         }
+        List<Long> own = this.rows.named.queryForList(
+                "SELECT id FROM dsched_execution WHERE job_name IN (:jobs) AND status IN ('SCHEDULED', 'RETRY_SCHEDULED')"
+                        + " AND idempotency_key LIKE '" + SHARD_KEYS + "' AND node_id = :node",
+                new MapSqlParameterSource("jobs", jobNames).addValue("node", nodeId),
+                Long.class);
+        return own.isEmpty() ? 0 : cancelWaiting(own, now, reason);
+    }
+
+    private int cancelWaiting(List<Long> ids, Instant now, String reason) {
         return this.rows.named.update(
                 "UPDATE dsched_execution SET status = 'CANCELLED', finished_at = :now, status_reason = :reason"
-                        + " WHERE status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND job_name IN (:jobs)"
-                        + " AND node_id " + in + " (:nodes)",
-                new MapSqlParameterSource("jobs", jobNames)
-                        .addValue("nodes", nodes)
+                        + " WHERE id IN (:ids) AND status IN ('SCHEDULED', 'RETRY_SCHEDULED')",
+                new MapSqlParameterSource("ids", ids)
                         .addValue("now", this.rows.dialect.bindable(now))
                         .addValue("reason", reason));
     }

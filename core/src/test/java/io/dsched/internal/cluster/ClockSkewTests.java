@@ -89,7 +89,8 @@ class ClockSkewTests {
                 Duration.ofSeconds(1),
                 Duration.ofSeconds(10),
                 this.databaseClock,
-                this.skew);
+                this.skew,
+                (job) -> java.util.List.of());
         MembershipStanding standing = new MembershipStanding(membership, this.skew, this.nodes);
         assertThat(standing.takesFires()).isTrue();
         assertThat(standing.liveNodes()).as("not yet judging others").isEmpty();

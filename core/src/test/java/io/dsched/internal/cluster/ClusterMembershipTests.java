@@ -7,6 +7,9 @@ import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.execution.NodeGroups;
+import io.dsched.internal.execution.Sharding;
+import io.dsched.internal.retry.RetryPolicy;
 import io.dsched.internal.store.ClusterTables;
 import io.dsched.internal.store.DatabasePlatform;
 import io.dsched.internal.store.ExecutionRepository;
@@ -172,7 +175,8 @@ class ClusterMembershipTests {
                 Duration.ofMillis(10),
                 NODE_TIMEOUT,
                 this.clock,
-                new ClockSkew(this.clock, Duration.ofSeconds(5), "node-1"));
+                new ClockSkew(this.clock, Duration.ofSeconds(5), "node-1"),
+                (job) -> java.util.List.of());
         membership.start();
         assertThat(held.started.await(10, TimeUnit.SECONDS))
                 .as("a heartbeat of the timer under way")
@@ -212,7 +216,8 @@ class ClusterMembershipTests {
                 Duration.ofMillis(10),
                 NODE_TIMEOUT,
                 this.clock,
-                new ClockSkew(this.clock, Duration.ofSeconds(5), "node-1"));
+                new ClockSkew(this.clock, Duration.ofSeconds(5), "node-1"),
+                (job) -> java.util.List.of());
         membership.start();
         try {
             assertThat(this.nodes.groups()).containsEntry("node-1", Set.of("default", "reports"));
@@ -233,11 +238,19 @@ class ClusterMembershipTests {
     }
 
     private ClusterMembership membership(String nodeId, Function<Instant, Set<Long>> inFlight) {
+        return membership(nodeId, inFlight, new NoTargets(), (job) -> List.of());
+    }
+
+    private ClusterMembership membership(
+            String nodeId,
+            Function<Instant, Set<Long>> inFlight,
+            JobTargets targets,
+            Function<JobTarget, List<String>> broadcastNodes) {
         ClockSkew skew = new ClockSkew(this.clock, Duration.ofSeconds(5), nodeId);
         return new ClusterMembership(
                 this.nodes,
                 this.store,
-                new NoTargets(),
+                targets,
                 this.wakeUps::incrementAndGet,
                 inFlight,
                 nodeId,
@@ -245,7 +258,72 @@ class ClusterMembershipTests {
                 HEARTBEAT,
                 NODE_TIMEOUT,
                 this.clock,
-                skew);
+                skew,
+                broadcastNodes);
+    }
+
+    @Test
+    void aBroadcastJobsAttemptsForNodesThatDoNotRunItAreCancelledNotRunElsewhere() {
+        this.nodes.heartbeat("node-1");
+        this.nodes.heartbeat("node-other");
+        lastSeen("node-dead", NODE_TIMEOUT.plusSeconds(1));
+        JobTarget refresh = new JobTarget(
+                "refresh",
+                NodeGroups.DEFAULT,
+                new RetryPolicy(3, Duration.ZERO, 1, Duration.ZERO, Duration.ZERO, List.of(), List.of()),
+                null,
+                true,
+                null,
+                null,
+                null,
+                Sharding.BROADCAST,
+                (context, payload) -> {});
+        long deadRunning = running("refresh", "node-dead", Duration.ofMinutes(1));
+        Instant old = this.clock.instant().minus(Duration.ofMinutes(1));
+        // written for node-other, alive but not running the job (another release): stranded
+        long stranded = waiting(ExecutionRecord.idempotencyKey("refresh", FIRE, 0, 3), "node-other", old);
+        // written for a node that runs it; written for node-other a moment ago (it may have joined
+        // since the nodes were read); a run by hand, for any node
+        long own = waiting(ExecutionRecord.idempotencyKey("refresh", FIRE, 1, 3), "node-1", old);
+        long fresh = waiting(ExecutionRecord.idempotencyKey("refresh", FIRE, 2, 3), "node-other", this.clock.instant());
+        long byHand = waiting(ExecutionRecord.idempotencyKey("refresh", FIRE.plusSeconds(1)), "node-other", old);
+
+        membership("node-1", (handedOverAfter) -> Set.of(), targets(refresh), (job) -> List.of("node-1"))
+                .rescueDeadNodes();
+
+        assertThat(this.executions.findById(deadRunning)).get().satisfies((row) -> {
+            assertThat(row.status()).isEqualTo(ExecutionStatus.CANCELLED);
+            assertThat(row.statusReason()).contains("broadcast");
+        });
+        assertThat(attempts("refresh"))
+                .as("the dead node's attempt is not run again")
+                .hasSize(5);
+        assertThat(this.executions.findById(stranded).orElseThrow().status()).isEqualTo(ExecutionStatus.CANCELLED);
+        assertThat(this.executions.findById(own).orElseThrow().status()).isEqualTo(ExecutionStatus.SCHEDULED);
+        assertThat(this.executions.findById(fresh).orElseThrow().status()).isEqualTo(ExecutionStatus.SCHEDULED);
+        assertThat(this.executions.findById(byHand).orElseThrow().status()).isEqualTo(ExecutionStatus.SCHEDULED);
+    }
+
+    private long waiting(String key, String nodeId, Instant writtenAt) {
+        return this.executions
+                .save(ExecutionRecord.waiting(
+                        "refresh", FIRE, 1, key, ExecutionOrigin.SCHEDULE, nodeId, writtenAt, writtenAt, null, null))
+                .id();
+    }
+
+    private static JobTargets targets(JobTarget job) {
+        return new JobTargets() {
+
+            @Override
+            public Optional<JobTarget> find(String name) {
+                return job.name().equals(name) ? Optional.of(job) : Optional.empty();
+            }
+
+            @Override
+            public Set<String> names() {
+                return Set.of(job.name());
+            }
+        };
     }
 
     private void lastSeen(String nodeId, Duration ago) {

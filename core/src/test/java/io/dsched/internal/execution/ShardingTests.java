@@ -77,6 +77,6 @@ class ShardingTests {
         assertThat(ShardFanOut.attempts(refresh, FIRE, "firing", List.of("a"), now, FIRE, true))
                 .singleElement()
                 .satisfies((attempt) -> assertThat(attempt.dueAt()).isNull());
-        assertThatIllegalArgumentException().isThrownBy(() -> new Sharding(0, Map.of(0, "x"), true));
+        assertThatIllegalArgumentException().isThrownBy(() -> new Sharding(0, Map.of(0, "x"), true, false));
     }
 }

@@ -140,9 +140,25 @@ class ShardClaimsTests {
         ShardClaims b = new ShardClaims(this.database.store(), targets(job), "node-b", (group) -> 10, (name) -> {});
         ShardClaims d = new ShardClaims(this.database.store(), targets(job), "node-d", (group) -> 10, (name) -> {});
 
+        // a run by hand of the job: for any node
+        this.database
+                .executions()
+                .save(ExecutionRecord.waiting(
+                        "refresh",
+                        fire.plusMillis(1),
+                        1,
+                        ExecutionRecord.idempotencyKey("refresh", fire.plusMillis(1)),
+                        ExecutionOrigin.MANUAL,
+                        "node-a",
+                        now,
+                        fire,
+                        null,
+                        null));
         assertThat(d.claim(job, now, 10))
-                .as("a node the fire was not written for")
-                .isEmpty();
+                .as("a node the fire was not written for takes the run by hand alone")
+                .singleElement()
+                .extracting(ExecutionRecord::idempotencyKey)
+                .isEqualTo(ExecutionRecord.idempotencyKey("refresh", fire.plusMillis(1)));
         assertThat(b.claim(job, now, 10)).singleElement().satisfies((claimed) -> {
             assertThat(claimed.idempotencyKey()).isEqualTo(ExecutionRecord.idempotencyKey("refresh", fire, 1, 3));
             assertThat(claimed.nodeId()).isEqualTo("node-b");

@@ -72,7 +72,7 @@ final class EndpointViews {
     /** {@code GET /actuator/dsched/{collection}/{id}}: the HTTP status it answers with. */
     int status(String collection, String id) {
         return this.endpoint
-                .one(this.operator, collection, id, null, null, null, null)
+                .one(this.operator, collection, id, null, null, null, null, null)
                 .getStatus();
     }
 

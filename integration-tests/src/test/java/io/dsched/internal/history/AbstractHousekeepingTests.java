@@ -351,6 +351,14 @@ abstract class AbstractHousekeepingTests {
         rules.put("dsched_job", () -> assertThat(strings("SELECT name FROM dsched_job"))
                 .containsExactly("nightly"));
 
+        // dsched_job_shards: shards an admin set are kept however old, until taken back
+        this.sql.update(
+                "INSERT INTO dsched_job_shards (job_name, shard_count, shard_params, set_by, set_at) VALUES"
+                        + " ('nightly', 4, NULL, 'admin', ?)",
+                this.platform.dialect().bindable(ago(400)));
+        rules.put("dsched_job_shards", () -> assertThat(strings("SELECT job_name FROM dsched_job_shards"))
+                .containsExactly("nightly"));
+
         // dsched_limit: a concurrency limit's row is kept however old: one per limited handler, and a
         // row deleted while nodes claim under its lock would let two of them fill the same slot
         this.sql.update(

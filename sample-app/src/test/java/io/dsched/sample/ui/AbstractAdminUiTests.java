@@ -140,6 +140,29 @@ abstract class AbstractAdminUiTests extends AdminUiSession {
                 .contains("DONE")
                 .contains("4 of 4")
                 .contains("ui-node-1: 4");
+        // a fire's own page lists its shards, each with its node and how its latest attempt ended
+        WebElement doneRow = this.browser.all("tr[data-fire]").stream()
+                .filter((row) -> row.getText().contains("DONE"))
+                .findFirst()
+                .orElseThrow();
+        long millis = Instant.parse(doneRow.getAttribute("data-fire")).toEpochMilli();
+        JsonNode fire = this.server.read("/jobs/" + OrderJobs.RECONCILE_ORDERS + "?fire=" + millis);
+        assertThat(fire.get("shards").valueStream().map((shard) -> shard.get("index")
+                        .asInt()))
+                .containsExactly(0, 1, 2, 3);
+        assertThat(fire.get("shards").valueStream().map((shard) -> shard.get("status")
+                        .asString()))
+                .containsOnly("SUCCEEDED");
+        this.browser.leave();
+        doneRow.findElement(By.cssSelector("a")).click();
+        this.browser.heading("Fire of " + OrderJobs.RECONCILE_ORDERS);
+        assertThat(this.browser.all("[data-fire-shards] tr[data-shard]")).hasSize(4);
+        assertThat(this.browser.text("[data-fire-shards]"))
+                .contains("0 of 4")
+                .contains("3 of 4")
+                .contains("SUCCEEDED")
+                .contains("ui-node-1");
+        assertThat(this.browser.text("[data-fire-facts]")).contains("DONE").contains("4 of 4 succeeded");
         this.browser.page("/jobs/" + OrderJobs.SETTLE_PENDING_ORDERS, OrderJobs.SETTLE_PENDING_ORDERS);
 
         this.browser.find("main table a[href^='#/executions/']").click();
