@@ -71,8 +71,8 @@ public final class ClusterMembership implements SmartLifecycle {
 
     private final Function<Instant, Set<Long>> inFlight;
 
-    /** The nodes that run a broadcast job now. */
-    private final Function<JobTarget, List<String>> broadcastNodes;
+    /** Ends the attempts of broadcast jobs no node will run. */
+    private final BroadcastCleanup broadcasts;
 
     /**
      * Creates the membership of a node.
@@ -103,7 +103,6 @@ public final class ClusterMembership implements SmartLifecycle {
             Clock clock,
             ClockSkew skew,
             Function<JobTarget, List<String>> broadcastNodes) {
-        this.broadcastNodes = broadcastNodes;
         this.liveness = new Liveness(nodeId, heartbeatInterval, nodeTimeout);
         this.nodes = nodes;
         this.store = store;
@@ -116,6 +115,7 @@ public final class ClusterMembership implements SmartLifecycle {
         this.nodeTimeout = nodeTimeout;
         this.clock = clock;
         this.skew = skew;
+        this.broadcasts = new BroadcastCleanup(store, targets, broadcastNodes, nodeId, clock);
         // before anything reads database time: the attempts this process starts are compared with it
         measureClock();
         this.createdAt = clock.instant();
@@ -251,13 +251,13 @@ public final class ClusterMembership implements SmartLifecycle {
         Set<String> live = this.liveness.liveNodes(sightings);
         for (ExecutionRecord orphan : this.store.repository().findRunningNotOn(live)) {
             String reason = Liveness.deathOf(orphan.nodeId(), sightings);
-            if (broadcast(orphan.jobName())) {
-                cancelBroadcast(orphan, reason);
+            if (this.broadcasts.forItsNodeAlone(orphan)) {
+                this.broadcasts.cancelOrphan(orphan, reason);
             } else {
                 takeOver(orphan, reason);
             }
         }
-        cancelStrandedBroadcasts();
+        this.broadcasts.cancelStranded();
         int released = this.nodes.releaseLocksNotHeldBy(live);
         if (released > 0) {
             logger.warn("Released {} job lock(s) held by dead nodes", released);
@@ -267,83 +267,6 @@ public final class ClusterMembership implements SmartLifecycle {
                     && this.store.repository().findRunningOn(node.nodeId()).isEmpty()) {
                 this.nodes.forget(node);
             }
-        }
-    }
-
-    /**
-     * How long a broadcast job's waiting attempt is left to a node not seen to run the job before it
-     * is cancelled: a node that joined after the nodes were read here may have been given one.
-     */
-    static final Duration BROADCAST_GRACE = Duration.ofSeconds(10);
-
-    /**
-     * Cancels the waiting attempts of each broadcast job written for a node that does not run it
-     * now: one that left or died, or that does not declare the job or serve its group (a rescue or
-     * a replay by a node of another release writes for itself). Left waiting, each would hold the
-     * job's next fires for good.
-     */
-    private void cancelStrandedBroadcasts() {
-        for (String name : this.targets.names()) {
-            Optional<JobTarget> job = this.targets
-                    .find(name)
-                    .filter((target) ->
-                            target.shards() != null && target.shards().broadcast());
-            if (job.isEmpty()) {
-                continue;
-            }
-            Instant now = this.clock.instant();
-            List<String> nodes = this.broadcastNodes.apply(job.get());
-            int cancelled = this.store
-                    .shardedFires()
-                    .cancelWaitingNotOn(name, nodes, now.minus(BROADCAST_GRACE), now, BROADCAST_NODE_GONE);
-            if (cancelled > 0) {
-                logger.warn(
-                        "Cancelled {} waiting attempt(s) of broadcast job '{}' for nodes that do not run it",
-                        cancelled,
-                        name);
-            }
-        }
-    }
-
-    /** Why a broadcast job's attempt is cancelled when its node is gone. */
-    static final String BROADCAST_NODE_GONE =
-            "cancelled: its node is gone or does not run the job, and a broadcast job's attempt runs on its"
-                    + " own node alone";
-
-    private boolean broadcast(String jobName) {
-        return this.targets
-                .find(jobName)
-                .filter((job) -> job.shards() != null && job.shards().broadcast())
-                .isPresent();
-    }
-
-    /**
-     * Cancels, as the node leaves, the waiting attempts of broadcast jobs written for it, which no
-     * other node runs: the next fires need not wait for a node to judge it gone. After its row is
-     * removed, so that no fire written since is for it; one written meanwhile, from an older read of
-     * the live nodes, is cancelled as a dead node's.
-     */
-    private void cancelOwnBroadcasts() {
-        List<String> broadcast =
-                this.targets.names().stream().filter(this::broadcast).toList();
-        try {
-            this.store
-                    .shardedFires()
-                    .cancelWaitingOn(broadcast, this.nodeId, this.clock.instant(), BROADCAST_NODE_GONE);
-        } catch (RuntimeException ex) {
-            logger.warn("Could not cancel the waiting broadcast attempts of node {}: {}", this.nodeId, ex.getMessage());
-        }
-    }
-
-    /** Ends a dead node's running attempt of a broadcast job, which no other node runs for it. */
-    private void cancelBroadcast(ExecutionRecord orphan, String reason) {
-        if (this.store.rescues().cancel(orphan, this.clock.instant(), reason + "; " + BROADCAST_NODE_GONE)) {
-            logger.warn(
-                    "Cancelled attempt {} of broadcast job '{}' scheduled at {}: {}",
-                    orphan.attempt(),
-                    orphan.jobName(),
-                    orphan.scheduledAt(),
-                    reason);
         }
     }
 
@@ -392,7 +315,7 @@ public final class ClusterMembership implements SmartLifecycle {
                     this.nodeId,
                     ex.getMessage());
         }
-        cancelOwnBroadcasts();
+        this.broadcasts.cancelOwn();
     }
 
     private void awaitHeartbeat() {

@@ -2,6 +2,7 @@ package io.dsched.internal.deadletter;
 
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
+import io.dsched.internal.execution.Sharding;
 import io.dsched.internal.queue.DueNotice;
 import io.dsched.internal.store.DeadLetter;
 import io.dsched.internal.store.DeadLetterRepository;
@@ -146,7 +147,10 @@ public class DeadLetters {
                 return Optional.<ExecutionRecord>empty();
             }
             DeadLetter letter = this.letters.findById(id).orElseThrow();
-            Optional<List<String>> broadcast = this.broadcastNodes.apply(letter.jobName());
+            // a broadcast fire's shard runs on its node; a run by hand of the job on any node
+            Optional<List<String>> broadcast = (Sharding.shardOf(letter.idempotencyKey()) != null)
+                    ? this.broadcastNodes.apply(letter.jobName())
+                    : Optional.empty();
             if (broadcast.isPresent() && !broadcast.get().contains(letter.nodeId())) {
                 // rolls the letter's closing back: it stays open
                 throw new ReplayRefusedException("Dead letter " + id + " is of broadcast job '" + letter.jobName()
@@ -178,7 +182,8 @@ public class DeadLetters {
     }
 
     /**
-     * Replays several letters; those not open are left out.
+     * Replays several letters; those not open, and those refused (a broadcast job's whose node does
+     * not run it), are left out.
      * @param ids the letters' ids
      * @param actor who replays them
      * @param reason why
@@ -187,7 +192,11 @@ public class DeadLetters {
     public List<ExecutionRecord> replayAll(List<Long> ids, String actor, String reason) {
         List<ExecutionRecord> replays = new ArrayList<>();
         for (long id : ids) {
-            replay(id, actor, reason).ifPresent(replays::add);
+            try {
+                replay(id, actor, reason).ifPresent(replays::add);
+            } catch (ReplayRefusedException ex) {
+                // left open, as its refusal says
+            }
         }
         return replays;
     }

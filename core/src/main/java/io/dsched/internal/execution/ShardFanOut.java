@@ -3,12 +3,9 @@ package io.dsched.internal.execution;
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.internal.store.ShardSettings;
-import io.dsched.internal.store.TransientFailures;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The fire of a sharded job fanned out: one waiting attempt per shard, each under a key of its own,
@@ -22,8 +19,6 @@ public final class ShardFanOut {
 
     /** Why the shards of a fire wait, while an earlier fire of their job has not ended. */
     static final String HELD = "waiting for every shard of the job's earlier fires to end";
-
-    private static final Logger logger = LoggerFactory.getLogger(ShardFanOut.class);
 
     private ShardFanOut() {}
 
@@ -84,22 +79,10 @@ public final class ShardFanOut {
         if (job.shards() == null || job.shards().broadcast()) {
             return job;
         }
-        try {
-            return settings.find(job.name())
-                    .map((set) -> job.withShards(new Sharding(
-                            set.count(), set.params(), false, job.shards().overlap())))
-                    .orElse(job);
-        } catch (RuntimeException ex) {
-            if (TransientFailures.isTransient(ex)) {
-                throw ex;
-            }
-            // their table missing from a database created before shards could be set, say
-            logger.warn(
-                    "Could not read the shards set for '{}'; its fires are split as declared: {}",
-                    job.name(),
-                    ex.getMessage());
-            return job;
-        }
+        return settings.find(job.name())
+                .map((set) -> job.withShards(new Sharding(
+                        set.count(), set.params(), false, job.shards().overlap())))
+                .orElse(job);
     }
 
     /**

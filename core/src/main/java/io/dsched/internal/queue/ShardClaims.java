@@ -107,7 +107,9 @@ final class ShardClaims {
                     this.store.shardedFires().cancelHeld(name, now, NO_LONGER_SHARDED);
                     continue;
                 }
-                int letGo = this.store.shardedFires().letGo(name, (fire) -> job.map(
+                // a job whose fires may overlap holds none: those held before it did are let go at once
+                boolean overlap = job.map((target) -> target.shards().overlap()).orElse(false);
+                int letGo = this.store.shardedFires().letGo(name, overlap, (fire) -> job.map(
                                 (target) -> ShardFanOut.due(target, fire, now))
                         .orElse(fire.isAfter(now) ? fire : now));
                 if (letGo > 0) {
@@ -137,11 +139,11 @@ final class ShardClaims {
         if (job.shards().broadcast()) {
             return this.store.claims().claimDueOn(this.nodeId, now, most, job.name());
         }
-        int share = share(dueFireCount(job, now), this.liveNodes.applyAsInt(job.group()));
-        if (job.shards().overlap()) {
-            // fires that overlap: a share of each fire not ended
-            share *= Math.max(1, this.store.shardedFires().unfinishedFires(job.name()));
-        }
+        int nodes = this.liveNodes.applyAsInt(job.group());
+        // fires that overlap: an equal part of the shards due or running, of whichever fires
+        int share = job.shards().overlap()
+                ? share(this.store.shardedFires().activeShards(job.name(), now), nodes)
+                : share(dueFireCount(job, now), nodes);
         int room = Math.min(most, share - this.store.shardedFires().runningOn(job.name(), this.nodeId));
         if (room <= 0) {
             return List.of();
@@ -149,16 +151,24 @@ final class ShardClaims {
         return this.store.claims().claimDue(this.nodeId, now, room, List.of(job.name()));
     }
 
-    /** The shards of a job's due fire as last read, with when, by {@link System#nanoTime()}. */
+    /** The shards a job's fires are split into now, as last read, with when, by {@link System#nanoTime()}. */
     private final Map<String, Map.Entry<Integer, Long>> counts = new ConcurrentHashMap<>();
 
     /**
      * The shards of the fire a job's claim takes shards of: the count in the key of its earliest due
-     * shard, which is the count the fire was written with whatever is set since; the declaration's
-     * if none is due. Read at most once a second (a share a second out of date is a share, not a
-     * claim); a read that fails keeps the last count.
+     * shard, the count the fire was written with whatever is set since; read at each claim. If none
+     * is due, the count its fires are split into now (set at run time, or declared), read at most
+     * once a second; a read that fails keeps the last count.
      */
     private int dueFireCount(JobTarget job, Instant now) {
+        Optional<Integer> due = this.store
+                .shardedFires()
+                .dueShardKey(job.name(), now)
+                .map(Sharding::shardOf)
+                .map(Sharding.Shard::count);
+        if (due.isPresent()) {
+            return due.get();
+        }
         long at = System.nanoTime();
         Map.Entry<Integer, Long> last = this.counts.get(job.name());
         if (last != null && at - last.getValue() < COUNT_READ_EVERY.toNanos()) {
@@ -166,12 +176,9 @@ final class ShardClaims {
         }
         int count;
         try {
-            count = this.store
-                    .shardedFires()
-                    .dueShardKey(job.name(), now)
-                    .map(Sharding::shardOf)
-                    .map(Sharding.Shard::count)
-                    .orElse(job.shards().count());
+            count = ShardFanOut.inForce(job, this.store.shardSettings())
+                    .shards()
+                    .count();
         } catch (RuntimeException ex) {
             count = (last != null) ? last.getKey() : job.shards().count();
         }

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import tools.jackson.core.type.TypeReference;
@@ -15,6 +17,8 @@ import tools.jackson.databind.json.JsonMapper;
  * written since have them in place of its declaration's, until they are reset.
  */
 public final class ShardSettings {
+
+    private static final Logger logger = LoggerFactory.getLogger(ShardSettings.class);
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -33,10 +37,29 @@ public final class ShardSettings {
     /**
      * Returns the shards set for a job at run time.
      * @param jobName the job
-     * @return what was set, or empty if its declaration's are in force
+     * @return what was set, or empty if its declaration's are in force; empty too should what was
+     *     set not be readable for another reason than a passing failure (logged)
      */
     public Optional<Set> find(String jobName) {
-        List<Set> found = this.rows.named.query(
+        List<Set> found;
+        try {
+            found = read(jobName);
+        } catch (RuntimeException ex) {
+            if (TransientFailures.isTransient(ex)) {
+                throw ex;
+            }
+            // their table missing from a database created before shards could be set, say
+            logger.warn(
+                    "Could not read the shards set for '{}'; its declaration's are in force: {}",
+                    jobName,
+                    ex.getMessage());
+            return Optional.empty();
+        }
+        return found.stream().findFirst();
+    }
+
+    private List<Set> read(String jobName) {
+        return this.rows.named.query(
                 "SELECT shard_count, shard_params, set_by, set_at FROM dsched_job_shards WHERE job_name = :job",
                 new MapSqlParameterSource("job", jobName),
                 (rs, row) -> new Set(
@@ -44,7 +67,6 @@ public final class ShardSettings {
                         params(rs.getString("shard_params")),
                         rs.getString("set_by"),
                         this.rows.dialect.readInstant(rs, "set_at")));
-        return found.stream().findFirst();
     }
 
     /**

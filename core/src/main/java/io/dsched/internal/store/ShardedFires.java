@@ -63,17 +63,20 @@ public final class ShardedFires {
     }
 
     /**
-     * Counts a job's fires with an attempt waiting or running.
+     * Counts a job's shards running, or waiting and due, of whichever fires: what the nodes of a job
+     * whose fires overlap share.
      * @param jobName the job
+     * @param now the time
      * @return how many
      */
-    public int unfinishedFires(String jobName) {
-        Integer fires = this.rows.named.queryForObject(
-                "SELECT COUNT(DISTINCT scheduled_at) FROM dsched_execution WHERE job_name = :job"
-                        + " AND status IN ('SCHEDULED', 'RETRY_SCHEDULED', 'RUNNING')",
-                new MapSqlParameterSource("job", jobName),
+    public int activeShards(String jobName, Instant now) {
+        Integer shards = this.rows.named.queryForObject(
+                "SELECT COUNT(*) FROM dsched_execution WHERE job_name = :job AND idempotency_key LIKE '"
+                        + SHARD_KEYS + "' AND (status = 'RUNNING'"
+                        + " OR (status IN ('SCHEDULED', 'RETRY_SCHEDULED') AND due_at <= :now))",
+                new MapSqlParameterSource("job", jobName).addValue("now", this.rows.dialect.bindable(now)),
                 Integer.class);
-        return (fires != null) ? fires : 0;
+        return (shards != null) ? shards : 0;
     }
 
     /**
@@ -268,10 +271,12 @@ public final class ShardedFires {
      * running (a fire of the job that ended by a dead letter has ended), due at the time the job
      * gives the fire.
      * @param jobName the job
+     * @param whateverRuns let it go whatever else of the job waits or runs (a job whose fires may
+     *     overlap, and that held fires before it did)
      * @param dueOf when a fire's shards fall due, from its scheduled time
      * @return how many shards were let go
      */
-    public int letGo(String jobName, UnaryOperator<Instant> dueOf) {
+    public int letGo(String jobName, boolean whateverRuns, UnaryOperator<Instant> dueOf) {
         MapSqlParameterSource job = new MapSqlParameterSource("job", jobName);
         List<Instant> held = this.rows.named.query(
                 "SELECT MIN(scheduled_at) AS earliest FROM dsched_execution"
@@ -287,7 +292,7 @@ public final class ShardedFires {
                         + " AND (status IN ('RETRY_SCHEDULED', 'RUNNING') OR (status = 'SCHEDULED' AND due_at IS NOT NULL))",
                 job,
                 Integer.class);
-        if (unfinished != null && unfinished > 0) {
+        if (!whateverRuns && unfinished != null && unfinished > 0) {
             return 0;
         }
         return this.rows.named.update(

@@ -278,14 +278,31 @@ class ClusterMembershipTests {
                 null,
                 Sharding.BROADCAST,
                 (context, payload) -> {});
-        long deadRunning = running("refresh", "node-dead", Duration.ofMinutes(1));
+        // the dead node's shard of a fire, running
+        long deadRunning = this.executions
+                .save(ExecutionRecord.waiting(
+                                "refresh",
+                                FIRE,
+                                1,
+                                ExecutionRecord.idempotencyKey("refresh", FIRE, 2, 3),
+                                ExecutionOrigin.SCHEDULE,
+                                "node-dead",
+                                this.clock.instant().minus(Duration.ofMinutes(1)),
+                                FIRE,
+                                null,
+                                null)
+                        .claimedBy("node-dead", this.clock.instant().minus(Duration.ofMinutes(1))))
+                .id();
         Instant old = this.clock.instant().minus(Duration.ofMinutes(1));
         // written for node-other, alive but not running the job (another release): stranded
         long stranded = waiting(ExecutionRecord.idempotencyKey("refresh", FIRE, 0, 3), "node-other", old);
         // written for a node that runs it; written for node-other a moment ago (it may have joined
         // since the nodes were read); a run by hand, for any node
         long own = waiting(ExecutionRecord.idempotencyKey("refresh", FIRE, 1, 3), "node-1", old);
-        long fresh = waiting(ExecutionRecord.idempotencyKey("refresh", FIRE, 2, 3), "node-other", this.clock.instant());
+        long fresh = waiting(
+                ExecutionRecord.idempotencyKey("refresh", FIRE.plusSeconds(2), 2, 3),
+                "node-other",
+                this.clock.instant());
         long byHand = waiting(ExecutionRecord.idempotencyKey("refresh", FIRE.plusSeconds(1)), "node-other", old);
 
         membership("node-1", (handedOverAfter) -> Set.of(), targets(refresh), (job) -> List.of("node-1"))

@@ -171,6 +171,73 @@ class ShardClaimsTests {
                 .containsExactlyInAnyOrder("node-a", "node-c");
     }
 
+    @Test
+    void aNodesShareOfAFireIsOfTheCountTheFireWasWrittenWithWhateverIsDeclaredOrSetSince() {
+        JobTarget job = sharded("settle", new Sharding(12, Map.of()));
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        Instant fire = now.minusSeconds(1);
+        // written as 4 shards, after the count was set to 4 (since set back to 12, as declared)
+        for (int shard = 0; shard < 4; shard++) {
+            due("settle", ExecutionRecord.idempotencyKey("settle", fire, shard, 4), fire, now, "node-a");
+        }
+        ShardClaims claims = new ShardClaims(this.database.store(), targets(job), "node-a", (group) -> 3, (name) -> {});
+
+        // a third of 4, rounded up: not a third of 12, which would take all four
+        assertThat(claims.claim(job, now, 10)).hasSize(2);
+        assertThat(claims.claim(job, now, 10)).as("its share runs already").isEmpty();
+    }
+
+    @Test
+    void aNodesShareOfAJobWhoseFiresOverlapIsOfTheShardsDueOrRunningNotOfEachFire() {
+        JobTarget job = sharded("sweep", new Sharding(10, Map.of()).overlapping());
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        Instant straggling = now.minusSeconds(2);
+        Instant fire = now.minusSeconds(1);
+        // a shard of the fire before still runs on the other node; the next fire's ten are due
+        this.database
+                .executions()
+                .save(ExecutionRecord.waiting(
+                                "sweep",
+                                straggling,
+                                1,
+                                ExecutionRecord.idempotencyKey("sweep", straggling, 9, 10),
+                                ExecutionOrigin.SCHEDULE,
+                                "node-b",
+                                now,
+                                straggling,
+                                null,
+                                null)
+                        .claimedBy("node-b", now));
+        for (int shard = 0; shard < 10; shard++) {
+            due("sweep", ExecutionRecord.idempotencyKey("sweep", fire, shard, 10), fire, now, "node-b");
+        }
+        ShardClaims claims = new ShardClaims(this.database.store(), targets(job), "node-a", (group) -> 2, (name) -> {});
+
+        // half of the 11 shards due or running, rounded up: the other node takes the rest
+        assertThat(claims.claim(job, now, 20)).hasSize(6);
+    }
+
+    private void due(String job, String key, Instant fire, Instant now, String writer) {
+        this.database
+                .executions()
+                .save(ExecutionRecord.waiting(
+                        job, fire, 1, key, ExecutionOrigin.SCHEDULE, writer, now, fire, null, null));
+    }
+
+    private static JobTarget sharded(String name, Sharding sharding) {
+        return new JobTarget(
+                name,
+                NodeGroups.DEFAULT,
+                new RetryPolicy(1, Duration.ZERO, 1, Duration.ZERO, Duration.ZERO, List.of(), List.of()),
+                null,
+                false,
+                null,
+                null,
+                null,
+                sharding,
+                (context, payload) -> {});
+    }
+
     private static JobTargets targets(JobTarget job) {
         return new JobTargets() {
 
