@@ -85,12 +85,20 @@ public class ShardCommands {
      * @return what changed
      */
     public Change reset(String job) {
-        Sharding declaration = sharded(job);
-        Map<String, Object> before = inForce(job, declaration);
-        if (!this.settings.reset(job)) {
+        this.jobs.existing(job);
+        if (this.settings.find(job).isEmpty()) {
+            sharded(job);
             throw ManagementException.conflict("'" + job + "' is split into its declared shards already");
         }
-        return new Change(job, before, inForce(job, declaration));
+        // shards set for a job that no longer declares shards (or is now a broadcast one) are taken
+        // back too: left, they would split its fires again should it declare shards once more
+        Optional<Sharding> declaration = this.declared.apply(job).filter((declared) -> !declared.broadcast());
+        Map<String, Object> before = inForce(job, declaration.orElse(null));
+        this.settings.reset(job);
+        return new Change(
+                job,
+                before,
+                declaration.map((declared) -> inForce(job, declared)).orElse(null));
     }
 
     /**
@@ -128,16 +136,19 @@ public class ShardCommands {
         return declaration;
     }
 
-    /** The shards in force for a job, for a change's before and after. */
+    /**
+     * The shards in force for a job, for a change's before and after: those set, or else the
+     * declaration's (which may be {@code null} only while some are set).
+     */
     private Map<String, Object> inForce(String job, Sharding declaration) {
         Optional<ShardSettings.Set> set = this.settings.find(job);
         Map<String, Object> state = new LinkedHashMap<>();
-        state.put("shards", set.map(ShardSettings.Set::count).orElse(declaration.count()));
+        state.put("shards", set.map(ShardSettings.Set::count).orElseGet(() -> declaration.count()));
         // as JSON text, which the endpoint masks and sanitizes as it does parameters
         state.put(
                 "shardParams",
                 JSON.writeValueAsString(
-                        new TreeMap<>(set.map(ShardSettings.Set::params).orElse(declaration.params()))));
+                        new TreeMap<>(set.map(ShardSettings.Set::params).orElseGet(() -> declaration.params()))));
         state.put("setBy", set.map(ShardSettings.Set::setBy).orElse(null));
         return state;
     }

@@ -1022,6 +1022,19 @@ abstract class AbstractManagementEndpointTests {
                         .status())
                 .as("the declared shards already")
                 .isEqualTo(409);
+
+        // shards set for a job that declares none any more are taken back all the same
+        this.sql.update("INSERT INTO dsched_job_shards (job_name, shard_count, shard_params, set_by, set_at)"
+                + " VALUES ('report', 4, NULL, 'admin', CURRENT_TIMESTAMP)");
+        Response stale = this.client.post("/jobs/report/shards", "admin", "{\"shards\":\"declared\"}");
+        assertThat(stale.status()).as(stale.text()).isEqualTo(200);
+        assertThat(this.sql.queryForObject("SELECT COUNT(*) FROM dsched_job_shards", Long.class))
+                .isZero();
+        assertThat(this.client
+                        .post("/jobs/report/shards", "admin", "{\"shards\":\"declared\"}")
+                        .status())
+                .as("a job declared without shards, none set")
+                .isEqualTo(409);
     }
 
     private JsonNode limit(String handler) {
