@@ -42,17 +42,7 @@ class ShardClaimsTests {
 
     @Test
     void aHeldFireLetGoIsAnnouncedOnceAndNothingIsAnnouncedWhenNoFireIsLetGo() {
-        JobTarget job = new JobTarget(
-                "reconcile",
-                NodeGroups.DEFAULT,
-                new RetryPolicy(1, Duration.ZERO, 1, Duration.ZERO, Duration.ZERO, List.of(), List.of()),
-                null,
-                false,
-                null,
-                null,
-                null,
-                new Sharding(2, Map.of()),
-                (context, payload) -> {});
+        JobTarget job = sharded("reconcile", new Sharding(2, Map.of()));
         List<String> announced = new CopyOnWriteArrayList<>();
         ShardClaims claims =
                 new ShardClaims(this.database.store(), targets(job), "node-1", (group) -> 1, announced::add);
@@ -107,17 +97,7 @@ class ShardClaimsTests {
 
     @Test
     void aNodeClaimsTheAttemptsOfABroadcastFireRecordedForItAndNoOthers() {
-        JobTarget job = new JobTarget(
-                "refresh",
-                NodeGroups.DEFAULT,
-                new RetryPolicy(1, Duration.ZERO, 1, Duration.ZERO, Duration.ZERO, List.of(), List.of()),
-                null,
-                false,
-                null,
-                null,
-                null,
-                Sharding.BROADCAST,
-                (context, payload) -> {});
+        JobTarget job = sharded("refresh", Sharding.BROADCAST);
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         Instant fire = now.minusSeconds(1);
         List<String> nodes = List.of("node-a", "node-b", "node-c");
