@@ -3,6 +3,8 @@ package io.dsched.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 import io.dsched.internal.cluster.ClockSkew;
 import io.dsched.internal.cluster.DatabaseClock;
 import io.dsched.internal.deadletter.DeadLetterFilter;
@@ -17,6 +19,7 @@ import io.dsched.test.ClusterNode;
 import io.dsched.test.ShiftedClock;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -261,12 +264,34 @@ class PostgresDueNoticeTests {
                         .append(clock.instant())
                         .append(" (offset ")
                         .append(clock.offset())
-                        .append("); ");
+                        .append("), its pool ")
+                        .append(pool(node.bean(DataSource.class)))
+                        .append("; ");
             } catch (IllegalStateException ex) {
                 state.append("node ").append(node.id()).append(" closed; ");
             }
         }
-        return state.append("the attempts: ").append(rows).toString();
+        state.append("the attempts: ").append(rows);
+        // where the queues' pollers and the listeners were, should one be stuck
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            if (thread.getName().startsWith("dsched-queue") || thread.getName().startsWith("dsched-notices")) {
+                state.append("; ").append(thread.getName()).append(' ').append(thread.getState());
+                for (StackTraceElement frame : stack) {
+                    state.append("\n    at ").append(frame);
+                }
+            }
+        });
+        return state.toString();
+    }
+
+    /** How many of a pool's connections are in use and how many callers wait for one. */
+    private static String pool(DataSource dataSource) {
+        try {
+            HikariPoolMXBean pool = dataSource.unwrap(HikariDataSource.class).getHikariPoolMXBean();
+            return pool.getActiveConnections() + " in use, " + pool.getThreadsAwaitingConnection() + " waiting";
+        } catch (SQLException ex) {
+            return "unknown";
+        }
     }
 
     private ClusterNode start(String id, Map<String, Object> properties) {
