@@ -11,6 +11,7 @@ import io.dsched.internal.execution.JobTargets;
 import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.jobs.DefaultJobScheduler;
 import io.dsched.internal.jobs.HandlerOrder;
+import io.dsched.internal.jobs.JobShards;
 import io.dsched.internal.jobs.RuntimeJobs;
 import io.dsched.internal.jobs.SubmissionObserver;
 import io.dsched.internal.queue.DueNotice;
@@ -45,6 +46,12 @@ final class DschedJobsConfiguration {
                 jdbc.transactions(),
                 handlers,
                 clock);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    JobShards dschedJobShards(JobRegistry jobs, RuntimeJobs runtimeJobs) {
+        return new JobShards(jobs, runtimeJobs);
     }
 
     @Bean

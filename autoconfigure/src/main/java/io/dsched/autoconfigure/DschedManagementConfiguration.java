@@ -5,12 +5,12 @@ import io.dsched.internal.cluster.ClockSkew;
 import io.dsched.internal.cluster.GroupLiveness;
 import io.dsched.internal.cluster.NodeTable;
 import io.dsched.internal.deadletter.DeadLetters;
-import io.dsched.internal.definition.JobDefinition;
 import io.dsched.internal.definition.JobRegistry;
 import io.dsched.internal.engine.DschedEngine;
 import io.dsched.internal.engine.NodeId;
 import io.dsched.internal.execution.ShardedFire;
 import io.dsched.internal.handler.HandlerRegistry;
+import io.dsched.internal.jobs.JobShards;
 import io.dsched.internal.jobs.RuntimeJobs;
 import io.dsched.internal.logs.ExecutionLogs;
 import io.dsched.internal.management.ClusterViews;
@@ -116,7 +116,7 @@ final class DschedManagementConfiguration {
             ExecutionRepository executions,
             ExecutionViews executionViews,
             ExecutionStore store,
-            JobRegistry registry,
+            JobShards jobShards,
             ShardCommands shards) {
         return new JobViews(
                 jobs,
@@ -124,12 +124,8 @@ final class DschedManagementConfiguration {
                 executions,
                 statistics,
                 executionViews,
-                // the jobs this node declares with shards: the others' pages read no fires
-                (job, most) -> registry.definition(job)
-                                .filter((declared) -> declared.shards() != null)
-                                .isPresent()
-                        ? ShardedFire.latest(store, job, most)
-                        : List.of(),
+                // the jobs defined with shards: the others' pages read no fires
+                (job, most) -> jobShards.of(job).isPresent() ? ShardedFire.latest(store, job, most) : List.of(),
                 shards::view,
                 (job, fire) -> store.shardedFires().shardAttempts(job, fire, fire),
                 Clock.systemUTC());
@@ -137,12 +133,8 @@ final class DschedManagementConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ShardCommands dschedShardCommands(ManagedJobs jobs, JobRegistry registry, ExecutionStore store) {
-        return new ShardCommands(
-                jobs,
-                (job) -> registry.definition(job).map(JobDefinition::shards),
-                store.shardSettings(),
-                Clock.systemUTC());
+    ShardCommands dschedShardCommands(ManagedJobs jobs, JobShards jobShards, ExecutionStore store) {
+        return new ShardCommands(jobs, jobShards::of, store.shardSettings(), Clock.systemUTC());
     }
 
     @Bean

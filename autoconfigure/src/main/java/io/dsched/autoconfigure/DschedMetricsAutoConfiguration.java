@@ -10,7 +10,9 @@ import io.dsched.internal.definition.JobDefinition;
 import io.dsched.internal.definition.JobRegistry;
 import io.dsched.internal.engine.NodeId;
 import io.dsched.internal.execution.ShardedFire;
+import io.dsched.internal.execution.Sharding;
 import io.dsched.internal.handler.HandlerRegistry;
+import io.dsched.internal.jobs.JobShards;
 import io.dsched.internal.jobs.RuntimeJobs;
 import io.dsched.internal.management.LimitCommands;
 import io.dsched.internal.metrics.ClockGauges;
@@ -28,7 +30,6 @@ import io.dsched.jobs.RuntimeJobRecord;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.stream.Collectors;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -114,22 +115,16 @@ public final class DschedMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ShardGauges dschedShardGauges(
-            JobRegistry registry, ExecutionStore store, NodeId nodeId, DschedProperties properties) {
+    ShardGauges dschedShardGauges(JobShards shards, ExecutionStore store, NodeId nodeId, DschedProperties properties) {
         return new ShardGauges(
-                () -> registry.all().stream()
-                        // a broadcast job's fires have as many shards as live nodes: not counted here
-                        .filter((job) -> job.shards() != null && !job.shards().broadcast())
-                        .collect(Collectors.toMap(
-                                JobDefinition::name, (job) -> job.shards().count())),
+                // a broadcast job's fires have as many shards as live nodes: not counted here
+                shards::counts,
                 (job) -> ShardedFire.latest(store, job, SHARDED_FIRES_READ),
-                // set at run time, or declared
+                // set at run time, or the definition's
                 (job) -> store.shardSettings()
                         .find(job)
                         .map(ShardSettings.Set::count)
-                        .orElseGet(() -> registry.definition(job)
-                                .map((declared) -> declared.shards().count())
-                                .orElse(0)),
+                        .orElseGet(() -> shards.of(job).map(Sharding::count).orElse(0)),
                 store.shardedFires()::partial,
                 nodeId.value(),
                 properties.getMetrics().getRefresh(),

@@ -18,6 +18,9 @@ import org.springframework.data.relational.core.mapping.Table;
  * @param intervalMs its fixed rate in milliseconds, or {@code null} for a cron
  * @param params the handler's payload, as JSON
  * @param misfire its misfire policy
+ * @param shards the shards of each fire, or {@code null} for a job without shards
+ * @param shardParams the parameter of each shard that has one, as a JSON object by index, or
+ *     {@code null} for none
  * @param createdAt when it was created
  * @param updatedAt when it was last changed
  */
@@ -30,6 +33,8 @@ public record RuntimeJobRecord(
         Long intervalMs,
         String params,
         MisfirePolicy misfire,
+        Integer shards,
+        String shardParams,
         Instant createdAt,
         Instant updatedAt) {
 

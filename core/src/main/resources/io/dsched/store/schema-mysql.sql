@@ -352,6 +352,10 @@ CREATE TABLE IF NOT EXISTS dsched_job (
     interval_ms BIGINT,
     params      MEDIUMTEXT,
     misfire     VARCHAR(20)  NOT NULL,
+    -- the shards of each fire and the parameter of each shard that has one (a JSON object by
+    -- index), for a sharded job; none for the others
+    shards      INTEGER,
+    shard_params MEDIUMTEXT,
     created_at  DATETIME(3) NOT NULL,
     updated_at  DATETIME(3) NOT NULL,
     PRIMARY KEY (name)

@@ -360,6 +360,10 @@ CREATE TABLE IF NOT EXISTS dsched_job (
     interval_ms BIGINT,
     params      TEXT,
     misfire     VARCHAR(20)  NOT NULL,
+    -- the shards of each fire and the parameter of each shard that has one (a JSON object by
+    -- index), for a sharded job; none for the others
+    shards      INTEGER,
+    shard_params TEXT,
     created_at  TIMESTAMP WITH TIME ZONE NOT NULL,
     updated_at  TIMESTAMP WITH TIME ZONE NOT NULL,
     PRIMARY KEY (name)

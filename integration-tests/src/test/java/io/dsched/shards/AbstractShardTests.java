@@ -1,15 +1,21 @@
 package io.dsched.shards;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
+import io.dsched.definition.Schedule;
 import io.dsched.execution.ExecutionOrigin;
 import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.deadletter.DeadLetterFilter;
 import io.dsched.internal.deadletter.DeadLetters;
+import io.dsched.internal.execution.Sharding;
+import io.dsched.internal.jobs.JobShards;
 import io.dsched.internal.store.DeadLetter;
 import io.dsched.internal.store.ExecutionStore;
+import io.dsched.jobs.JobScheduler;
+import io.dsched.jobs.RecurringJob;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
@@ -400,6 +406,91 @@ abstract class AbstractShardTests {
                     .as("the fire at %s", fire)
                     .doesNotHaveDuplicates();
         });
+    }
+
+    @Test
+    void aRecurringJobCreatedAtRunTimeWithShardsFansOutEachFireAndKeepsItsShardsThroughItsChanges() {
+        ClusterNode first = start("ledger-1", "test.none", "-");
+        ClusterNode second = start("ledger-2", "test.none", "-");
+        JobScheduler scheduler = first.bean(JobScheduler.class);
+        Schedule everySecond = new Schedule.FixedRate(Duration.ofSeconds(1), Duration.ZERO);
+        RecurringJob ledger = RecurringJob.of("ledger-eu", "ledger", everySecond, new ShardJobs.Ledger("EUR"));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> scheduler.create(ledger.withShards(Sharding.MAX + 1)))
+                .withMessageContaining("shards must be 1 to 1000");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> scheduler.create(ledger.withShards(2, Map.of(2, "c"))))
+                .withMessageContaining("shards are 0 to 1");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> scheduler.create(ledger.withShards(0, Map.of(0, "a"))))
+                .withMessageContaining("no shards");
+        // first whole: its nodes have claimed its attempts as a job without shards
+        scheduler.create(ledger);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> completeFires("ledger-eu", Instant.MIN, 1).size() >= 2);
+        assertThat(ShardJobs.runs("ledger-eu")).allSatisfy((run) -> {
+            assertThat(run.shards()).isEqualTo(1);
+            assertThat(run.key()).doesNotContain("#");
+        });
+        JobShards shards = second.bean(JobShards.class);
+        assertThat(shards.of("ledger-eu")).isEmpty();
+        scheduler.delete("ledger-eu");
+
+        // created again with shards: each fire fans out into its four, each once, with its
+        // parameter and the job's, once the other node has read the job again (within 5 s)
+        scheduler.create(ledger.withShards(4, Map.of(1, "b")));
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> shards.of("ledger-eu").isPresent());
+        Instant sharded = Instant.now().plusSeconds(1);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> completeFires("ledger-eu", sharded, 4).size() >= 3);
+        for (Instant fire : completeFires("ledger-eu", sharded, 4)) {
+            assertThat(runsOf("ledger-eu", fire)).hasSize(4).allSatisfy((run) -> {
+                assertThat(run.shards()).isEqualTo(4);
+                assertThat(run.key()).isEqualTo(ExecutionRecord.idempotencyKey("ledger-eu", fire, run.shard(), 4));
+                assertThat(run.param()).isEqualTo((run.shard() == 1) ? "b" : null);
+                assertThat(ShardJobs.CURRENCIES).containsEntry(run.key(), "EUR");
+            });
+        }
+        assertThat(ShardJobs.runs("ledger-eu"))
+                .filteredOn((run) -> run.fire().isAfter(sharded))
+                .allSatisfy((run) -> assertThat(run.shards()).isEqualTo(4))
+                .extracting(ShardJobs.Run::node)
+                .as("the shards spread over both nodes")
+                .contains(first.id(), second.id());
+        assertThat(shards.of("ledger-eu")).hasValue(new Sharding(4, Map.of(1, "b")));
+        assertThat(shards.counts()).containsEntry("ledger-eu", 4);
+        assertThat(gauge(first, "dsched.shards.per.fire", "ledger-eu")).isEqualTo(4);
+
+        // its parameters changed, it stays sharded; the shards set at run time split its next fires
+        scheduler.update("ledger-eu", null, new ShardJobs.Ledger("CHF"));
+        // as the endpoint sets them (its test sets a runtime job's through it)
+        first.bean(ExecutionStore.class).shardSettings().set("ledger-eu", 2, Map.of(), "admin", Instant.now());
+        Instant changed = Instant.now().plusSeconds(1);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !completeFires("ledger-eu", changed, 2).isEmpty());
+        Instant two = completeFires("ledger-eu", changed, 2).get(0);
+        assertThat(runsOf("ledger-eu", two)).hasSize(2).allSatisfy((run) -> {
+            assertThat(run.shards()).isEqualTo(2);
+            assertThat(run.param()).isNull();
+            assertThat(ShardJobs.CURRENCIES).containsEntry(run.key(), "CHF");
+        });
+        assertThat(gauge(first, "dsched.shards.per.fire", "ledger-eu")).isEqualTo(2);
+
+        // deleted, the shards set for it go with it: created again, it is split as it says
+        scheduler.delete("ledger-eu");
+        assertThat(first.bean(ExecutionStore.class).shardSettings().find("ledger-eu"))
+                .isEmpty();
+        scheduler.create(ledger.withShards(3));
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> shards.of("ledger-eu").map(Sharding::count).orElse(0) == 3);
+        Instant again = Instant.now().plusSeconds(1);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !completeFires("ledger-eu", again, 3).isEmpty());
+        assertThat(ShardJobs.runs("ledger-eu"))
+                .filteredOn((run) -> run.fire().isAfter(again))
+                .allSatisfy((run) -> assertThat(run.shards()).isEqualTo(3));
+        scheduler.delete("ledger-eu");
     }
 
     @AfterEach

@@ -1,6 +1,7 @@
 package io.dsched.shards;
 
 import io.dsched.annotation.DistributedScheduled;
+import io.dsched.annotation.JobHandler;
 import io.dsched.execution.JobContext;
 import io.dsched.retry.Retry;
 import java.time.Instant;
@@ -43,6 +44,7 @@ public class ShardJobs {
 
     static void reset() {
         RUNS.clear();
+        CURRENCIES.clear();
         failShardThree = true;
         held = new CountDownLatch(1);
         HOLDING.set(0);
@@ -170,6 +172,29 @@ public class ShardJobs {
             throw new IllegalStateException("the first attempt fails on " + context.nodeId());
         }
     }
+
+    /** The currency each run of the runtime job {@code ledger} was given, by its key. */
+    static final Map<String, String> CURRENCIES = new ConcurrentHashMap<>();
+
+    /**
+     * The handler of runtime jobs, sharded or not: records its run, of 300 ms, with the job's
+     * parameters.
+     * @param ledger the job's parameters
+     * @param context the shard's attempt
+     * @throws InterruptedException if stopped
+     */
+    @JobHandler("ledger")
+    public void ledger(Ledger ledger, JobContext context) throws InterruptedException {
+        CURRENCIES.put(context.idempotencyKey(), ledger.currency());
+        // longer than a poll interval of the nodes, so that a fire's shards spread over them
+        run(context, 300);
+    }
+
+    /**
+     * The parameters of a runtime job of {@code ledger}.
+     * @param currency the currency it settles
+     */
+    record Ledger(String currency) {}
 
     private static void run(JobContext context, long millis) throws InterruptedException {
         Instant started = Instant.now();

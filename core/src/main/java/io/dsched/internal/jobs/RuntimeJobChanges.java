@@ -3,7 +3,9 @@ package io.dsched.internal.jobs;
 import io.dsched.definition.MisfirePolicy;
 import io.dsched.definition.Schedule;
 import io.dsched.internal.definition.JobRegistry;
+import io.dsched.internal.execution.Sharding;
 import io.dsched.internal.handler.HandlerDefinition;
+import io.dsched.internal.store.ShardSettings;
 import io.dsched.jobs.RecurringJob;
 import io.dsched.jobs.RuntimeJobRecord;
 import io.dsched.jobs.UnknownJobException;
@@ -42,6 +44,7 @@ final class RuntimeJobChanges {
         }
         HandlerDefinition handler = this.payloads.handler(job.handler());
         ScheduleRules.validateRuntime(job.schedule());
+        Sharding shards = shards(job);
         Instant now = this.clock.instant();
         RuntimeJobRecord record = record(
                 job.name(),
@@ -49,6 +52,7 @@ final class RuntimeJobChanges {
                 job.schedule(),
                 this.payloads.write(handler, job.params()),
                 job.misfire(),
+                shards,
                 now,
                 now);
         this.runtimeJobs.store().insert(record);
@@ -80,6 +84,7 @@ final class RuntimeJobChanges {
                                 (schedule != null) ? schedule : current.schedule(),
                                 (newParams != null) ? newParams : current.params(),
                                 current.misfire(),
+                                RuntimeJobs.sharding(current),
                                 current.createdAt(),
                                 this.clock.instant()),
                         (record) -> this.quartz.act((quartz) -> this.runtimeJobs.schedule(quartz, record)));
@@ -103,6 +108,7 @@ final class RuntimeJobChanges {
             Schedule schedule,
             String params,
             MisfirePolicy misfire,
+            Sharding shards,
             Instant createdAt,
             Instant updatedAt) {
         String cron = null;
@@ -114,6 +120,28 @@ final class RuntimeJobChanges {
         } else {
             interval = ((Schedule.FixedRate) schedule).interval().toMillis();
         }
-        return new RuntimeJobRecord(name, handler.name(), cron, zone, interval, params, misfire, createdAt, updatedAt);
+        return new RuntimeJobRecord(
+                name,
+                handler.name(),
+                cron,
+                zone,
+                interval,
+                params,
+                misfire,
+                (shards != null) ? shards.count() : null,
+                (shards != null) ? ShardSettings.paramsJson(shards.params()) : null,
+                createdAt,
+                updatedAt);
+    }
+
+    /** The shards a job is created with, checked as a declaration's are; {@code null} for none. */
+    private static Sharding shards(RecurringJob job) {
+        if (job.shards() == 0) {
+            if (!job.shardParams().isEmpty()) {
+                throw new IllegalArgumentException("shardParams are given, but no shards");
+            }
+            return null;
+        }
+        return new Sharding(job.shards(), job.shardParams());
     }
 }

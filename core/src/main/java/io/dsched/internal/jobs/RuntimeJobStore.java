@@ -117,12 +117,24 @@ final class RuntimeJobStore {
         }
     }
 
-    /** Deletes a job and cancels its waiting attempts, in one transaction. */
+    /**
+     * Deletes a job and cancels its waiting attempts, in one transaction; then the shards set for
+     * it at run time, which would otherwise split the fires of a job created again under its name.
+     */
     void delete(String name, Instant now) {
         this.transactions.executeWithoutResult((status) -> {
             this.aggregates.deleteById(name, RuntimeJobRecord.class);
             this.executions.cancelWaiting(name, now, "job deleted");
         });
         this.invalidate.run();
+        try {
+            this.jdbc.update(this.tables.sql("DELETE FROM dsched_job_shards WHERE job_name = ?"), name);
+        } catch (RuntimeException ex) {
+            logger.warn(
+                    "Could not take back the shards set for deleted job '{}'; reset them before a job of its name"
+                            + " is created again: {}",
+                    name,
+                    ex.getMessage());
+        }
     }
 }

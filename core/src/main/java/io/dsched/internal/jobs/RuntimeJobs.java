@@ -3,10 +3,12 @@ package io.dsched.internal.jobs;
 import io.dsched.execution.JobContext;
 import io.dsched.internal.execution.JobTarget;
 import io.dsched.internal.execution.JobTargets;
+import io.dsched.internal.execution.Sharding;
 import io.dsched.internal.handler.HandlerDefinition;
 import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.store.ClusterTables;
 import io.dsched.internal.store.ExecutionRepository;
+import io.dsched.internal.store.ShardSettings;
 import io.dsched.jobs.RuntimeJobRecord;
 import io.dsched.retry.NonRetryableJobException;
 import java.time.Clock;
@@ -14,6 +16,7 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import javax.sql.DataSource;
 import org.quartz.Scheduler;
@@ -83,8 +86,37 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
                         null,
                         null,
                         null,
-                        null,
+                        sharding(job),
                         (context, payload) -> invoke(handler, job, context, payload)));
+    }
+
+    /**
+     * Returns the shards a runtime job was created with, as a job declared with shards has them.
+     * @param name the job
+     * @return its shards, or empty if there is no such job or it runs whole
+     */
+    public Optional<Sharding> shards(String name) {
+        return Optional.ofNullable(this.cache.find(name)).map(RuntimeJobs::sharding);
+    }
+
+    /**
+     * Returns the sharded runtime jobs, each with the shards it was created with.
+     * @return the shards by job
+     */
+    public Map<String, Sharding> sharded() {
+        Map<String, Sharding> sharded = new TreeMap<>();
+        this.cache.jobs().forEach((name, job) -> {
+            Sharding shards = sharding(job);
+            if (shards != null) {
+                sharded.put(name, shards);
+            }
+        });
+        return sharded;
+    }
+
+    /** The shards of a stored job, or {@code null} if it runs whole. */
+    static Sharding sharding(RuntimeJobRecord job) {
+        return (job.shards() != null) ? new Sharding(job.shards(), ShardSettings.params(job.shardParams())) : null;
     }
 
     /**
@@ -94,7 +126,10 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
     private void invoke(HandlerDefinition handler, RuntimeJobRecord job, JobContext context, String payload)
             throws Exception {
         try {
-            handler.invoker().invoke(context, (payload != null) ? payload : job.params());
+            // a shard's attempt carries its shard's parameter, which its context gives: the handler
+            // gets the job's; a run by hand, its own, or else the job's
+            boolean shard = Sharding.shardOf(context.idempotencyKey()) != null;
+            handler.invoker().invoke(context, (payload != null && !shard) ? payload : job.params());
         } catch (Exception ex) {
             if (deleted(job.name(), ex)) {
                 throw new NonRetryableJobException("runtime job '" + job.name() + "' was deleted while it ran", ex);

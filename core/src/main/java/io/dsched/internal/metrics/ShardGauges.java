@@ -1,12 +1,18 @@
 package io.dsched.internal.metrics;
 
+import io.dsched.execution.ExecutionListener;
+import io.dsched.execution.ExecutionRecord;
 import io.dsched.internal.execution.ShardedFire;
+import io.dsched.internal.execution.Sharding;
 import io.dsched.internal.store.ShardedFires.Partial;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,10 +33,12 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * (the shards of that fire this node ran: their spread, summed over the nodes),
  * {@code dsched.shard.fires.partial} (fires with a shard whose dead letter is open) and
  * {@code dsched.shards.dead.lettered} (those shards). A series exists for every sharded job this
- * node declares, from the start; values are read at most once per refresh interval however often
- * they are scraped, and a read that fails makes them NaN until one succeeds.
+ * node declares, from the start, and for every runtime job created with shards, from the first of
+ * its shards this node starts or the first read of the gauges after its creation, until it is
+ * deleted; values are read at most once per refresh interval however often they are scraped, and a
+ * read that fails makes them NaN until one succeeds.
  */
-public final class ShardGauges implements MeterBinder, SmartInitializingSingleton {
+public final class ShardGauges implements MeterBinder, SmartInitializingSingleton, ExecutionListener {
 
     private static final Logger logger = LoggerFactory.getLogger(ShardGauges.class);
 
@@ -57,6 +65,9 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
     private volatile boolean failed;
 
     private volatile MeterRegistry registry;
+
+    /** The gauges registered, by sharded job. */
+    private final Map<String, List<Meter>> meters = new ConcurrentHashMap<>();
 
     /**
      * Creates the gauges.
@@ -95,53 +106,74 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
         registerDeclared();
     }
 
+    /**
+     * A shard of a job without gauges yet, a sharded job created at run time since they were
+     * registered, registers its job's; those of jobs no longer sharded go.
+     */
+    @Override
+    public void started(ExecutionRecord attempt, Instant startedAt) {
+        if (!this.meters.containsKey(attempt.jobName()) && Sharding.shardOf(attempt.idempotencyKey()) != null) {
+            registerDeclared();
+        }
+    }
+
     private synchronized void registerDeclared() {
         MeterRegistry registry = this.registry;
         if (registry == null) {
             return;
         }
-        this.declared.get().forEach((job, shards) -> register(registry, job, shards));
+        Map<String, Integer> sharded = this.declared.get();
+        sharded.forEach((job, shards) -> this.meters.computeIfAbsent(job, (name) -> register(registry, name, shards)));
+        for (String job : List.copyOf(this.meters.keySet())) {
+            if (!sharded.containsKey(job)) {
+                this.meters.remove(job).forEach(registry::remove);
+                this.counts.remove(job);
+                this.ended.remove(job);
+            }
+        }
     }
 
-    private void register(MeterRegistry registry, String job, int shards) {
-        Gauge.builder("dsched.shards.per.fire", this, (gauges) -> gauges.inForce(job, shards))
+    private List<Meter> register(MeterRegistry registry, String job, int shards) {
+        List<Meter> meters = new ArrayList<>();
+        meters.add(Gauge.builder("dsched.shards.per.fire", this, (gauges) -> gauges.inForce(job, shards))
                 .description("Shards each fire of the job written now is split into: those set at run time, or"
                         + " as this node declares it")
                 .tag("job", job)
-                .register(registry);
-        gauge(
+                .register(registry));
+        meters.add(gauge(
                 registry,
                 "dsched.shard.fire.completion",
                 job,
                 "seconds",
                 "Seconds from the first shard's start to the last one's end, of the job's latest fire to have"
                         + " ended; NaN before one has",
-                (fire) -> (fire.completion() != null) ? fire.completion().toMillis() / 1000.0 : Double.NaN);
-        gauge(
+                (fire) -> (fire.completion() != null) ? fire.completion().toMillis() / 1000.0 : Double.NaN));
+        meters.add(gauge(
                 registry,
                 "dsched.shard.fire.shards.on.node",
                 job,
                 null,
                 "Shards of the job's latest fire to have ended that this node ran",
-                (fire) -> fire.shardsByNode().getOrDefault(this.nodeId, 0));
-        Gauge.builder("dsched.shard.fires.partial", this, (gauges) -> gauges.partial(job, Partial::fires))
+                (fire) -> fire.shardsByNode().getOrDefault(this.nodeId, 0)));
+        meters.add(Gauge.builder("dsched.shard.fires.partial", this, (gauges) -> gauges.partial(job, Partial::fires))
                 .description("Fires of the job with a shard whose dead letter is open")
                 .tag("job", job)
-                .register(registry);
-        Gauge.builder("dsched.shards.dead.lettered", this, (gauges) -> gauges.partial(job, Partial::shards))
+                .register(registry));
+        meters.add(Gauge.builder("dsched.shards.dead.lettered", this, (gauges) -> gauges.partial(job, Partial::shards))
                 .description("Shards of the job whose dead letters are open")
                 .tag("job", job)
-                .register(registry);
+                .register(registry));
+        return meters;
     }
 
-    private void gauge(
+    private Meter gauge(
             MeterRegistry registry,
             String name,
             String job,
             String unit,
             String description,
             ToDoubleFunction<ShardedFire> value) {
-        Gauge.builder(name, this, (gauges) -> gauges.ended(job, value))
+        return Gauge.builder(name, this, (gauges) -> gauges.ended(job, value))
                 .description(description)
                 .baseUnit(unit)
                 .tag("job", job)
@@ -170,7 +202,8 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
         }
         this.window.read();
         try {
-            for (String job : this.declared.get().keySet()) {
+            registerDeclared();
+            for (String job : this.meters.keySet()) {
                 this.counts.put(job, this.inForce.applyAsInt(job));
                 this.ended.put(
                         job,

@@ -72,19 +72,11 @@ final class ShardClaims {
     }
 
     /**
-     * Whether each name looked at is a sharded job of the lane: a declaration's shards do not change
-     * while the node runs (runtime jobs have none), and the outcomes of every attempt ask.
+     * The target of a name, if it is a sharded job of the lane: looked up each time, as a runtime
+     * job may be created, deleted and created again with other shards while the node runs.
      */
-    private final Map<String, Boolean> sharded = new ConcurrentHashMap<>();
-
-    /** The target of a name, if it is a sharded job. */
     Optional<JobTarget> sharded(String name) {
-        if (Boolean.FALSE.equals(this.sharded.get(name))) {
-            return Optional.empty();
-        }
-        Optional<JobTarget> target = this.targets.find(name).filter((found) -> found.shards() != null);
-        this.sharded.put(name, target.isPresent());
-        return target;
+        return this.targets.find(name).filter((found) -> found.shards() != null);
     }
 
     /**

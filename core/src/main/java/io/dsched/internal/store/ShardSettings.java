@@ -80,7 +80,7 @@ public final class ShardSettings {
     public void set(String jobName, int count, Map<Integer, String> params, String actor, Instant now) {
         MapSqlParameterSource values = new MapSqlParameterSource("job", jobName)
                 .addValue("count", count)
-                .addValue("params", params.isEmpty() ? null : JSON.writeValueAsString(new TreeMap<>(params)))
+                .addValue("params", paramsJson(params))
                 .addValue("actor", actor)
                 .addValue("now", this.rows.dialect.bindable(now));
         int updated = this.rows.named.update(UPDATE, values);
@@ -109,7 +109,21 @@ public final class ShardSettings {
                 > 0;
     }
 
-    private static Map<Integer, String> params(String json) {
+    /**
+     * Writes shards' parameters as they are stored: a JSON object by index.
+     * @param params the parameter of each shard that has one, by index
+     * @return the JSON, or {@code null} for none
+     */
+    public static String paramsJson(Map<Integer, String> params) {
+        return params.isEmpty() ? null : JSON.writeValueAsString(new TreeMap<>(params));
+    }
+
+    /**
+     * Reads shards' parameters as {@link #paramsJson} wrote them.
+     * @param json the JSON, or {@code null}
+     * @return the parameter of each shard that has one, by index
+     */
+    public static Map<Integer, String> params(String json) {
         return (json == null) ? Map.of() : JSON.readValue(json, PARAMS);
     }
 

@@ -1035,6 +1035,41 @@ abstract class AbstractManagementEndpointTests {
                         .status())
                 .as("a job declared without shards, none set")
                 .isEqualTo(409);
+
+        // a job created at run time with shards has them as a declared one does, and takes others
+        this.node
+                .bean(JobScheduler.class)
+                .create(RecurringJob.of(
+                                "digest",
+                                "mailer",
+                                new Schedule.Cron(ManagementApp.NEVER, null),
+                                new ManagementApp.Mail("a@b.c"))
+                        .withShards(2, Map.of(0, "east")));
+        JsonNode created = this.client.get("/jobs/digest", "admin").body().get("shards");
+        assertThat(created.get("count").asInt()).isEqualTo(2);
+        assertThat(created.get("declared").asInt()).isEqualTo(2);
+        assertThat(created.get("params").get("0").asString()).isEqualTo("east");
+        Response runtime = this.client.post("/jobs/digest/shards", "admin", "{\"shards\":\"6\"}");
+        assertThat(runtime.status()).as(runtime.text()).isEqualTo(200);
+        assertThat(this.client
+                        .get("/jobs/digest", "viewer")
+                        .body()
+                        .get("shards")
+                        .get("count")
+                        .asInt())
+                .isEqualTo(6);
+        this.node
+                .bean(JobScheduler.class)
+                .create(RecurringJob.of(
+                        "newsletter",
+                        "mailer",
+                        new Schedule.Cron(ManagementApp.NEVER, null),
+                        new ManagementApp.Mail("a@b.c")));
+        assertThat(this.client
+                        .post("/jobs/newsletter/shards", "admin", "{\"shards\":\"2\"}")
+                        .status())
+                .as("a job created at run time without shards")
+                .isEqualTo(409);
     }
 
     private JsonNode limit(String handler) {
