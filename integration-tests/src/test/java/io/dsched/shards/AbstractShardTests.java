@@ -19,6 +19,7 @@ import io.dsched.jobs.RecurringJob;
 import io.dsched.test.ClusterNode;
 import io.dsched.test.TestCluster;
 import io.dsched.test.TestDatabases;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -412,6 +413,10 @@ abstract class AbstractShardTests {
     void aRecurringJobCreatedAtRunTimeWithShardsFansOutEachFireAndKeepsItsShardsThroughItsChanges() {
         ClusterNode first = start("ledger-1", "test.none", "-");
         ClusterNode second = start("ledger-2", "test.none", "-");
+        // the nodes' meters bound before the job exists: its gauges come with it
+        MeterRegistry meters = second.bean(MeterRegistry.class);
+        assertThat(meters.find("dsched.shards.per.fire").tag("job", "ledger-eu").gauge())
+                .isNull();
         JobScheduler scheduler = first.bean(JobScheduler.class);
         Schedule everySecond = new Schedule.FixedRate(Duration.ofSeconds(1), Duration.ZERO);
         RecurringJob ledger = RecurringJob.of("ledger-eu", "ledger", everySecond, new ShardJobs.Ledger("EUR"));
@@ -460,7 +465,7 @@ abstract class AbstractShardTests {
                 .contains(first.id(), second.id());
         assertThat(shards.of("ledger-eu")).hasValue(new Sharding(4, Map.of(1, "b")));
         assertThat(shards.counts()).containsEntry("ledger-eu", 4);
-        assertThat(gauge(first, "dsched.shards.per.fire", "ledger-eu")).isEqualTo(4);
+        assertThat(gauge(second, "dsched.shards.per.fire", "ledger-eu")).isEqualTo(4);
 
         // its parameters changed, it stays sharded; the shards set at run time split its next fires
         scheduler.update("ledger-eu", null, new ShardJobs.Ledger("CHF"));
@@ -491,6 +496,18 @@ abstract class AbstractShardTests {
                 .filteredOn((run) -> run.fire().isAfter(again))
                 .allSatisfy((run) -> assertThat(run.shards()).isEqualTo(3));
         scheduler.delete("ledger-eu");
+        // and its gauges go, at their next read once the node has read the job's deletion
+        await().atMost(Duration.ofSeconds(15)).until(() -> {
+            Gauge perFire = meters.find("dsched.shards.per.fire")
+                    .tag("job", "ledger-eu")
+                    .gauge();
+            if (perFire == null) {
+                return true;
+            }
+            // a read refreshes the gauges
+            perFire.value();
+            return false;
+        });
     }
 
     @AfterEach
