@@ -115,8 +115,13 @@ public final class DschedMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ShardGauges dschedShardGauges(JobShards shards, ExecutionStore store, NodeId nodeId, DschedProperties properties) {
-        return new ShardGauges(
+    ShardGauges dschedShardGauges(
+            JobShards shards,
+            RuntimeJobs runtimeJobs,
+            ExecutionStore store,
+            NodeId nodeId,
+            DschedProperties properties) {
+        ShardGauges gauges = new ShardGauges(
                 // a broadcast job's fires have as many shards as live nodes: not counted here
                 shards::counts,
                 (job) -> ShardedFire.latest(store, job, SHARDED_FIRES_READ),
@@ -129,6 +134,9 @@ public final class DschedMetricsAutoConfiguration {
                 nodeId.value(),
                 properties.getMetrics().getRefresh(),
                 Clock.systemUTC());
+        // a runtime job created with shards, or deleted, on this node or another
+        runtimeJobs.whenChanged(gauges::jobsChanged);
+        return gauges;
     }
 
     @Bean

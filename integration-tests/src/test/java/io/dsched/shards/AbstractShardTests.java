@@ -10,6 +10,7 @@ import io.dsched.execution.ExecutionRecord;
 import io.dsched.execution.ExecutionStatus;
 import io.dsched.internal.deadletter.DeadLetterFilter;
 import io.dsched.internal.deadletter.DeadLetters;
+import io.dsched.internal.engine.DschedEngine;
 import io.dsched.internal.execution.Sharding;
 import io.dsched.internal.jobs.JobShards;
 import io.dsched.internal.store.DeadLetter;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.quartz.SchedulerException;
 import org.springframework.data.domain.PageRequest;
 
 /**
@@ -412,7 +414,8 @@ abstract class AbstractShardTests {
     }
 
     @Test
-    void aRecurringJobCreatedAtRunTimeWithShardsFansOutEachFireAndKeepsItsShardsThroughItsChanges() {
+    void aRecurringJobCreatedAtRunTimeWithShardsFansOutEachFireAndKeepsItsShardsThroughItsChanges()
+            throws SchedulerException {
         ClusterNode first = start("ledger-1", "test.none", "-");
         ClusterNode second = start("ledger-2", "test.none", "-");
         // the nodes' meters bound before the job exists: its gauges come with it
@@ -431,6 +434,9 @@ abstract class AbstractShardTests {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> scheduler.create(ledger.withShards(0, Map.of(0, "a"))))
                 .withMessageContaining("no shards");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> scheduler.create(ledger.withShards(2, Map.of(0, "a".repeat(Sharding.MAX_PARAM + 1)))))
+                .withMessageContaining("at most 1000 characters");
         // first whole: its nodes have claimed its attempts as a job without shards
         scheduler.create(ledger);
         await().atMost(Duration.ofSeconds(30))
@@ -469,8 +475,35 @@ abstract class AbstractShardTests {
         assertThat(shards.counts()).containsEntry("ledger-eu", 4);
         assertThat(gauge(second, "dsched.shards.per.fire", "ledger-eu")).isEqualTo(4);
 
-        // its parameters changed, it stays sharded; the shards set at run time split its next fires
+        // a node that does not declare the job's handler splits the fires it takes all the same
+        ClusterNode bareNode = start(BareNode.class, "ledger-bare", "test.none", "-", "default", "30s", "200ms");
+        first.bean(DschedEngine.class).scheduler().standby();
+        second.bean(DschedEngine.class).scheduler().standby();
+        Instant bare = Instant.now().plusSeconds(1);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> completeFires("ledger-eu", bare, 4).size() >= 2);
+        assertThat(ShardJobs.runs("ledger-eu"))
+                .filteredOn((run) -> run.fire().isAfter(bare))
+                .isNotEmpty()
+                .allSatisfy((run) -> assertThat(run.shards()).isEqualTo(4));
+        first.bean(DschedEngine.class).scheduler().start();
+        second.bean(DschedEngine.class).scheduler().start();
+        bareNode.close();
+
+        // its parameters changed, it stays sharded with its parameters, once the nodes have read it
+        // again (within 5 s of the change on the other node)
         scheduler.update("ledger-eu", null, new ShardJobs.Ledger("CHF"));
+        Instant updated = Instant.now().plusSeconds(7);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !completeFires("ledger-eu", updated, 4).isEmpty());
+        assertThat(runsOf("ledger-eu", completeFires("ledger-eu", updated, 4).get(0)))
+                .hasSize(4)
+                .allSatisfy((run) -> {
+                    assertThat(run.param()).isEqualTo((run.shard() == 1) ? "b" : null);
+                    assertThat(ShardJobs.CURRENCIES).containsEntry(run.key(), "CHF");
+                });
+
+        // the shards set at run time split its next fires
         // as the endpoint sets them (its test sets a runtime job's through it)
         first.bean(ExecutionStore.class).shardSettings().set("ledger-eu", 2, Map.of(), "admin", Instant.now());
         Instant changed = Instant.now().plusSeconds(1);
@@ -537,6 +570,17 @@ abstract class AbstractShardTests {
 
     private ClusterNode start(
             String id, String property, String cron, String groups, String nodeTimeout, String pollInterval) {
+        return start(ShardJobs.class, id, property, cron, groups, nodeTimeout, pollInterval);
+    }
+
+    private ClusterNode start(
+            Class<?> application,
+            String id,
+            String property,
+            String cron,
+            String groups,
+            String nodeTimeout,
+            String pollInterval) {
         Map<String, Object> properties = new HashMap<>();
         properties.put("dsched.node.groups", groups);
         properties.put("dsched.recovery.node-timeout", nodeTimeout);
@@ -545,7 +589,7 @@ abstract class AbstractShardTests {
         properties.put("dsched.threads", "10");
         properties.put("dsched.queue.poll-interval", pollInterval);
         properties.put("dsched.metrics.refresh", "0s");
-        return this.cluster.start(id, ShardJobs.class, properties);
+        return this.cluster.start(id, application, properties);
     }
 
     /** The fires after a time each of whose shards has run, earliest first. */

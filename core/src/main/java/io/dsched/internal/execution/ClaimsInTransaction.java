@@ -81,7 +81,10 @@ final class ClaimsInTransaction {
             // a fire claimed ahead of its time is to start at its time, and waits for it
             Instant start = fire.scheduledAt().isAfter(now) ? fire.scheduledAt() : now;
             Optional<JobTarget> declared = job.isPresent() ? job : this.targets.find(fire.jobName());
-            Optional<JobTarget> shards = declared.filter((target) -> target.shards() != null);
+            // a job this node does not know may be a runtime job of a handler it does not declare
+            Optional<JobTarget> shards = declared.isPresent()
+                    ? declared.filter((target) -> target.shards() != null)
+                    : this.targets.sharded(fire.jobName());
             if (shards.isPresent()) {
                 // sharded: each shard waits in the queue, for any node of its group, whichever node
                 // took the fire

@@ -33,6 +33,20 @@ public final class CompositeJobTargets implements JobTargets {
     }
 
     @Override
+    public Optional<JobTarget> sharded(String name) {
+        for (JobTargets source : this.sources) {
+            // the first source that knows the name tells; the later ones are not asked
+            Optional<JobTarget> found = source.find(name);
+            Optional<JobTarget> target =
+                    found.isPresent() ? found.filter((job) -> job.shards() != null) : source.sharded(name);
+            if (found.isPresent() || target.isPresent()) {
+                return target;
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
     public Set<String> names() {
         Set<String> names = new HashSet<>();
         this.sources.forEach((source) -> names.addAll(source.names()));

@@ -171,7 +171,7 @@ public final class FireExecutor {
      * @param claimedAhead the attempt claimed in the fire's transaction, or {@code null}
      */
     public void leave(String jobName, Instant scheduledAt, Attempt claimedAhead) {
-        Optional<JobTarget> sharded = this.targets.find(jobName).filter((job) -> job.shards() != null);
+        Optional<JobTarget> sharded = this.targets.sharded(jobName);
         if (sharded.isPresent() && claimedAhead == null) {
             // its shards wait for any node, as they would have had this node taken the fire
             fanOut(sharded.get(), scheduledAt);
@@ -312,7 +312,9 @@ public final class FireExecutor {
     public Outcome fire(String jobName, Instant scheduledAt) {
         Optional<JobTarget> served = this.served.find(jobName);
         Optional<JobTarget> declared = served.isPresent() ? served : this.targets.find(jobName);
-        Optional<JobTarget> sharded = declared.filter((job) -> job.shards() != null);
+        // a job this node does not know may be a runtime job of a handler it does not declare
+        Optional<JobTarget> sharded =
+                declared.isPresent() ? declared.filter((job) -> job.shards() != null) : this.targets.sharded(jobName);
         if (sharded.isPresent()) {
             // its shards wait for any node of its group, whichever node took the fire
             return fanOut(sharded.get(), scheduledAt);

@@ -23,6 +23,9 @@ public record Sharding(int count, Map<Integer, String> params, boolean broadcast
     /** The most shards a fire may have. */
     public static final int MAX = 1000;
 
+    /** The most characters a shard's parameter set at run time may have. */
+    public static final int MAX_PARAM = 1000;
+
     /** A broadcast job's: one shard per live node that runs it, counted at each fire. */
     public static final Sharding BROADCAST = new Sharding(0, Map.of(), true, false);
 

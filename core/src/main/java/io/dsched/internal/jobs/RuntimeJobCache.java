@@ -3,7 +3,9 @@ package io.dsched.internal.jobs;
 import io.dsched.jobs.RuntimeJobRecord;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -11,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.jdbc.core.JdbcAggregateOperations;
+import org.springframework.jdbc.BadSqlGrammarException;
 
 /**
  * The runtime jobs as last read from {@code dsched_job}: read again at once after a change made
@@ -35,6 +38,8 @@ final class RuntimeJobCache implements AutoCloseable {
     private volatile long loadedAt;
 
     private volatile boolean stale = true;
+
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
     private final AtomicBoolean refreshing = new AtomicBoolean();
 
@@ -90,8 +95,35 @@ final class RuntimeJobCache implements AutoCloseable {
         }
     }
 
-    /** Reads every runtime job; one thread at a time, the others take what it read. */
-    synchronized Map<String, RuntimeJobRecord> load() {
+    /**
+     * Reads every runtime job; one thread at a time, the others take what it read. Those told of
+     * each read ({@link #whenRead}) are told of one that found the jobs changed, on the thread that
+     * read them, once it has let the others in.
+     */
+    Map<String, RuntimeJobRecord> load() {
+        Map<String, RuntimeJobRecord> before = this.cache;
+        Map<String, RuntimeJobRecord> read = read();
+        if (!read.equals(before)) {
+            for (Runnable listener : this.listeners) {
+                try {
+                    listener.run();
+                } catch (RuntimeException ex) {
+                    logger.warn("A listener of the runtime jobs read failed: {}", ex.toString());
+                }
+            }
+        }
+        return read;
+    }
+
+    /**
+     * Tells a listener of each read of the jobs that found them changed.
+     * @param listener what to run then
+     */
+    void whenRead(Runnable listener) {
+        this.listeners.add(listener);
+    }
+
+    private synchronized Map<String, RuntimeJobRecord> read() {
         if (!this.stale && this.clock.millis() - this.loadedAt <= MISS_RELOAD_MILLIS) {
             return this.cache;
         }
@@ -101,6 +133,12 @@ final class RuntimeJobCache implements AutoCloseable {
         Map<String, RuntimeJobRecord> jobs = new LinkedHashMap<>();
         try {
             this.aggregates.findAll(RuntimeJobRecord.class).forEach((job) -> jobs.put(job.name(), job));
+        } catch (BadSqlGrammarException ex) {
+            this.stale = this.stale || changed;
+            throw new IllegalStateException(
+                    "Could not read dsched_job; one created before runtime jobs took shards lacks the columns"
+                            + " shards and shard_params (the statements to add them are in the README's Schema)",
+                    ex);
         } catch (RuntimeException ex) {
             // a change made here is still to be read
             this.stale = this.stale || changed;

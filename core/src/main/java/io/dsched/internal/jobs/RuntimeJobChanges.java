@@ -84,7 +84,7 @@ final class RuntimeJobChanges {
                                 (schedule != null) ? schedule : current.schedule(),
                                 (newParams != null) ? newParams : current.params(),
                                 current.misfire(),
-                                RuntimeJobs.sharding(current),
+                                RuntimeShards.sharding(current),
                                 current.createdAt(),
                                 this.clock.instant()),
                         (record) -> this.quartz.act((quartz) -> this.runtimeJobs.schedule(quartz, record)));
@@ -142,6 +142,12 @@ final class RuntimeJobChanges {
             }
             return null;
         }
+        job.shardParams().forEach((index, param) -> {
+            if (param == null || param.length() > Sharding.MAX_PARAM) {
+                throw new IllegalArgumentException("shard " + index + "'s parameter must be text of at most "
+                        + Sharding.MAX_PARAM + " characters");
+            }
+        });
         return new Sharding(job.shards(), job.shardParams());
     }
 }

@@ -12,6 +12,7 @@ import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.jdbc.core.JdbcAggregateOperations;
+import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -54,7 +55,12 @@ final class RuntimeJobStore {
         return Optional.ofNullable(this.aggregates.findById(name, RuntimeJobRecord.class));
     }
 
+    /**
+     * Stores a new job, split as it says: shards set at run time under its name before (for a job
+     * of that name deleted, or declared and removed) are taken back first.
+     */
     void insert(RuntimeJobRecord job) {
+        takeBackShards(job.name());
         this.aggregates.insert(job);
         this.invalidate.run();
     }
@@ -128,13 +134,21 @@ final class RuntimeJobStore {
         });
         this.invalidate.run();
         try {
-            this.jdbc.update(this.tables.sql("DELETE FROM dsched_job_shards WHERE job_name = ?"), name);
+            takeBackShards(name);
         } catch (RuntimeException ex) {
-            logger.warn(
-                    "Could not take back the shards set for deleted job '{}'; reset them before a job of its name"
-                            + " is created again: {}",
-                    name,
-                    ex.getMessage());
+            logger.warn("Could not take back the shards set for deleted job '{}': {}", name, ex.getMessage());
+        }
+    }
+
+    /**
+     * Deletes the shards set at run time for a job's name; a database without their table (created
+     * before shards could be set, its schema managed by hand) has none to delete.
+     */
+    private void takeBackShards(String name) {
+        try {
+            this.jdbc.update(this.tables.sql("DELETE FROM dsched_job_shards WHERE job_name = ?"), name);
+        } catch (BadSqlGrammarException ex) {
+            logger.debug("No shards set at run time to take back for '{}': {}", name, ex.getMessage());
         }
     }
 }

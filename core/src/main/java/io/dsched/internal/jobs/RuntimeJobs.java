@@ -8,7 +8,6 @@ import io.dsched.internal.handler.HandlerDefinition;
 import io.dsched.internal.handler.HandlerRegistry;
 import io.dsched.internal.store.ClusterTables;
 import io.dsched.internal.store.ExecutionRepository;
-import io.dsched.internal.store.ShardSettings;
 import io.dsched.jobs.RuntimeJobRecord;
 import io.dsched.retry.NonRetryableJobException;
 import java.time.Clock;
@@ -16,7 +15,6 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import javax.sql.DataSource;
 import org.quartz.Scheduler;
@@ -44,6 +42,8 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
 
     private volatile Names names = new Names(null, Set.of());
 
+    private final RuntimeShards shards;
+
     /**
      * Creates the runtime jobs.
      * @param aggregates Spring Data JDBC operations on dsched's DataSource
@@ -64,6 +64,7 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
             Clock clock) {
         this.handlers = handlers;
         this.cache = new RuntimeJobCache(aggregates, clock);
+        this.shards = new RuntimeShards(this.cache);
         this.store = new RuntimeJobStore(
                 aggregates, new JdbcTemplate(dataSource), tables, executions, transactions, this.cache::invalidate);
         this.triggers = new RuntimeJobTriggers(handlers, clock);
@@ -86,7 +87,7 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
                         null,
                         null,
                         null,
-                        sharding(job),
+                        this.shards.all().get(job.name()),
                         (context, payload) -> invoke(handler, job, context, payload)));
     }
 
@@ -96,7 +97,7 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
      * @return its shards, or empty if there is no such job or it runs whole
      */
     public Optional<Sharding> shards(String name) {
-        return Optional.ofNullable(this.cache.find(name)).map(RuntimeJobs::sharding);
+        return this.shards.of(name);
     }
 
     /**
@@ -104,19 +105,23 @@ public final class RuntimeJobs implements JobTargets, AutoCloseable {
      * @return the shards by job
      */
     public Map<String, Sharding> sharded() {
-        Map<String, Sharding> sharded = new TreeMap<>();
-        this.cache.jobs().forEach((name, job) -> {
-            Sharding shards = sharding(job);
-            if (shards != null) {
-                sharded.put(name, shards);
-            }
-        });
-        return sharded;
+        return this.shards.all();
     }
 
-    /** The shards of a stored job, or {@code null} if it runs whole. */
-    static Sharding sharding(RuntimeJobRecord job) {
-        return (job.shards() != null) ? new Sharding(job.shards(), ShardSettings.params(job.shardParams())) : null;
+    /**
+     * Runs something after each read of the jobs that found them changed, here or on another node
+     * (read again every 5 s), on the thread that read them.
+     * @param listener what to run
+     */
+    public void whenChanged(Runnable listener) {
+        this.cache.whenRead(listener);
+    }
+
+    /** A sharded job this node runs, or one whose handler it does not declare: it splits its fires all the same. */
+    @Override
+    public Optional<JobTarget> sharded(String name) {
+        Optional<JobTarget> here = find(name);
+        return here.isPresent() ? here.filter((job) -> job.shards() != null) : this.shards.splitElsewhere(name);
     }
 
     /**

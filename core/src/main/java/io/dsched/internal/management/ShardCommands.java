@@ -19,7 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
 public class ShardCommands {
 
     /** The most characters a shard's parameter may have. */
-    static final int MAX_PARAM = 1000;
+    static final int MAX_PARAM = Sharding.MAX_PARAM;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 

@@ -1,9 +1,6 @@
 package io.dsched.internal.metrics;
 
-import io.dsched.execution.ExecutionListener;
-import io.dsched.execution.ExecutionRecord;
 import io.dsched.internal.execution.ShardedFire;
-import io.dsched.internal.execution.Sharding;
 import io.dsched.internal.store.ShardedFires.Partial;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -11,7 +8,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,12 +29,12 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * (the shards of that fire this node ran: their spread, summed over the nodes),
  * {@code dsched.shard.fires.partial} (fires with a shard whose dead letter is open) and
  * {@code dsched.shards.dead.lettered} (those shards). A series exists for every sharded job this
- * node declares, from the start, and for every runtime job created with shards, from the first of
- * its shards this node starts or the first read of the gauges after its creation, until it is
- * deleted; values are read at most once per refresh interval however often they are scraped, and a
+ * node declares, from the start, and for every runtime job created with shards, from this node's
+ * first read of the runtime jobs after its creation (at once on the node that created it, within
+ * 5 s on the others) until the read after its deletion; values are read at most once per refresh interval however often they are scraped, and a
  * read that fails makes them NaN until one succeeds.
  */
-public final class ShardGauges implements MeterBinder, SmartInitializingSingleton, ExecutionListener {
+public final class ShardGauges implements MeterBinder, SmartInitializingSingleton {
 
     private static final Logger logger = LoggerFactory.getLogger(ShardGauges.class);
 
@@ -107,28 +103,29 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
     }
 
     /**
-     * A shard of a job without gauges yet, a sharded job created at run time since they were
-     * registered, registers its job's; those of jobs no longer sharded go.
+     * Registers the series of the sharded jobs that have none, a runtime job created with shards
+     * since, and removes those of jobs no longer sharded, a runtime job deleted: called as the
+     * runtime jobs are read changed, never from a gauge's read, which may run during a scrape.
      */
-    @Override
-    public void started(ExecutionRecord attempt, Instant startedAt) {
-        if (!this.meters.containsKey(attempt.jobName()) && Sharding.shardOf(attempt.idempotencyKey()) != null) {
-            registerDeclared();
-        }
+    public void jobsChanged() {
+        registerDeclared();
     }
 
-    private synchronized void registerDeclared() {
-        MeterRegistry registry = this.registry;
-        if (registry == null) {
-            return;
-        }
-        Map<String, Integer> sharded = this.declared.get();
-        sharded.forEach((job, shards) -> this.meters.computeIfAbsent(job, (name) -> register(registry, name, shards)));
-        for (String job : List.copyOf(this.meters.keySet())) {
-            if (!sharded.containsKey(job)) {
-                this.meters.remove(job).forEach(registry::remove);
-                this.counts.remove(job);
-                this.ended.remove(job);
+    private void registerDeclared() {
+        synchronized (this.meters) {
+            MeterRegistry registry = this.registry;
+            if (registry == null) {
+                return;
+            }
+            Map<String, Integer> sharded = this.declared.get();
+            sharded.forEach(
+                    (job, shards) -> this.meters.computeIfAbsent(job, (name) -> register(registry, name, shards)));
+            for (String job : List.copyOf(this.meters.keySet())) {
+                if (!sharded.containsKey(job)) {
+                    this.meters.remove(job).forEach(registry::remove);
+                    this.counts.remove(job);
+                    this.ended.remove(job);
+                }
             }
         }
     }
@@ -202,7 +199,6 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
         }
         this.window.read();
         try {
-            registerDeclared();
             for (String job : this.meters.keySet()) {
                 this.counts.put(job, this.inForce.applyAsInt(job));
                 this.ended.put(

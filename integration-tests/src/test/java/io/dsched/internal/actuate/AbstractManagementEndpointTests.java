@@ -1036,7 +1036,10 @@ abstract class AbstractManagementEndpointTests {
                 .as("a job declared without shards, none set")
                 .isEqualTo(409);
 
-        // a job created at run time with shards has them as a declared one does, and takes others
+        // a job created at run time with shards has them as a declared one does, and takes others;
+        // shards left set under its name before (a job of that name deleted) do not split it
+        this.sql.update("INSERT INTO dsched_job_shards (job_name, shard_count, shard_params, set_by, set_at)"
+                + " VALUES ('digest', 9, NULL, 'admin', CURRENT_TIMESTAMP)");
         this.node
                 .bean(JobScheduler.class)
                 .create(RecurringJob.of(
@@ -1049,6 +1052,7 @@ abstract class AbstractManagementEndpointTests {
         assertThat(created.get("count").asInt()).isEqualTo(2);
         assertThat(created.get("declared").asInt()).isEqualTo(2);
         assertThat(created.get("params").get("0").asString()).isEqualTo("east");
+        assertThat(created.get("setBy").isNull()).isTrue();
         Response runtime = this.client.post("/jobs/digest/shards", "admin", "{\"shards\":\"6\"}");
         assertThat(runtime.status()).as(runtime.text()).isEqualTo(200);
         assertThat(this.client
