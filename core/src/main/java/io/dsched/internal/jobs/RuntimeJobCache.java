@@ -101,9 +101,8 @@ final class RuntimeJobCache implements AutoCloseable {
      * read them, once it has let the others in.
      */
     Map<String, RuntimeJobRecord> load() {
-        Map<String, RuntimeJobRecord> before = this.cache;
-        Map<String, RuntimeJobRecord> read = read();
-        if (!read.equals(before)) {
+        Read read = read();
+        if (read.changed()) {
             for (Runnable listener : this.listeners) {
                 try {
                     listener.run();
@@ -112,8 +111,11 @@ final class RuntimeJobCache implements AutoCloseable {
                 }
             }
         }
-        return read;
+        return read.jobs();
     }
+
+    /** The jobs read, and whether they differ from those read before. */
+    private record Read(Map<String, RuntimeJobRecord> jobs, boolean changed) {}
 
     /**
      * Tells a listener of each read of the jobs that found them changed.
@@ -123,9 +125,9 @@ final class RuntimeJobCache implements AutoCloseable {
         this.listeners.add(listener);
     }
 
-    private synchronized Map<String, RuntimeJobRecord> read() {
+    private synchronized Read read() {
         if (!this.stale && this.clock.millis() - this.loadedAt <= MISS_RELOAD_MILLIS) {
-            return this.cache;
+            return new Read(this.cache, false);
         }
         // cleared before the read: a change made while reading marks the result stale again
         boolean changed = this.stale;
@@ -136,17 +138,19 @@ final class RuntimeJobCache implements AutoCloseable {
         } catch (BadSqlGrammarException ex) {
             this.stale = this.stale || changed;
             throw new IllegalStateException(
-                    "Could not read dsched_job; one created before runtime jobs took shards lacks the columns"
-                            + " shards and shard_params (the statements to add them are in the README's Schema)",
+                    "Could not read dsched_job: is it missing, or created before runtime jobs took shards and"
+                            + " without the columns shards and shard_params (the statements that add them are in the"
+                            + " README's Schema)?",
                     ex);
         } catch (RuntimeException ex) {
             // a change made here is still to be read
             this.stale = this.stale || changed;
             throw ex;
         }
+        Map<String, RuntimeJobRecord> before = this.cache;
         this.cache = Map.copyOf(jobs);
         this.loadedAt = this.clock.millis();
-        return this.cache;
+        return new Read(this.cache, !this.cache.equals(before));
     }
 
     void invalidate() {

@@ -52,7 +52,8 @@ final class RuntimeJobChanges {
                 job.schedule(),
                 this.payloads.write(handler, job.params()),
                 job.misfire(),
-                shards,
+                (shards != null) ? shards.count() : null,
+                (shards != null) ? ShardSettings.paramsJson(shards.params()) : null,
                 now,
                 now);
         this.runtimeJobs.store().insert(record);
@@ -84,7 +85,8 @@ final class RuntimeJobChanges {
                                 (schedule != null) ? schedule : current.schedule(),
                                 (newParams != null) ? newParams : current.params(),
                                 current.misfire(),
-                                RuntimeShards.sharding(current),
+                                current.shards(),
+                                current.shardParams(),
                                 current.createdAt(),
                                 this.clock.instant()),
                         (record) -> this.quartz.act((quartz) -> this.runtimeJobs.schedule(quartz, record)));
@@ -108,7 +110,8 @@ final class RuntimeJobChanges {
             Schedule schedule,
             String params,
             MisfirePolicy misfire,
-            Sharding shards,
+            Integer shards,
+            String shardParams,
             Instant createdAt,
             Instant updatedAt) {
         String cron = null;
@@ -121,17 +124,7 @@ final class RuntimeJobChanges {
             interval = ((Schedule.FixedRate) schedule).interval().toMillis();
         }
         return new RuntimeJobRecord(
-                name,
-                handler.name(),
-                cron,
-                zone,
-                interval,
-                params,
-                misfire,
-                (shards != null) ? shards.count() : null,
-                (shards != null) ? ShardSettings.paramsJson(shards.params()) : null,
-                createdAt,
-                updatedAt);
+                name, handler.name(), cron, zone, interval, params, misfire, shards, shardParams, createdAt, updatedAt);
     }
 
     /** The shards a job is created with, checked as a declaration's are; {@code null} for none. */

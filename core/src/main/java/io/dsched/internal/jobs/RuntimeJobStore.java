@@ -57,12 +57,13 @@ final class RuntimeJobStore {
 
     /**
      * Stores a new job, split as it says: shards set at run time under its name before (for a job
-     * of that name deleted, or declared and removed) are taken back first.
+     * of that name deleted, or declared and removed) are taken back once it is stored, before its
+     * trigger is, so that no fire of it is split by them and a creation that fails takes none back.
      */
     void insert(RuntimeJobRecord job) {
-        takeBackShards(job.name());
         this.aggregates.insert(job);
         this.invalidate.run();
+        takeBackShards(job.name());
     }
 
     /**

@@ -11,7 +11,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,7 +81,11 @@ final class RuntimeShards {
                 }));
     }
 
-    /** The shards of a stored job, or {@code null} if it runs whole; its shards alone, should its parameters not be readable. */
+    /**
+     * The shards of a stored job, or {@code null} if it runs whole: its shards alone should its
+     * parameters not be readable, and none should its count be out of range (written by hand, or
+     * by a later release), each told once.
+     */
     static Sharding sharding(RuntimeJobRecord job) {
         if (job.shards() == null) {
             return null;
@@ -87,13 +93,20 @@ final class RuntimeShards {
         try {
             return new Sharding(job.shards(), ShardSettings.params(job.shardParams()));
         } catch (RuntimeException ex) {
-            logger.warn(
-                    "Could not read the shard parameters of runtime job '{}'; its shards run without: {}",
-                    job.name(),
-                    ex.getMessage());
-            return new Sharding(job.shards(), Map.of());
+            boolean counted = job.shards() >= 1 && job.shards() <= Sharding.MAX;
+            if (UNREADABLE.add(job.name() + "#" + job.shards() + "#" + job.shardParams())) {
+                logger.warn(
+                        "Could not read the shards of runtime job '{}'; its fires run {}: {}",
+                        job.name(),
+                        counted ? "as its shards without their parameters" : "whole",
+                        ex.getMessage());
+            }
+            return counted ? new Sharding(job.shards(), Map.of()) : null;
         }
     }
+
+    /** The stored shards told unreadable already. */
+    private static final Set<String> UNREADABLE = ConcurrentHashMap.newKeySet();
 
     /** The shards of one read of the jobs. */
     private record Read(Map<String, RuntimeJobRecord> of, Map<String, Sharding> shards) {}

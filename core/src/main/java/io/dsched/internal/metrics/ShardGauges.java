@@ -30,8 +30,8 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * {@code dsched.shard.fires.partial} (fires with a shard whose dead letter is open) and
  * {@code dsched.shards.dead.lettered} (those shards). A series exists for every sharded job this
  * node declares, from the start, and for every runtime job created with shards, from this node's
- * first read of the runtime jobs after its creation (at once on the node that created it, within
- * 5 s on the others) until the read after its deletion; values are read at most once per refresh interval however often they are scraped, and a
+ * first read of the runtime jobs after its creation (at once on the node that created it, on the
+ * others within 5 s of their next look at the jobs) until the read after its deletion; values are read at most once per refresh interval however often they are scraped, and a
  * read that fails makes them NaN until one succeeds.
  */
 public final class ShardGauges implements MeterBinder, SmartInitializingSingleton {
@@ -105,19 +105,20 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
     /**
      * Registers the series of the sharded jobs that have none, a runtime job created with shards
      * since, and removes those of jobs no longer sharded, a runtime job deleted: called as the
-     * runtime jobs are read changed, never from a gauge's read, which may run during a scrape.
+     * runtime jobs are read changed (by whichever thread reads them), not by the gauges' own reads.
      */
     public void jobsChanged() {
         registerDeclared();
     }
 
     private void registerDeclared() {
+        if (this.registry == null) {
+            return;
+        }
+        // read before the lock: it may read the runtime jobs from the database
+        Map<String, Integer> sharded = this.declared.get();
         synchronized (this.meters) {
             MeterRegistry registry = this.registry;
-            if (registry == null) {
-                return;
-            }
-            Map<String, Integer> sharded = this.declared.get();
             sharded.forEach(
                     (job, shards) -> this.meters.computeIfAbsent(job, (name) -> register(registry, name, shards)));
             for (String job : List.copyOf(this.meters.keySet())) {
@@ -208,6 +209,9 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
                                 .filter((fire) -> fire.ended() && fire.firstStart() != null)
                                 .findFirst());
             }
+            // nothing kept of a job whose series went meanwhile
+            this.counts.keySet().retainAll(this.meters.keySet());
+            this.ended.keySet().retainAll(this.meters.keySet());
             this.partialRead = this.partial.get();
             this.failed = false;
         } catch (RuntimeException ex) {

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -56,6 +57,10 @@ public final class NoticeListener implements SmartLifecycle, NoticeHearer {
     private volatile NoticeHearing hearing;
 
     private boolean warnedAstray;
+
+    private final AtomicLong heardCount = new AtomicLong();
+
+    private volatile String lastHeard;
 
     /**
      * Creates a listener.
@@ -184,7 +189,17 @@ public final class NoticeListener implements SmartLifecycle, NoticeHearer {
     }
 
     private void heard(String payload) {
+        this.heardCount.incrementAndGet();
+        this.lastHeard = payload;
         this.waker.heard(payload);
+    }
+
+    /**
+     * Tells how many notices of the cluster this node heard, and the last one, for a diagnosis.
+     * @return the count and the last payload
+     */
+    public String heardSoFar() {
+        return this.heardCount.get() + " notices, the last '" + this.lastHeard + "'";
     }
 
     private void pauseFor(Duration duration) {

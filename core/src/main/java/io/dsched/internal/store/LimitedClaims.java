@@ -174,7 +174,9 @@ final class LimitedClaims {
                     this.rows.tables.sql("UPDATE dsched_limit SET tokens = ?, refilled_at = ?, quota_window = ?,"
                             + " quota_used = ? WHERE name = ?"),
                     (row.ratePermits() > 0) ? tokens - attempts.size() : row.tokens(),
-                    this.rows.dialect.bindable((row.ratePermits() > 0) ? at : row.refilledAt()),
+                    // a quota's claims keep the time too: a node whose clock is behind the window
+                    // another node counted in stamps its claims at that time, in the window they count in
+                    this.rows.dialect.bindable(at),
                     quota ? window : row.quotaWindow(),
                     quota ? used + attempts.size() : row.quotaUsed(),
                     name);

@@ -106,6 +106,18 @@ abstract class AbstractLimitRowClaimTests {
     }
 
     @Test
+    void theClaimsOfANodeWhoseClockIsBehindTheWindowCountedAreStampedInIt() {
+        quota(10, Duration.ofSeconds(1));
+        // a node 200 ms ahead of this one claims 5 in the second window
+        assertThat(claim(T.plusMillis(1_100), 5)).hasSize(5);
+        // this node, in the first window by its clock, claims the second window's other 5, and
+        // stamps them in it, as the history then tells: the claims of each window are its quota
+        assertThat(claim(T.plusMillis(900), 100)).hasSize(5).allSatisfy((claimed) -> assertThat(claimed.startedAt())
+                .isEqualTo(T.plusMillis(1_100)));
+        assertThat(claim(T.plusMillis(1_200), 100)).isEmpty();
+    }
+
+    @Test
     void aQuotaGivenAnotherPeriodByANodesDeclarationCountsItsWindowsAnew() {
         TargetLimits hourly = TargetLimits.ofRow(0, null, new TargetLimits.PerPeriod(20, Duration.ofHours(1)), null);
         TargetLimits daily = TargetLimits.ofRow(0, null, new TargetLimits.PerPeriod(15, Duration.ofDays(1)), null);
