@@ -94,12 +94,12 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
     @Override
     public void bindTo(MeterRegistry registry) {
         this.registry = registry;
-        registerDeclared();
+        jobsChanged();
     }
 
     @Override
     public void afterSingletonsInstantiated() {
-        registerDeclared();
+        jobsChanged();
     }
 
     /**
@@ -108,10 +108,6 @@ public final class ShardGauges implements MeterBinder, SmartInitializingSingleto
      * runtime jobs are read changed (by whichever thread reads them), not by the gauges' own reads.
      */
     public void jobsChanged() {
-        registerDeclared();
-    }
-
-    private void registerDeclared() {
         if (this.registry == null) {
             return;
         }

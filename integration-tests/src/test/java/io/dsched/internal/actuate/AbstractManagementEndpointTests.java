@@ -243,9 +243,7 @@ abstract class AbstractManagementEndpointTests {
 
     @Test
     void everyWriteNeedsItsRoleAndEveryAttemptIsAudited() {
-        JobScheduler scheduler = this.node.bean(JobScheduler.class);
-        scheduler.create(RecurringJob.of(
-                "newsletter", "mailer", new Schedule.Cron(ManagementApp.NEVER, null), new ManagementApp.Mail("a@b.c")));
+        createNewsletter();
         List<Long> letters = deadLetters(6);
         int expectedAudit = 0;
 
@@ -628,13 +626,7 @@ abstract class AbstractManagementEndpointTests {
 
     @Test
     void inputOverItsSizeLimitIsRefusedWithTheReasonAndChangesNothing() {
-        this.node
-                .bean(JobScheduler.class)
-                .create(RecurringJob.of(
-                        "newsletter",
-                        "mailer",
-                        new Schedule.Cron(ManagementApp.NEVER, null),
-                        new ManagementApp.Mail("a@b.c")));
+        createNewsletter();
         long letter = deadLetters(1).get(0);
         String before = state();
         long audited = this.sql.queryForObject("SELECT COALESCE(MAX(id), 0) FROM dsched_audit", Long.class);
@@ -911,13 +903,7 @@ abstract class AbstractManagementEndpointTests {
 
     @Test
     void anAdminSetsAShardedJobsShardsForItsNextFiresAndTakesThemBackEachChangeAudited() {
-        this.node
-                .bean(JobScheduler.class)
-                .create(RecurringJob.of(
-                        "newsletter",
-                        "mailer",
-                        new Schedule.Cron(ManagementApp.NEVER, null),
-                        new ManagementApp.Mail("a@b.c")));
+        createNewsletter();
         // a viewer sees the parameters masked, as the other values
         assertThat(this.client
                         .get("/jobs/ledger", "viewer")
@@ -1074,6 +1060,17 @@ abstract class AbstractManagementEndpointTests {
                         .status())
                 .as("a job created at run time without shards")
                 .isEqualTo(409);
+    }
+
+    /** Creates a recurring job at run time that never fires: {@code newsletter}, of the handler {@code mailer}. */
+    private void createNewsletter() {
+        this.node
+                .bean(JobScheduler.class)
+                .create(RecurringJob.of(
+                        "newsletter",
+                        "mailer",
+                        new Schedule.Cron(ManagementApp.NEVER, null),
+                        new ManagementApp.Mail("a@b.c")));
     }
 
     private JsonNode limit(String handler) {
